@@ -1,0 +1,93 @@
+/*
+ * fricl_cl.h - OpenCL interop tier of fricl: adopt an existing OpenCL
+ * context/device/queue and evaluate directly on cl_mem buffers.
+ *
+ * Contents
+ *   fricl_context_create_from_cl, fricl_context_get_cl,
+ *   fricl_buffer_cl, fricl_scalar_batch_cl, fricl_scalar_batch_cl_init,
+ *   fricl_scalar_eval_cl
+ *
+ * The device tier allocates nothing: every buffer is the caller's, offsets
+ * are in elements of the working precision, and work is only enqueued (the
+ * call returns once the kernel is enqueued, not when it has finished).
+ */
+#ifndef FRICL_CL_H
+#define FRICL_CL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#ifdef __APPLE__
+#include <OpenCL/opencl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#include "fricl/fricl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Create a context on an OpenCL context/device/queue owned by the caller.
+ * fricl retains all three (clRetain*) and releases them in
+ * fricl_context_destroy; the caller keeps its own references.
+ * @param params  may be NULL; its `device` field is ignored.
+ * @since 0.1
+ */
+FRICL_API fricl_status fricl_context_create_from_cl(
+    fricl_context **out, cl_context cl_ctx, cl_device_id device,
+    cl_command_queue queue, const fricl_context_params *params);
+
+/**
+ * Borrow the OpenCL objects of an OpenCL-backed context (not retained: valid
+ * while @p ctx lives; retain them to keep them longer). Any output pointer
+ * may be NULL. @return UNSUPPORTED on the reference backend.
+ * @since 0.1
+ */
+FRICL_API fricl_status fricl_context_get_cl(const fricl_context *ctx,
+                                            cl_context *cl_ctx,
+                                            cl_device_id *device,
+                                            cl_command_queue *queue);
+
+/* A caller-owned buffer and an element offset into it. mem == NULL means
+ * "absent" (a batch scalar is used, or the term is not requested). */
+typedef struct fricl_buffer_cl {
+  cl_mem mem;
+  size_t offset; /* in elements (double for F64, float for F32) */
+} fricl_buffer_cl;
+
+/* Device-tier twin of fricl_scalar_batch. */
+typedef struct fricl_scalar_batch_cl {
+  uint32_t struct_size;
+  fricl_precision precision;
+  fricl_mu_profile mu_profile;
+  size_t n;
+  fricl_buffer_cl y;
+  double eps_v, mu_s, mu_k;
+  fricl_buffer_cl eps_v_array, mu_s_array, mu_k_array;
+  fricl_buffer_cl out[FRICL_TERM_COUNT];
+} fricl_scalar_batch_cl;
+
+/** Zero @p batch and set struct_size. @since 0.1 */
+FRICL_API void fricl_scalar_batch_cl_init(fricl_scalar_batch_cl *batch);
+
+/**
+ * Enqueue the evaluation on the context's queue after @p wait_list.
+ * Batch scalars are validated on the host before anything is enqueued;
+ * per-element parameter buffers are not read back for validation (device
+ * data stays on the device): invalid values there give NaN results, never a
+ * crash. @p done, if not NULL, receives an event the caller must release.
+ * @return UNSUPPORTED on the reference backend.
+ * @since 0.1
+ */
+FRICL_API fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
+                                            const fricl_scalar_batch_cl *batch,
+                                            cl_uint num_wait,
+                                            const cl_event *wait_list,
+                                            cl_event *done);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FRICL_CL_H */

@@ -1,0 +1,26 @@
+/*
+ * fricl_cl_compat.h - the few macros that let kernels/fricl_*_math.h compile
+ * both as OpenCL C (inside a kernel program) and as C99 (in the reference
+ * backend, src/scalar_ref.c).
+ *
+ * The includer of a math header defines, per precision:
+ *   FRICL_REAL       double or float
+ *   FRICL_FN(name)   the name a function gets (e.g. fricl_##name##_d in C)
+ *   FRICL_FABS       fabs / fabsf (OpenCL's fabs is overloaded)
+ */
+#ifndef FRICL_CL_COMPAT_H
+#define FRICL_CL_COMPAT_H
+
+#ifdef __OPENCL_VERSION__
+#define FRICL_INLINE static inline
+#else
+#include <math.h>
+#define FRICL_INLINE static inline
+#endif
+
+/* A constant of the working precision. Integer-valued arguments are exact;
+ * write non-dyadic constants as a quotient of two of them, which the
+ * compiler folds to the correctly rounded value of that precision. */
+#define FRICL_R(x) ((FRICL_REAL)(x))
+
+#endif /* FRICL_CL_COMPAT_H */

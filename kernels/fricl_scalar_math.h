@@ -1,0 +1,211 @@
+/*
+ * fricl_scalar_math.h - the IPC Toolkit smooth-friction scalar family: the
+ * mollifier f0, f1, f2, f1/x, (f2 x - f1)/x^3 and the smooth static->kinetic
+ * mu forms, in the `cubic` and `ipctk` profiles
+ * (../shared/spec/ipc-friction.md sections 2 and 3).
+ *
+ * One source of truth: this header is compiled into every OpenCL program
+ * and, once per precision, into the C reference backend. It deliberately has
+ * no include guard (see fricl_cl_compat.h for the macros the includer sets).
+ *
+ * Conventions that matter for bitwise behaviour:
+ *  - Branch tests are exactly the spec's (|y| >= e outside; mu_s == mu_k
+ *    constant; ipctk region A iff |y| < e/2), in the working precision.
+ *  - Everything is written in the scaled variable r = y/e (one division),
+ *    in Horner form, never as the seed's e^6/(30 e^5) antiderivative, which
+ *    underflows for small e (spec 3.7).
+ *  - Conditionals are plain ?: on values computed unconditionally, so that
+ *    OpenCL compilers turn them into selects and vectorise the loop.
+ */
+
+#ifndef FRICL_PROFILE_CUBIC
+#define FRICL_PROFILE_CUBIC 0
+#define FRICL_PROFILE_IPCTK 1
+#endif
+
+/* ------------------------------------------------------------ mollifier */
+
+/* f0 = e (1/3 + r^2 - r^3/3) inside, y outside. */
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_friction_f0)(FRICL_REAL y,
+                                                     FRICL_REAL e) {
+  const FRICL_REAL r = y / e;
+  const FRICL_REAL in =
+      e * (FRICL_R(1) / FRICL_R(3) + r * r * (FRICL_R(1) - r / FRICL_R(3)));
+  return FRICL_FABS(y) >= e ? y : in;
+}
+
+/* f1 = r (2 - r) inside, 1 outside; f1(-0) = -0. */
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_friction_f1)(FRICL_REAL y,
+                                                     FRICL_REAL e) {
+  const FRICL_REAL r = y / e;
+  return FRICL_FABS(y) >= e ? FRICL_R(1) : r * (FRICL_R(2) - r);
+}
+
+/* f2 = 2 (1 - r) / e inside, 0 outside. */
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_friction_f2)(FRICL_REAL y,
+                                                     FRICL_REAL e) {
+  const FRICL_REAL r = y / e;
+  return FRICL_FABS(y) >= e ? FRICL_R(0) : FRICL_R(2) * (FRICL_R(1) - r) / e;
+}
+
+/* f1/y = (2 - r) / e inside (finite at 0), 1/y outside. */
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_friction_f1_over_x)(FRICL_REAL y,
+                                                            FRICL_REAL e) {
+  const FRICL_REAL r = y / e;
+  return FRICL_FABS(y) >= e ? FRICL_R(1) / y : (FRICL_R(2) - r) / e;
+}
+
+/* (f2 y - f1)/y^3 = -1/(y e^2) inside, -1/y^3 outside; -inf at +0. */
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_friction_f2_x_minus_f1_over_x3)(
+    FRICL_REAL y, FRICL_REAL e) {
+  return FRICL_FABS(y) >= e ? -FRICL_R(1) / (y * y * y)
+                            : -FRICL_R(1) / (y * e * e);
+}
+
+/* ------------------------------------------------------------- smooth mu */
+
+/* ipctk region A: |y| < e/2, tested on y itself, not on the rounded y/e,
+ * as the spec's branch rule requires. */
+FRICL_INLINE int FRICL_FN(ipctk_region_a)(FRICL_REAL y, FRICL_REAL e) {
+  return FRICL_FABS(y) < FRICL_R(1) / FRICL_R(2) * e;
+}
+
+/* mu(rho) inside the transition, rho = |y|/e in [0, 1). */
+FRICL_INLINE FRICL_REAL FRICL_FN(mu_inside)(FRICL_REAL rho, int region_a,
+                                            FRICL_REAL ms, FRICL_REAL mk,
+                                            int profile) {
+  const FRICL_REAL d = mk - ms;
+  if (profile == FRICL_PROFILE_IPCTK) {
+    /* Region B is written around rho = 1 (t = 1 - rho is exact there) so
+     * that mu -> mk without cancellation. */
+    const FRICL_REAL t = FRICL_R(1) - rho;
+    const FRICL_REAL a = ms + FRICL_R(2) * d * (rho * rho);
+    const FRICL_REAL b = mk - FRICL_R(2) * d * (t * t);
+    return region_a ? a : b;
+  }
+  return ms + d * (rho * rho) * (FRICL_R(3) - FRICL_R(2) * rho);
+}
+
+/* d mu / d|y| inside, times e. */
+FRICL_INLINE FRICL_REAL FRICL_FN(mu_prime_e_inside)(FRICL_REAL rho,
+                                                    int region_a,
+                                                    FRICL_REAL ms,
+                                                    FRICL_REAL mk,
+                                                    int profile) {
+  const FRICL_REAL d = mk - ms;
+  if (profile == FRICL_PROFILE_IPCTK) {
+    const FRICL_REAL a = FRICL_R(4) * d * rho;
+    const FRICL_REAL b = FRICL_R(4) * d * (FRICL_R(1) - rho);
+    return region_a ? a : b;
+  }
+  return FRICL_R(6) * d * rho * (FRICL_R(1) - rho);
+}
+
+/* The constant branch of every smooth_mu function. */
+FRICL_INLINE int FRICL_FN(mu_is_constant)(FRICL_REAL y, FRICL_REAL e,
+                                          FRICL_REAL ms, FRICL_REAL mk) {
+  return (ms == mk) | (FRICL_FABS(y) >= e);
+}
+
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu)(FRICL_REAL y, FRICL_REAL e,
+                                            FRICL_REAL ms, FRICL_REAL mk,
+                                            int profile) {
+  const FRICL_REAL rho = FRICL_FABS(y / e);
+  const FRICL_REAL in = FRICL_FN(mu_inside)(
+      rho, FRICL_FN(ipctk_region_a)(y, e), ms, mk, profile);
+  return FRICL_FN(mu_is_constant)(y, e, ms, mk) ? mk : in;
+}
+
+/* Derivative with respect to |y| (even in y, spec 3.2). */
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_derivative)(FRICL_REAL y,
+                                                       FRICL_REAL e,
+                                                       FRICL_REAL ms,
+                                                       FRICL_REAL mk,
+                                                       int profile) {
+  const FRICL_REAL rho = FRICL_FABS(y / e);
+  const FRICL_REAL in =
+      FRICL_FN(mu_prime_e_inside)(rho, FRICL_FN(ipctk_region_a)(y, e), ms,
+                                  mk, profile) /
+      e;
+  return FRICL_FN(mu_is_constant)(y, e, ms, mk) ? FRICL_R(0) : in;
+}
+
+/* Integral of mu f1: e [C + sgn(y) rho^2 Q(rho)] inside, mk f0(y) outside. */
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f0)(FRICL_REAL y, FRICL_REAL e,
+                                               FRICL_REAL ms, FRICL_REAL mk,
+                                               int profile) {
+  const FRICL_REAL d = mk - ms;
+  const FRICL_REAL r = y / e;
+  const FRICL_REAL rho = FRICL_FABS(r);
+  FRICL_REAL c, q;
+  if (profile == FRICL_PROFILE_IPCTK) {
+    const FRICL_REAL ca = (FRICL_R(27) * mk - FRICL_R(11) * ms) / FRICL_R(48);
+    const FRICL_REAL qa =
+        ms - ms * rho / FRICL_R(3) +
+        d * (rho * rho) * (FRICL_R(1) - FRICL_R(2) * rho / FRICL_R(5));
+    const FRICL_REAL cb = (FRICL_R(9) * mk - FRICL_R(4) * ms) / FRICL_R(15);
+    const FRICL_REAL qb =
+        (FRICL_R(2) * ms - mk) +
+        (FRICL_R(9) * mk - FRICL_R(10) * ms) * rho / FRICL_R(3) +
+        d * (rho * rho) * (FRICL_R(2) * rho / FRICL_R(5) - FRICL_R(2));
+    const int region_a = FRICL_FN(ipctk_region_a)(y, e);
+    c = region_a ? ca : cb;
+    q = region_a ? qa : qb;
+  } else {
+    c = (FRICL_R(17) * mk - FRICL_R(7) * ms) / FRICL_R(30);
+    q = ms - ms * rho / FRICL_R(3) +
+        d * (rho * rho) *
+            (FRICL_R(3) / FRICL_R(2) +
+             rho * (rho / FRICL_R(3) - FRICL_R(7) / FRICL_R(5)));
+  }
+  const FRICL_REAL in = e * (c + r * rho * q);
+  return FRICL_FN(mu_is_constant)(y, e, ms, mk)
+             ? mk * FRICL_FN(smooth_friction_f0)(y, e)
+             : in;
+}
+
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f1)(FRICL_REAL y, FRICL_REAL e,
+                                               FRICL_REAL ms, FRICL_REAL mk,
+                                               int profile) {
+  return FRICL_FN(smooth_mu)(y, e, ms, mk, profile) *
+         FRICL_FN(smooth_friction_f1)(y, e);
+}
+
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f2)(FRICL_REAL y, FRICL_REAL e,
+                                               FRICL_REAL ms, FRICL_REAL mk,
+                                               int profile) {
+  return FRICL_FN(smooth_mu_derivative)(y, e, ms, mk, profile) *
+             FRICL_FN(smooth_friction_f1)(y, e) +
+         FRICL_FN(smooth_mu)(y, e, ms, mk, profile) *
+             FRICL_FN(smooth_friction_f2)(y, e);
+}
+
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f1_over_x)(FRICL_REAL y,
+                                                      FRICL_REAL e,
+                                                      FRICL_REAL ms,
+                                                      FRICL_REAL mk,
+                                                      int profile) {
+  return FRICL_FN(smooth_mu)(y, e, ms, mk, profile) *
+         FRICL_FN(smooth_friction_f1_over_x)(y, e);
+}
+
+/* [(mu f1)' y - mu f1] / y^3: the profile polynomial G2 at the SIGNED r
+ * inside (spec 3.2), mk (f2 y - f1)/y^3 in the constant branch. */
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f2_x_minus_mu_f1_over_x3)(
+    FRICL_REAL y, FRICL_REAL e, FRICL_REAL ms, FRICL_REAL mk, int profile) {
+  const FRICL_REAL d = mk - ms;
+  const FRICL_REAL r = y / e;
+  FRICL_REAL num;
+  if (profile == FRICL_PROFILE_IPCTK) {
+    const FRICL_REAL a = -ms / r + d * (FRICL_R(8) - FRICL_R(6) * r);
+    const FRICL_REAL b = (FRICL_R(9) * mk - FRICL_R(10) * ms) / r +
+                         d * (FRICL_R(6) * r - FRICL_R(16));
+    num = FRICL_FN(ipctk_region_a)(y, e) ? a : b;
+  } else {
+    num = -ms / r + d * (FRICL_R(12) + r * (FRICL_R(8) * r - FRICL_R(21)));
+  }
+  const FRICL_REAL in = num / (e * e * e);
+  return FRICL_FN(mu_is_constant)(y, e, ms, mk)
+             ? mk * FRICL_FN(smooth_friction_f2_x_minus_f1_over_x3)(y, e)
+             : in;
+}

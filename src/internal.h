@@ -1,0 +1,118 @@
+/*
+ * internal.h - what the library's translation units share: the context
+ * structure, the error-message helper and the OpenCL program cache. Not
+ * installed; the CLI, the benchmark and the tests may include it because
+ * they link the static core.
+ */
+#ifndef FRICL_INTERNAL_H
+#define FRICL_INTERNAL_H
+
+#include "fricl/fricl_cl.h"
+
+#include <stdarg.h>
+
+#include "embedded_kernels.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FRICL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define FRICL_PRINTF(f, a)
+fricl_status fricl__scalar_enqueue_cl(fricl_context *ctx,
+                                      const fricl_scalar_batch_cl *b,
+                                      cl_uint num_wait, const cl_event *wait,
+                                      cl_event *done);
+
+#endif
+
+/* One built kernel, keyed by the full program text's identity. */
+typedef struct fricl__program_entry {
+  struct fricl__program_entry *next;
+  char *key;           /* defines + source hashes + options */
+  cl_program program;
+  cl_kernel kernel;
+  double build_ms;     /* wall time of clBuildProgram for this entry */
+} fricl__program_entry;
+
+/* Staging buffer of the host tier on devices without unified memory;
+ * grow-only, owned by the context. */
+typedef struct fricl__staging {
+  cl_mem mem;
+  size_t bytes;
+} fricl__staging;
+
+#define FRICL__STAGING_SLOTS 16
+
+struct fricl_context {
+  fricl_backend backend;
+  int fell_back;
+  int has_fp64;
+  uint32_t flags;
+  size_t max_chunk_elements; /* user's cap, 0 = none */
+  char device_name[256];
+  char *build_options; /* fricl's + user's + FRICL_BUILD_OPTIONS */
+  char *last_error;    /* heap, "" when none */
+
+  /* OpenCL backend only. */
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context cl_ctx;
+  cl_command_queue queue;
+  cl_ulong max_alloc_bytes;
+  int host_unified; /* host tier may wrap user memory (zero copy) */
+  fricl__program_entry *programs;
+  fricl__staging staging[FRICL__STAGING_SLOTS];
+};
+
+/* Record a detailed message on ctx (if not NULL) and return status. */
+fricl_status fricl__fail(fricl_context *ctx, fricl_status status,
+                         const char *fmt, ...) FRICL_PRINTF(3, 4);
+/* The same for an OpenCL error code: appends the code's name. */
+fricl_status fricl__fail_cl(fricl_context *ctx, cl_int err, const char *what);
+void fricl__clear_error(fricl_context *ctx);
+const char *fricl__cl_error_name(cl_int err);
+
+/* Largest element count one launch may cover: the device's max allocation
+ * for one array of elem_bytes, capped by the user's max_chunk_elements. */
+size_t fricl__chunk_elements(const fricl_context *ctx, size_t elem_bytes);
+
+/*
+ * Get (building and caching on first use) kernel `kernel_name` of embedded
+ * file `file`, compiled with the `defines` text prepended and, before the
+ * file, the embedded headers listed in `headers` (NULL-terminated).
+ * *build_ms receives the build time of the entry (0 when cached) if not NULL.
+ */
+fricl_status fricl__kernel_get(fricl_context *ctx, const char *file,
+                               const char *const *headers,
+                               const char *kernel_name, const char *defines,
+                               cl_kernel *kernel, double *build_ms);
+
+/* Drop every cached program (the next request rebuilds). */
+void fricl__program_cache_clear(fricl_context *ctx);
+
+/* A grow-only context-owned buffer of at least `bytes`. */
+fricl_status fricl__staging_get(fricl_context *ctx, int slot, size_t bytes,
+                                cl_mem *mem);
+
+const fricl__embedded_file *fricl__embedded_find(const char *name);
+
+/* Precision helpers. */
+static inline size_t fricl__elem_bytes(fricl_precision p) {
+  return p == FRICL_F32 ? sizeof(float) : sizeof(double);
+}
+
+/* Scalar-family backends (validated batch in). */
+fricl_status fricl__scalar_eval_ref(fricl_context *ctx,
+                                    const fricl_scalar_batch *b);
+fricl_status fricl__scalar_eval_host_cl(fricl_context *ctx,
+                                        const fricl_scalar_batch *b);
+fricl_status fricl__scalar_kernel(fricl_context *ctx, fricl_precision prec,
+                                  fricl_mu_profile profile, unsigned mask,
+                                  int eps_array, int mus_array, int muk_array,
+                                  cl_kernel *kernel, double *build_ms);
+
+fricl_status fricl__scalar_enqueue_cl(fricl_context *ctx,
+                                      const fricl_scalar_batch_cl *b,
+                                      cl_uint num_wait, const cl_event *wait,
+                                      cl_event *done);
+
+#endif
