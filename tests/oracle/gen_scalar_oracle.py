@@ -49,22 +49,22 @@ PROFILES = ('cubic', 'ipctk')
 EPS = (1e-8, 1e-6, 1e-4, 1e-3, 1e-2, 0.1, 1.0)
 PAIRS = ((0.5, 0.3), (1.0, 0.1), (0.3, 0.5), (0.4, 0.4), (0.0, 0.2),
          (0.2, 0.0), (0.0, 0.0))
-FMT = {'f64': (53, -1022, 1023), 'f32': (24, -126, 127)}  # p, emin, emax
 
 
 # ---------------------------------------------------------------- rounding
-def round_bin(q, prec='f64'):
-    """Correctly round the exact rational q (ties to even) to the format."""
-    p, emin, emax = FMT[prec]
+def round_bin(q):
+    """Correctly round the exact rational q to a double: ties to even,
+    gradual underflow, overflow to inf (asserted equal to CPython's own
+    correctly rounded float(Fraction) wherever that does not raise)."""
     if q == 0:
         return 0.0
     a = abs(q)
     n, d = a.numerator, a.denominator
     k = n.bit_length() - d.bit_length()         # 2^(k-1) < a < 2^(k+1)
     ex = k if (n >= d << k if k >= 0 else n << -k >= d) else k - 1
-    qe = max(ex, emin) - (p - 1)                 # exponent of one ulp
+    qe = max(ex, -1022) - 52                     # exponent of one ulp
     m = round(a / Q(2) ** qe)                    # Fraction round: half-even
-    if m * Q(2) ** qe >= Q(2) ** (emax + 1):
+    if m * Q(2) ** qe >= Q(2) ** 1024:
         return INF if q > 0 else -INF
     return math.ldexp(m, qe) if q > 0 else -math.ldexp(m, qe)
 
@@ -284,6 +284,8 @@ def make_row(prec, prof, fn, y, e, ms, mk):
 
 
 class Table:
+    """Output lines; drops exact duplicate input rows (spec vs edge)."""
+
     def __init__(self):
         self.lines, self.seen, self.count = [], set(), 0
 

@@ -1,0 +1,1 @@
+set(FRICL_BENCH_SOURCES ${CMAKE_CURRENT_LIST_DIR}/bench_main.c)
