@@ -55,11 +55,20 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_friction_f1_over_x)(FRICL_REAL y,
   return FRICL_FABS(y) >= e ? FRICL_R(1) / y : (FRICL_R(2) - r) / e;
 }
 
+/* c (f2 y - f1)/y^3 = -c/(y e^2) inside, -c/y^3 outside. Divided step by
+ * step so that no intermediate product under- or overflows unless the
+ * result does: y e^2 underflows for subnormal y, c * inf is NaN at c = 0. */
+FRICL_INLINE FRICL_REAL FRICL_FN(scaled_f2x)(FRICL_REAL c, FRICL_REAL y,
+                                             FRICL_REAL e) {
+  const FRICL_REAL in = ((-c / e) / e) / y;
+  const FRICL_REAL out = ((-c / y) / y) / y;
+  return FRICL_FABS(y) >= e ? out : in;
+}
+
 /* (f2 y - f1)/y^3 = -1/(y e^2) inside, -1/y^3 outside; -inf at +0. */
 FRICL_INLINE FRICL_REAL FRICL_FN(smooth_friction_f2_x_minus_f1_over_x3)(
     FRICL_REAL y, FRICL_REAL e) {
-  return FRICL_FABS(y) >= e ? -FRICL_R(1) / (y * y * y)
-                            : -FRICL_R(1) / (y * e * e);
+  return FRICL_FN(scaled_f2x)(FRICL_R(1), y, e);
 }
 
 /* ------------------------------------------------------------- smooth mu */
@@ -130,35 +139,49 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_derivative)(FRICL_REAL y,
   return FRICL_FN(mu_is_constant)(y, e, ms, mk) ? FRICL_R(0) : in;
 }
 
-/* Integral of mu f1: e [C + sgn(y) rho^2 Q(rho)] inside, mk f0(y) outside. */
+/*
+ * Integral of mu f1 (smooth_mu_f0): mk f0(y) in the constant branch, inside
+ * e [C + sgn(y) rho^2 Q(rho)] (spec 3.3, 3.4), i.e. F(|y|) for y >= 0 and
+ * 2 e C - F(|y|) for y < 0.
+ *
+ * Near rho = 1, C + rho^2 Q cancels terms several times larger than the
+ * result, so F is evaluated around rho = 1 instead, with t = 1 - rho (exact
+ * there): F = e [mk rho + t^3 P(t)], where, from mu f1 = mk - (...) t^2:
+ *   cubic      P(t) = mk/3 + D (1 - t/2 - 3t^2/5 + t^3/3)
+ *   ipctk (B)  P(t) = (mk + 2D)/3 - 2D t^2/5
+ * At t = 1 the cubic P equals C, so that form is accurate on all of [0, 1);
+ * ipctk region A (rho < 1/2) keeps e [C_A + sgn rho^2 Q_A].
+ */
 FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f0)(FRICL_REAL y, FRICL_REAL e,
                                                FRICL_REAL ms, FRICL_REAL mk,
                                                int profile) {
   const FRICL_REAL d = mk - ms;
   const FRICL_REAL r = y / e;
   const FRICL_REAL rho = FRICL_FABS(r);
-  FRICL_REAL c, q;
+  const FRICL_REAL t = FRICL_R(1) - rho;
+  FRICL_REAL c, p;
+  int use_c_form = 0;
+  FRICL_REAL c_form = FRICL_R(0);
   if (profile == FRICL_PROFILE_IPCTK) {
     const FRICL_REAL ca = (FRICL_R(27) * mk - FRICL_R(11) * ms) / FRICL_R(48);
     const FRICL_REAL qa =
         ms - ms * rho / FRICL_R(3) +
         d * (rho * rho) * (FRICL_R(1) - FRICL_R(2) * rho / FRICL_R(5));
-    const FRICL_REAL cb = (FRICL_R(9) * mk - FRICL_R(4) * ms) / FRICL_R(15);
-    const FRICL_REAL qb =
-        (FRICL_R(2) * ms - mk) +
-        (FRICL_R(9) * mk - FRICL_R(10) * ms) * rho / FRICL_R(3) +
-        d * (rho * rho) * (FRICL_R(2) * rho / FRICL_R(5) - FRICL_R(2));
-    const int region_a = FRICL_FN(ipctk_region_a)(y, e);
-    c = region_a ? ca : cb;
-    q = region_a ? qa : qb;
+    c_form = e * (ca + r * rho * qa);
+    use_c_form = FRICL_FN(ipctk_region_a)(y, e);
+    c = (FRICL_R(9) * mk - FRICL_R(4) * ms) / FRICL_R(15);
+    p = (mk + FRICL_R(2) * d) / FRICL_R(3) -
+        FRICL_R(2) * d * (t * t) / FRICL_R(5);
   } else {
     c = (FRICL_R(17) * mk - FRICL_R(7) * ms) / FRICL_R(30);
-    q = ms - ms * rho / FRICL_R(3) +
-        d * (rho * rho) *
-            (FRICL_R(3) / FRICL_R(2) +
-             rho * (rho / FRICL_R(3) - FRICL_R(7) / FRICL_R(5)));
+    p = mk / FRICL_R(3) +
+        d * (FRICL_R(1) -
+             t * (FRICL_R(1) / FRICL_R(2) +
+                  t * (FRICL_R(3) / FRICL_R(5) - t / FRICL_R(3))));
   }
-  const FRICL_REAL in = e * (c + r * rho * q);
+  const FRICL_REAL pos = e * (mk * rho + (t * t) * t * p);
+  const FRICL_REAL t_form = y >= FRICL_R(0) ? pos : FRICL_R(2) * e * c - pos;
+  const FRICL_REAL in = use_c_form ? c_form : t_form;
   return FRICL_FN(mu_is_constant)(y, e, ms, mk)
              ? mk * FRICL_FN(smooth_friction_f0)(y, e)
              : in;
@@ -206,6 +229,6 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f2_x_minus_mu_f1_over_x3)(
   }
   const FRICL_REAL in = num / (e * e * e);
   return FRICL_FN(mu_is_constant)(y, e, ms, mk)
-             ? mk * FRICL_FN(smooth_friction_f2_x_minus_f1_over_x3)(y, e)
+             ? FRICL_FN(scaled_f2x)(mk, y, e)
              : in;
 }

@@ -1,0 +1,110 @@
+/*
+ * test_util.h - small helpers shared by the core tests: a check macro that
+ * counts failures, the list of backends to run every test body against, and
+ * error measures in ULPs of a scale.
+ */
+#ifndef FRICL_TEST_UTIL_H
+#define FRICL_TEST_UTIL_H
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fricl/fricl.h"
+
+static int test_failures = 0;
+
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      ++test_failures;                                                         \
+      fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+    }                                                                          \
+  } while (0)
+
+#define TEST_MAX_BACKENDS 8
+
+/* The backends every test body runs on: the reference backend, then each
+ * OpenCL device found (FRICL_TEST_DEVICE=spec restricts to one). Says
+ * loudly when no OpenCL device exists, so a skipped half is never silent. */
+typedef struct {
+  char spec[64];
+  char label[160];
+} test_backend;
+
+static int test_backends(test_backend *out) {
+  const char *only = getenv("FRICL_TEST_DEVICE");
+  int n = 0;
+  if (only && *only) {
+    snprintf(out[0].spec, sizeof out[0].spec, "%s", only);
+    snprintf(out[0].label, sizeof out[0].label, "%s", only);
+    return 1;
+  }
+  snprintf(out[n].spec, sizeof out[n].spec, "reference");
+  snprintf(out[n].label, sizeof out[n].label, "reference");
+  ++n;
+  fricl_device_info infos[TEST_MAX_BACKENDS - 1];
+  size_t count = 0;
+  fricl_devices_list(infos, TEST_MAX_BACKENDS - 1, &count);
+  if (count > TEST_MAX_BACKENDS - 1)
+    count = TEST_MAX_BACKENDS - 1;
+  for (size_t i = 0; i < count; ++i, ++n) {
+    snprintf(out[n].spec, sizeof out[n].spec, "opencl:%d:%d",
+             infos[i].platform_index, infos[i].device_index);
+    snprintf(out[n].label, sizeof out[n].label, "opencl:%d:%d (%s)",
+             infos[i].platform_index, infos[i].device_index,
+             infos[i].device_name);
+  }
+  if (count == 0)
+    fprintf(stderr, "*** NOTE: no OpenCL device found: only the reference "
+                    "backend is tested here ***\n");
+  return n;
+}
+
+static fricl_context *test_context(const char *spec, size_t max_chunk,
+                                   uint32_t flags) {
+  fricl_context_params p;
+  fricl_context_params_init(&p);
+  p.device = spec;
+  p.max_chunk_elements = max_chunk;
+  p.flags = flags;
+  char err[512] = "";
+  p.error_buffer = err;
+  p.error_buffer_size = sizeof err;
+  fricl_context *ctx = NULL;
+  const fricl_status st = fricl_context_create(&ctx, &p);
+  if (st != FRICL_STATUS_OK) {
+    fprintf(stderr, "cannot create context on %s: %s: %s\n", spec,
+            fricl_status_string(st), err);
+    ++test_failures;
+    return NULL;
+  }
+  return ctx;
+}
+
+/* One unit in the last place of `scale` in the given precision. */
+static double ulp_of(double scale, int f32) {
+  scale = fabs(scale);
+  const int mant = f32 ? 24 : 53;
+  const double min_normal = f32 ? (double)FLT_MIN : DBL_MIN;
+  if (scale < min_normal)
+    scale = min_normal;
+  int ex;
+  frexp(scale, &ex); /* scale = m 2^ex, m in [0.5, 1) */
+  return ldexp(1.0, ex - mant);
+}
+
+static int test_report(const char *name) {
+  if (test_failures) {
+    fprintf(stderr, "%s: %d check(s) failed\n", name, test_failures);
+    return 1;
+  }
+  printf("%s: all checks passed\n", name);
+  return 0;
+}
+
+#endif
