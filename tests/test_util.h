@@ -36,7 +36,7 @@ typedef struct {
   char label[160];
 } test_backend;
 
-static int test_backends(test_backend *out) {
+static inline int test_backends(test_backend *out) {
   const char *only = getenv("FRICL_TEST_DEVICE");
   int n = 0;
   if (only && *only) {
@@ -65,7 +65,7 @@ static int test_backends(test_backend *out) {
   return n;
 }
 
-static fricl_context *test_context(const char *spec, size_t max_chunk,
+static inline fricl_context *test_context(const char *spec, size_t max_chunk,
                                    uint32_t flags) {
   fricl_context_params p;
   fricl_context_params_init(&p);
@@ -87,7 +87,7 @@ static fricl_context *test_context(const char *spec, size_t max_chunk,
 }
 
 /* One unit in the last place of `scale` in the given precision. */
-static double ulp_of(double scale, int f32) {
+static inline double ulp_of(double scale, int f32) {
   scale = fabs(scale);
   const int mant = f32 ? 24 : 53;
   const double min_normal = f32 ? (double)FLT_MIN : DBL_MIN;
@@ -98,7 +98,7 @@ static double ulp_of(double scale, int f32) {
   return ldexp(1.0, ex - mant);
 }
 
-static int test_report(const char *name) {
+static inline int test_report(const char *name) {
   if (test_failures) {
     fprintf(stderr, "%s: %d check(s) failed\n", name, test_failures);
     return 1;
