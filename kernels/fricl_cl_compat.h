@@ -12,6 +12,11 @@
 #define FRICL_CL_COMPAT_H
 
 #ifdef __OPENCL_VERSION__
+/* No fused multiply-add behind our back: the kernels must round exactly as
+ * the C reference does (built with -ffp-contract=off). OpenCL C defaults
+ * FP_CONTRACT to ON, and the pragma acts only on code after it, so it goes
+ * here, before any math. */
+#pragma OPENCL FP_CONTRACT OFF
 #define FRICL_INLINE static inline
 #else
 #include <math.h>

@@ -16,8 +16,6 @@
 #include "fricl_scalar_math.h"
 #endif
 
-#pragma OPENCL FP_CONTRACT OFF
-
 #define FRICL_HAS(t) ((FRICL_TERM_MASK >> (t)) & 1)
 
 /* One output argument pair: a pointer (NULL when the term is not requested)
