@@ -1,0 +1,9 @@
+/* header_c99.c - the public headers compile on their own as strict C99. */
+#include "fricl/fricl.h"
+#include "fricl/fricl_cl.h"
+
+int main(void) {
+  fricl_scalar_batch b;
+  fricl_scalar_batch_init(&b);
+  return fricl_version_number() == FRICL_VERSION_NUMBER ? 0 : 1;
+}

@@ -1,0 +1,9 @@
+// header_cxx.cpp - the public headers compile and link as C++ (extern "C").
+#include "fricl/fricl.h"
+#include "fricl/fricl_cl.h"
+
+int main() {
+  fricl_context *ctx = nullptr;
+  fricl_context_destroy(ctx);
+  return fricl_version_number() == FRICL_VERSION_NUMBER ? 0 : 1;
+}
