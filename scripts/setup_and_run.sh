@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# setup_and_run.sh bench|test [extra arguments]
+#
+# One command from a fresh Debian machine (as root, or with sudo) to a
+# result: installs what is missing (compiler, CMake, OpenCL headers, the ICD
+# loader, PoCL as the CPU OpenCL device), builds fricl in ./build, then
+#   bench  runs `fricl bench` on the default device (extra args go to it)
+#   test   runs the whole test suite with CTest (extra args go to ctest)
+set -euo pipefail
+
+mode=${1:-}
+shift || true
+case "$mode" in
+bench | test) ;;
+*)
+  echo "usage: $0 bench|test [args...]" >&2
+  exit 2
+  ;;
+esac
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${FRICL_BUILD_DIR:-$root/build}
+
+# Debian packages fricl needs to build and to run its OpenCL tests.
+packages=(gcc g++ make cmake pkg-config opencl-headers ocl-icd-opencl-dev
+  ocl-icd-libopencl1 pocl-opencl-icd)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+    missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j "$jobs"
+
+if [ "$mode" = bench ]; then
+  exec "$build/src/cli/fricl" bench "$@"
+fi
+cd "$build"
+exec ctest --output-on-failure -j "$jobs" "$@"
