@@ -5,6 +5,7 @@
  * parameters, chunking, bitwise determinism, no-fp64 devices, OpenCL
  * against the reference backend, and the cl_mem tier.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "fricl/fricl_cl.h"
 #include "test_util.h"
 
@@ -75,6 +76,42 @@ static void test_device_specs(void) {
   fricl_context_destroy(ctx);
   CHECK(fricl_devices_list(NULL, 0, NULL) == FRICL_STATUS_INVALID_ARGUMENT,
         "devices_list count NULL");
+  /* FRICL_DEVICE is read when params.device is NULL. */
+  setenv("FRICL_DEVICE", "opencl:41:0", 1);
+  CHECK(fricl_context_create(&ctx, NULL) == FRICL_STATUS_DEVICE_NOT_FOUND,
+        "FRICL_DEVICE naming a missing device");
+  setenv("FRICL_DEVICE", "reference", 1);
+  CHECK(fricl_context_create(&ctx, NULL) == FRICL_STATUS_OK &&
+            fricl_context_backend(ctx) == FRICL_BACKEND_REFERENCE,
+        "FRICL_DEVICE=reference");
+  fricl_context_destroy(ctx);
+  unsetenv("FRICL_DEVICE");
+}
+
+/* A kernel build failure returns BUILD_FAILED with the full build log in
+ * the context's message, and the context stays usable. */
+static void test_build_failure(const char *spec, const char *be) {
+  fricl_context_params p;
+  fricl_context_params_init(&p);
+  p.device = spec;
+  /* Turns a function name into a syntax error inside the kernel source. */
+  p.build_options = "-Dfricl_smooth_friction_f0=1+";
+  fricl_context *ctx = NULL;
+  if (fricl_context_create(&ctx, &p) != FRICL_STATUS_OK)
+    return;
+  double y[2] = {0, 1}, o[2];
+  fricl_scalar_batch b;
+  fricl_scalar_batch_init(&b);
+  b.n = 2;
+  b.y = y;
+  b.eps_v = 1.0;
+  b.out[FRICL_SMOOTH_FRICTION_F0] = o;
+  CHECK(fricl_scalar_eval(ctx, &b) == FRICL_STATUS_BUILD_FAILED, "%s: %s", be,
+        fricl_context_last_error(ctx));
+  const char *msg = fricl_context_last_error(ctx);
+  CHECK(strstr(msg, "build log") && strstr(msg, "error"),
+        "%s: message lacks the build log: %s", be, msg);
+  fricl_context_destroy(ctx);
 }
 
 /* A batch with all 12 outputs over y spanning every branch. */
@@ -212,6 +249,13 @@ static void test_invalid(fricl_context *ctx, const char *be) {
   CHECK(fricl_scalar_eval(ctx, &b) == FRICL_STATUS_OK, "n = 0: %s",
         fricl_context_last_error(ctx));
   CHECK(fricl_context_last_error(ctx)[0] == '\0', "success clears the error");
+  /* prepare builds (or, on the reference backend, skips) the same kernel. */
+  batch_of(&b, &d, 1);
+  CHECK(fricl_scalar_prepare(ctx, &b) == FRICL_STATUS_OK, "prepare: %s",
+        fricl_context_last_error(ctx));
+  b.precision = (fricl_precision)3;
+  CHECK(fricl_scalar_prepare(ctx, &b) == FRICL_STATUS_INVALID_ARGUMENT,
+        "prepare validates");
 }
 
 /* Inputs never written; NaN propagates; mu_s == mu_k ignores a NaN y. */
@@ -438,6 +482,7 @@ int main(void) {
     test_no_fp64(be[i].spec, be[i].label);
     if (fricl_context_backend(ctx) == FRICL_BACKEND_OPENCL) {
       test_against_reference(ctx, be[i].label);
+      test_build_failure(be[i].spec, be[i].label);
       test_cl_tier(ctx, be[i].label);
     }
     fricl_context_destroy(ctx);
