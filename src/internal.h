@@ -100,7 +100,9 @@ static inline size_t fricl__elem_bytes(fricl_precision p) {
   return p == FRICL_F32 ? sizeof(float) : sizeof(double);
 }
 
-/* Scalar-family backends (validated batch in). */
+/* Scalar-family backends. They take a validated batch whose out[t] is
+ * non-NULL exactly for the requested terms (fricl_scalar_eval normalises
+ * the `terms` mask into that form). */
 fricl_status fricl__scalar_eval_ref(fricl_context *ctx,
                                     const fricl_scalar_batch *b);
 fricl_status fricl__scalar_eval_host_cl(fricl_context *ctx,

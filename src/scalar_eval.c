@@ -84,25 +84,57 @@ static fricl_status check_array_param(fricl_context *ctx, fricl_precision p,
   return FRICL_STATUS_OK;
 }
 
+/* The requested-term mask: `terms`, or the non-NULL outputs when it is 0.
+ * Every requested term needs an output when n > 0. */
+static fricl_status requested_terms(fricl_context *ctx, uint32_t terms,
+                                    const int *has_out, size_t n,
+                                    const char *field, unsigned *mask) {
+  unsigned m = 0;
+  if (terms == 0) {
+    for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+      if (has_out[t])
+        m |= FRICL_TERM_BIT(t);
+  } else if (terms & ~FRICL_TERMS_ALL) {
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.terms = 0x%x has bits beyond the %d terms",
+                       (unsigned)terms, FRICL_TERM_COUNT);
+  } else {
+    m = terms;
+    for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+      if ((m & FRICL_TERM_BIT(t)) && !has_out[t] && n > 0)
+        return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                           "%s[%s] is NULL but the term is requested",
+                           field, fricl_term_name((fricl_term)t));
+  }
+  if (!m)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "no term requested: set batch.terms or %s[t] for at "
+                       "least one term",
+                       field);
+  *mask = m;
+  return FRICL_STATUS_OK;
+}
+
 static int overlaps(const void *a, const void *b, size_t bytes) {
   const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
   return pa < pb + bytes && pb < pa + bytes;
 }
 
 static fricl_status validate_host(fricl_context *ctx,
-                                  const fricl_scalar_batch *b) {
+                                  const fricl_scalar_batch *b,
+                                  unsigned *mask_out) {
   fricl_status st =
       check_header(ctx, b->struct_size, sizeof *b, b->precision, b->mu_profile);
   if (st != FRICL_STATUS_OK)
     return st;
-  unsigned mask = 0;
+  int has_out[FRICL_TERM_COUNT];
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
-    if (b->out[t])
-      mask |= 1u << t;
-  if (!mask)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "no term requested: set batch.out[t] for at least one "
-                       "term");
+    has_out[t] = b->out[t] != NULL;
+  unsigned mask = 0;
+  st = requested_terms(ctx, b->terms, has_out, b->n, "batch.out", &mask);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  *mask_out = mask;
   if (b->n > 0 && !b->y)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.y is NULL with n = %zu", b->n);
@@ -141,7 +173,7 @@ static fricl_status validate_host(fricl_context *ctx,
   static const char *const in_names[4] = {"y", "eps_v_array", "mu_s_array",
                                           "mu_k_array"};
   for (int t = 0; t < FRICL_TERM_COUNT; ++t) {
-    if (!b->out[t])
+    if (!(mask & FRICL_TERM_BIT(t)))
       continue;
     for (int i = 0; i < 4; ++i)
       if (ins[i] && overlaps(b->out[t], ins[i], bytes))
@@ -150,7 +182,7 @@ static fricl_status validate_host(fricl_context *ctx,
                            "written, use a separate output array",
                            fricl_term_name((fricl_term)t), in_names[i]);
     for (int u = t + 1; u < FRICL_TERM_COUNT; ++u)
-      if (b->out[u] && overlaps(b->out[t], b->out[u], bytes))
+      if ((mask & FRICL_TERM_BIT(u)) && overlaps(b->out[t], b->out[u], bytes))
         return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                            "batch.out[%s] overlaps batch.out[%s]",
                            fricl_term_name((fricl_term)t),
@@ -166,12 +198,18 @@ fricl_status fricl_scalar_eval(fricl_context *ctx,
   fricl__clear_error(ctx);
   if (!batch)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "batch is NULL");
-  fricl_status st = validate_host(ctx, batch);
+  unsigned mask = 0;
+  fricl_status st = validate_host(ctx, batch, &mask);
   if (st != FRICL_STATUS_OK || batch->n == 0)
     return st;
+  /* Backends see out[t] non-NULL exactly for the requested terms. */
+  fricl_scalar_batch b = *batch;
+  for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+    if (!(mask & FRICL_TERM_BIT(t)))
+      b.out[t] = NULL;
   if (ctx->backend == FRICL_BACKEND_REFERENCE)
-    return fricl__scalar_eval_ref(ctx, batch);
-  return fricl__scalar_eval_host_cl(ctx, batch);
+    return fricl__scalar_eval_ref(ctx, &b);
+  return fricl__scalar_eval_host_cl(ctx, &b);
 }
 
 fricl_status fricl_scalar_prepare(fricl_context *ctx,
@@ -185,10 +223,13 @@ fricl_status fricl_scalar_prepare(fricl_context *ctx,
                                  batch->precision, batch->mu_profile);
   if (st != FRICL_STATUS_OK || ctx->backend == FRICL_BACKEND_REFERENCE)
     return st;
-  unsigned mask = 0;
+  int has_out[FRICL_TERM_COUNT];
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
-    if (batch->out[t])
-      mask |= 1u << t;
+    has_out[t] = batch->out[t] != NULL;
+  unsigned mask = 0;
+  st = requested_terms(ctx, batch->terms, has_out, 0, "batch.out", &mask);
+  if (st != FRICL_STATUS_OK)
+    return st;
   cl_kernel k;
   return fricl__scalar_kernel(ctx, batch->precision, batch->mu_profile, mask,
                               batch->eps_v_array != NULL,
@@ -218,14 +259,14 @@ fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "wait_list is NULL with num_wait = %u",
                        (unsigned)num_wait);
-  unsigned mask = 0;
+  int has_out[FRICL_TERM_COUNT];
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
-    if (batch->out[t].mem)
-      mask |= 1u << t;
-  if (!mask)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "no term requested: set batch.out[t].mem for at least "
-                       "one term");
+    has_out[t] = batch->out[t].mem != NULL;
+  unsigned mask = 0;
+  st = requested_terms(ctx, batch->terms, has_out, batch->n, "batch.out.mem",
+                       &mask);
+  if (st != FRICL_STATUS_OK)
+    return st;
   if (batch->n > 0 && !batch->y.mem)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.y.mem is NULL with n = %zu", batch->n);
@@ -248,5 +289,9 @@ fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
     }
     return FRICL_STATUS_OK;
   }
-  return fricl__scalar_enqueue_cl(ctx, batch, num_wait, wait_list, done);
+  fricl_scalar_batch_cl b = *batch;
+  for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+    if (!(mask & FRICL_TERM_BIT(t)))
+      b.out[t].mem = NULL;
+  return fricl__scalar_enqueue_cl(ctx, &b, num_wait, wait_list, done);
 }

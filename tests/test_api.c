@@ -249,6 +249,27 @@ static void test_invalid(fricl_context *ctx, const char *be) {
   CHECK(fricl_scalar_eval(ctx, &b) == FRICL_STATUS_OK, "n = 0: %s",
         fricl_context_last_error(ctx));
   CHECK(fricl_context_last_error(ctx)[0] == '\0', "success clears the error");
+  /* The terms mask: n = 0 needs no output pointers at all; a requested term
+   * without an output is named; an output of an unrequested term is left
+   * alone; bits beyond the twelve terms are rejected. */
+  fricl_scalar_batch_init(&b);
+  b.terms = FRICL_TERMS_ALL;
+  b.eps_v = 1e-3;
+  CHECK(fricl_scalar_eval(ctx, &b) == FRICL_STATUS_OK, "terms, n = 0: %s",
+        fricl_context_last_error(ctx));
+  batch_of(&b, &d, 0);
+  b.terms = FRICL_TERM_BIT(FRICL_SMOOTH_MU_F2);
+  b.out[FRICL_SMOOTH_MU_F2] = NULL;
+  expect_invalid(ctx, &b, FRICL_STATUS_INVALID_ARGUMENT,
+                 "batch.out[smooth_mu_f2] is NULL");
+  b.terms = 1u << 20;
+  expect_invalid(ctx, &b, FRICL_STATUS_INVALID_ARGUMENT, "batch.terms");
+  batch_of(&b, &d, 0);
+  b.terms = FRICL_TERM_BIT(FRICL_SMOOTH_FRICTION_F1);
+  d.out[FRICL_SMOOTH_MU][0] = -7.0;
+  CHECK(fricl_scalar_eval(ctx, &b) == FRICL_STATUS_OK, "terms subset");
+  CHECK(d.out[FRICL_SMOOTH_MU][0] == -7.0 && d.out[FRICL_SMOOTH_FRICTION_F1][1] != -7.0,
+        "%s: an unrequested output was written", be);
   /* prepare builds (or, on the reference backend, skips) the same kernel. */
   batch_of(&b, &d, 1);
   CHECK(fricl_scalar_prepare(ctx, &b) == FRICL_STATUS_OK, "prepare: %s",

@@ -209,6 +209,9 @@ FRICL_API const char *fricl_term_name(fricl_term term);
 FRICL_API fricl_status fricl_term_from_name(const char *name,
                                             fricl_term *term);
 
+#define FRICL_TERM_BIT(t) (1u << (t))
+#define FRICL_TERMS_ALL ((1u << FRICL_TERM_COUNT) - 1u)
+
 typedef enum fricl_precision { FRICL_F64 = 0, FRICL_F32 = 1 } fricl_precision;
 
 /* The smooth static->kinetic mu: `cubic` is the smoothstep of the IPC Toolkit
@@ -241,8 +244,12 @@ typedef struct fricl_scalar_batch {
    * read (and validated) when a smooth_mu term is requested. */
   double eps_v, mu_s, mu_k;
   const void *eps_v_array, *mu_s_array, *mu_k_array; /* optional, n each */
-  /* out[t] != NULL requests term t: n values are written there. At least one
-   * term must be requested. All requested terms are computed in one pass. */
+  /* The requested terms, a mask of FRICL_TERM_BIT(t). 0 means "the terms t
+   * whose out[t] is non-NULL". At least one term must be requested; all are
+   * computed in one pass. */
+  uint32_t terms;
+  /* n values of term t are written to out[t] (which must then be non-NULL
+   * unless n == 0). out[t] of a term not requested is ignored. */
   void *out[FRICL_TERM_COUNT];
 } fricl_scalar_batch;
 

@@ -65,6 +65,7 @@ typedef struct fricl_scalar_batch_cl {
   fricl_buffer_cl y;
   double eps_v, mu_s, mu_k;
   fricl_buffer_cl eps_v_array, mu_s_array, mu_k_array;
+  uint32_t terms; /* as in fricl_scalar_batch: 0 = terms with out[t].mem */
   fricl_buffer_cl out[FRICL_TERM_COUNT];
 } fricl_scalar_batch_cl;
 

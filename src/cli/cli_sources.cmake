@@ -1,1 +1,10 @@
-set(FRICL_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/main.c)
+# Sources of the `fricl` tool (bench/ adds the benchmark harness's own).
+# npy.c is also compiled into tests/cli/test_npy.
+set(FRICL_CLI_SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/main.c
+    ${CMAKE_CURRENT_LIST_DIR}/cli_args.c
+    ${CMAKE_CURRENT_LIST_DIR}/cmd_devices.c
+    ${CMAKE_CURRENT_LIST_DIR}/cmd_eval.c
+    ${CMAKE_CURRENT_LIST_DIR}/eval_args.c
+    ${CMAKE_CURRENT_LIST_DIR}/atomic_file.c
+    ${CMAKE_CURRENT_LIST_DIR}/npy.c)

@@ -1,10 +1,51 @@
+/* main.c - the `fricl` command-line tool: dispatch to the subcommands. */
 #include <stdio.h>
 #include <string.h>
+
 #include "bench.h"
+#include "commands.h"
 #include "fricl/fricl.h"
+
+static void print_usage(FILE *f) {
+  fputs("Usage: fricl <command> [options]\n"
+        "\n"
+        "Commands:\n"
+        "  devices   list the OpenCL devices and the reference backend, and\n"
+        "            which one --device auto picks\n"
+        "  eval      evaluate friction terms on a 1-D NPY array of y\n"
+        "  bench     run the benchmark harness\n"
+        "  version   print the library version\n"
+        "\n"
+        "Options:\n"
+        "  -h, --help     show this help and exit\n"
+        "  --version      print the library version and exit\n"
+        "\n"
+        "'fricl <command> --help' describes a command's options.\n"
+        "Exit status: 0 success, 1 runtime error, 2 usage error or bad input.\n",
+        f);
+}
+
 int main(int argc, char **argv) {
-  if (argc > 1 && strcmp(argv[1], "bench") == 0)
+  if (argc < 2) {
+    print_usage(stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "bench") == 0)
     return fricl_bench_main(argc - 1, argv + 1);
-  printf("%s\n", fricl_version_string());
-  return 0;
+  if (strcmp(cmd, "eval") == 0)
+    return cmd_eval_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "devices") == 0)
+    return cmd_devices_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
+      strcmp(cmd, "help") == 0) {
+    print_usage(stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+    printf("fricl %s\n", fricl_version_string());
+    return 0;
+  }
+  fprintf(stderr, "fricl: unknown command '%s' (see 'fricl --help')\n", cmd);
+  return 2;
 }

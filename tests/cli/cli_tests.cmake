@@ -1,1 +1,40 @@
-# CLI tests (see cli_tests.cmake)
+# Tests of the `fricl` tool (src/cli): test_npy unit-tests the NPY module,
+# test_cli runs the built tool as a black box, one CTest case per scenario.
+# Neither needs Python: NPY bytes are written and decoded by the tests.
+
+add_executable(test_npy ${CMAKE_CURRENT_LIST_DIR}/test_npy.c
+                        ${PROJECT_SOURCE_DIR}/src/cli/npy.c)
+target_include_directories(test_npy PRIVATE ${PROJECT_SOURCE_DIR}/src/cli)
+target_compile_options(test_npy PRIVATE ${FRICL_C_FLAGS})
+foreach(group read malformed write fuzz)
+  add_test(NAME npy_${group} COMMAND test_npy ${group})
+endforeach()
+
+add_executable(test_cli ${CMAKE_CURRENT_LIST_DIR}/test_cli.c)
+target_compile_options(test_cli PRIVATE ${FRICL_C_FLAGS})
+if(FRICL_LIBM)
+  target_link_libraries(test_cli PRIVATE ${FRICL_LIBM})
+endif()
+
+set(FRICL_CLI_TEST_SCENARIOS
+    roundtrip_one roundtrip_terms term_all f32 empty input_variants
+    bad_magic truncated_header truncated_data trailing_data bad_dict
+    wrong_dtype two_d big_endian absurd_shape missing_input
+    missing_mu usage_errors help devices
+    device_reference device_default device_not_found
+    out_dir_missing existing_output)
+foreach(scenario ${FRICL_CLI_TEST_SCENARIOS})
+  add_test(NAME cli_${scenario}
+           COMMAND test_cli ${scenario} $<TARGET_FILE:fricl_cli>
+                   ${CMAKE_CURRENT_BINARY_DIR}/cli_tmp/${scenario})
+endforeach()
+
+# The same tool under valgrind (no leak, no invalid access) when available.
+# Sanitizer builds are skipped: ASan and valgrind do not mix.
+find_program(FRICL_VALGRIND valgrind)
+if(FRICL_VALGRIND AND NOT FRICL_SANITIZE)
+  add_test(NAME cli_valgrind
+           COMMAND test_cli valgrind $<TARGET_FILE:fricl_cli>
+                   ${CMAKE_CURRENT_BINARY_DIR}/cli_tmp/valgrind
+                   ${FRICL_VALGRIND})
+endif()

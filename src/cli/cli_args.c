@@ -1,0 +1,67 @@
+/* cli_args.c - see cli_args.h. */
+#include "cli_args.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_parse_double(const char *text, double *value, const char **why) {
+  if (!text || !*text) {
+    *why = "empty number";
+    return -1;
+  }
+  /* strtod would skip it silently; a quoted " 1" is more likely a mistake. */
+  if (isspace((unsigned char)text[0])) {
+    *why = "leading white space";
+    return -1;
+  }
+  char *end = NULL;
+  errno = 0;
+  const double v = strtod(text, &end);
+  if (end == text) {
+    *why = "not a number";
+    return -1;
+  }
+  if (*end != '\0') {
+    *why = "trailing characters after the number";
+    return -1;
+  }
+  /* ERANGE also flags underflow, whose result (a subnormal or zero) is the
+   * nearest double and is kept; only overflow loses the value. */
+  if (errno == ERANGE && isinf(v)) {
+    *why = "out of the range of double";
+    return -1;
+  }
+  *value = v;
+  return 0;
+}
+
+void cli_split_option(int argc, char **argv, int *i, const char **name,
+                      int *name_len, const char **value) {
+  const char *arg = argv[*i];
+  const char *eq = strchr(arg, '=');
+  *name = arg;
+  if (eq) {
+    *name_len = (int)(eq - arg);
+    *value = eq[1] ? eq + 1 : NULL;
+    return;
+  }
+  *name_len = (int)strlen(arg);
+  *value = NULL;
+  /* A following "--x" is the next option, not this one's value: report a
+   * missing value rather than swallowing it. */
+  if (*i + 1 < argc && argv[*i + 1][0] != '\0' &&
+      strncmp(argv[*i + 1], "--", 2) != 0) {
+    *value = argv[*i + 1];
+    ++*i;
+  }
+}
+
+int cli_wants_help(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i)
+    if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+      return 1;
+  return 0;
+}

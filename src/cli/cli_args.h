@@ -1,0 +1,26 @@
+/* cli_args.h - command-line parsing helpers shared by the subcommands. */
+#ifndef FRICL_CLI_ARGS_H
+#define FRICL_CLI_ARGS_H
+
+/*
+ * Parse all of @p text as a double with strtod (any syntax strtod accepts:
+ * 1e-3, 0x1p-10, inf, nan). Empty text, leading white space, trailing
+ * characters ("1e-3x") and overflow to infinity are rejected.
+ * @return 0, or -1 with *why set to a static reason.
+ */
+int cli_parse_double(const char *text, double *value, const char **why);
+
+/*
+ * Split a long option "--name=value" or "--name" + next argument.
+ * On entry argv[*i] starts with "--". *name receives the option name up to
+ * '=' (length *name_len), *value the value or NULL when there is none (the
+ * next argument is missing, empty or itself an option); *i is advanced past
+ * a value taken from the next argument.
+ */
+void cli_split_option(int argc, char **argv, int *i, const char **name,
+                      int *name_len, const char **value);
+
+/* 1 when argv holds -h or --help anywhere after argv[0]. */
+int cli_wants_help(int argc, char **argv);
+
+#endif

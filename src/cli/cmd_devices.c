@@ -1,0 +1,148 @@
+/* cmd_devices.c - `fricl devices`: the OpenCL devices fricl can use, the
+ * always-available reference backend, and which one `auto` picks. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "fricl/fricl.h"
+
+static void print_help(FILE *f) {
+  fputs(
+      "Usage: fricl devices\n"
+      "\n"
+      "List the devices fricl can evaluate on, one per line:\n"
+      "  SPEC       the value for --device or FRICL_DEVICE:\n"
+      "             opencl:<platform>:<device> (indices as enumerated by the\n"
+      "             OpenCL runtime), or reference\n"
+      "  TYPE       GPU, CPU, other (an OpenCL accelerator or custom device),\n"
+      "             or host for the reference backend\n"
+      "  FP64       whether --precision f64 can run on it\n"
+      "  UNITS      compute units (the reference backend is one thread)\n"
+      "  MAX ALLOC  largest single OpenCL buffer\n"
+      "  DRIVER     driver version\n"
+      "  DEVICE     device name (platform name)\n"
+      "The device that auto picks (the first GPU, else the first CPU device)\n"
+      "is marked with '*'. The reference backend (portable C, single thread)\n"
+      "is always available; auto falls back to it when there is no OpenCL GPU\n"
+      "or CPU device, and the listing says so.\n"
+      "\n"
+      "Options:\n"
+      "  -h, --help  show this help and exit.\n"
+      "\n"
+      "Exit status: 0 (also when no OpenCL device exists); 2 on a usage\n"
+      "error; 1 when the device list cannot be obtained.\n",
+      f);
+}
+
+/* "15.6 GiB": binary units, one decimal. */
+static void format_bytes(char *buf, size_t size, uint64_t bytes) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = (double)bytes;
+  size_t u = 0;
+  while (v >= 1024.0 && u + 1 < sizeof units / sizeof units[0]) {
+    v /= 1024.0;
+    ++u;
+  }
+  if (u == 0)
+    snprintf(buf, size, "%llu B", (unsigned long long)bytes);
+  else
+    snprintf(buf, size, "%.1f %s", v, units[u]);
+}
+
+static const char *type_name(const fricl_device_info *d) {
+  return d->is_gpu ? "GPU" : d->is_cpu ? "CPU" : "other";
+}
+
+static int list_devices(fricl_device_info **infos, size_t *count) {
+  *infos = NULL;
+  *count = 0;
+  size_t total = 0;
+  if (fricl_devices_list(NULL, 0, &total) != FRICL_STATUS_OK)
+    return -1;
+  if (total == 0)
+    return 0;
+  fricl_device_info *list = calloc(total, sizeof *list);
+  if (!list)
+    return -1;
+  size_t again = 0;
+  if (fricl_devices_list(list, total, &again) != FRICL_STATUS_OK) {
+    free(list);
+    return -1;
+  }
+  /* A device may have disappeared between the two calls. */
+  *count = again < total ? again : total;
+  *infos = list;
+  return 0;
+}
+
+static void print_table(const fricl_device_info *infos, size_t count) {
+  int driver_w = (int)strlen("DRIVER");
+  for (size_t i = 0; i < count; ++i) {
+    const int w = (int)strlen(infos[i].driver_version);
+    if (w > driver_w)
+      driver_w = w;
+  }
+  printf("%-16s %-5s %-4s %5s  %-10s  %-*s  %s\n", "SPEC", "TYPE", "FP64",
+         "UNITS", "MAX ALLOC", driver_w, "DRIVER", "DEVICE");
+  for (size_t i = 0; i < count; ++i) {
+    const fricl_device_info *d = &infos[i];
+    char spec[40], alloc[32];
+    snprintf(spec, sizeof spec, "opencl:%d:%d%s", d->platform_index,
+             d->device_index, d->is_default ? " *" : "");
+    format_bytes(alloc, sizeof alloc, d->max_alloc_bytes);
+    printf("%-16s %-5s %-4s %5u  %-10s  %-*s  %s (%s)\n", spec, type_name(d),
+           d->has_fp64 ? "yes" : "no", d->compute_units, alloc, driver_w,
+           d->driver_version, d->device_name, d->platform_name);
+  }
+  printf("%-16s %-5s %-4s %5u  %-10s  %-*s  %s\n", "reference", "host", "yes",
+         1u, "-", driver_w, "-",
+         "reference backend (portable C, always available)");
+}
+
+static void print_default(const fricl_device_info *infos, size_t count) {
+  const fricl_device_info *def = NULL;
+  for (size_t i = 0; i < count && !def; ++i)
+    if (infos[i].is_default)
+      def = &infos[i];
+  printf("\n");
+  if (def)
+    printf("* default: auto picks opencl:%d:%d (%s)\n", def->platform_index,
+           def->device_index, def->device_name);
+  else if (count == 0)
+    printf("No OpenCL device found: auto falls back to reference.\n");
+  else
+    printf("No OpenCL GPU or CPU device: auto falls back to reference.\n");
+  const char *env = getenv("FRICL_DEVICE");
+  if (env && *env && strcmp(env, "auto") != 0)
+    printf("FRICL_DEVICE=%s: commands without --device use that, not "
+           "auto.\n",
+           env);
+}
+
+int cmd_devices_main(int argc, char **argv) {
+  if (cli_wants_help(argc, argv)) {
+    print_help(stdout);
+    return 0;
+  }
+  if (argc > 1) {
+    fprintf(stderr,
+            "fricl devices: unexpected argument '%s' (see 'fricl devices "
+            "--help')\n",
+            argv[1]);
+    return 2;
+  }
+  fricl_device_info *infos = NULL;
+  size_t count = 0;
+  if (list_devices(&infos, &count) != 0) {
+    fprintf(stderr, "fricl devices: cannot list the OpenCL devices: out of "
+                    "memory\n");
+    return 1;
+  }
+  print_table(infos, count);
+  print_default(infos, count);
+  free(infos);
+  return fflush(stdout) == 0 ? 0 : 1;
+}

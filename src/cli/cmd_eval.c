@@ -1,0 +1,241 @@
+/* cmd_eval.c - `fricl eval`: read y from an NPY file, evaluate the requested
+ * terms with fricl_scalar_eval, write them as one NPY file atomically. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+#include "commands.h"
+#include "eval_args.h"
+#include "fricl/fricl.h"
+#include "npy.h"
+
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+
+/* Rows interleaved per block when writing an (n, T) array: bounds the extra
+ * memory to a few hundred KiB instead of a second copy of all outputs. */
+#define INTERLEAVE_ROWS 4096
+
+/*
+ * double -> float, rounded to nearest, without the undefined behaviour C
+ * gives an out-of-range conversion (C11 6.3.1.5): magnitudes at or beyond
+ * the midpoint between FLT_MAX and 2^128 round to infinity (the tie goes to
+ * the even 2^128), smaller ones are in range and convert normally.
+ */
+static float double_to_float(double v) {
+  const double overflow_threshold = (double)FLT_MAX + 0x1p103;
+  if (isnan(v))
+    return signbit(v) ? -NAN : NAN;
+  if (v >= overflow_threshold)
+    return INFINITY;
+  if (v <= -overflow_threshold)
+    return -INFINITY;
+  return (float)v;
+}
+
+/* y in the working precision: the input's own data when the dtypes match
+ * (*owned stays NULL), else a converted copy that the caller frees. */
+static int input_in_precision(const npy_array *in, fricl_precision prec,
+                              const void **y, void **owned) {
+  const size_t n = in->info.count;
+  *owned = NULL;
+  *y = in->data;
+  if ((prec == FRICL_F64) == (in->info.dtype == NPY_F8))
+    return 0;
+  if (prec == FRICL_F64) {
+    double *d = malloc(n ? n * sizeof *d : 1);
+    if (!d)
+      return -1;
+    const float *s = in->data;
+    for (size_t i = 0; i < n; ++i)
+      d[i] = (double)s[i];
+    *y = *owned = d;
+  } else {
+    float *d = malloc(n ? n * sizeof *d : 1);
+    if (!d)
+      return -1;
+    const double *s = in->data;
+    for (size_t i = 0; i < n; ++i)
+      d[i] = double_to_float(s[i]);
+    *y = *owned = d;
+  }
+  return 0;
+}
+
+/* The checks `eval` adds to what npy.c accepts. */
+static int check_input(const char *path, const npy_array *in) {
+  if (in->info.dtype != NPY_F8 && in->info.dtype != NPY_F4) {
+    fprintf(stderr, "fricl eval: %s: dtype '%s' is not float64 or float32\n",
+            path, npy_dtype_descr(in->info.dtype));
+    return -1;
+  }
+  if (in->info.ndim != 1) {
+    char shape[128];
+    fprintf(stderr, "fricl eval: %s: expected a 1-D array, got shape %s\n",
+            path,
+            npy_format_shape(shape, sizeof shape, in->info.ndim,
+                             in->info.shape));
+    return -1;
+  }
+  return 0;
+}
+
+/* Write the outputs: (n,) for one term, else (n, T) interleaved row by
+ * row (the library gives one array per term). */
+static npy_status write_result(FILE *f, npy_dtype dtype, size_t esz, size_t n,
+                               int nterms, void *const *outs, npy_error *err) {
+  if (nterms == 1)
+    return npy_write_array(f, dtype, 1, &n, outs[0], err);
+  const size_t shape[2] = {n, (size_t)nterms};
+  npy_status st = npy_write_header(f, dtype, 2, shape, err);
+  if (st != NPY_OK)
+    return st;
+  unsigned char *block = malloc(INTERLEAVE_ROWS * (size_t)nterms * esz);
+  if (!block) {
+    snprintf(err->msg, sizeof err->msg, "out of memory");
+    return NPY_E_NOMEM;
+  }
+  for (size_t row0 = 0; row0 < n && st == NPY_OK; row0 += INTERLEAVE_ROWS) {
+    const size_t rows = n - row0 < INTERLEAVE_ROWS ? n - row0 : INTERLEAVE_ROWS;
+    unsigned char *dst = block;
+    for (size_t r = 0; r < rows; ++r)
+      for (int t = 0; t < nterms; ++t, dst += esz)
+        memcpy(dst, (const unsigned char *)outs[t] + (row0 + r) * esz, esz);
+    st = npy_write_data(f, dtype, block, rows * (size_t)nterms, err);
+  }
+  free(block);
+  return st;
+}
+
+static fricl_status create_context(const eval_args *a, fricl_context **ctx,
+                                   char *msg, size_t msg_size) {
+  fricl_context_params params;
+  fricl_context_params_init(&params);
+  params.device = a->device;
+  params.error_buffer = msg;
+  params.error_buffer_size = msg_size;
+  return fricl_context_create(ctx, &params);
+}
+
+static void report_device(const fricl_context *ctx) {
+  fprintf(stderr, "fricl eval: device: %s%s\n", fricl_context_device_name(ctx),
+          fricl_context_fell_back(ctx)
+              ? " (auto found no OpenCL device and fell back to reference)"
+              : "");
+}
+
+static int run_eval(const eval_args *a) {
+  int rc = EXIT_RUNTIME;
+  npy_array in;
+  npy_error nerr;
+  void *y_owned = NULL;
+  void *outs[FRICL_TERM_COUNT] = {NULL};
+  atomic_file out;
+  fricl_context *ctx = NULL;
+  fricl_scalar_batch batch;
+  fricl_status st;
+  const void *y = NULL;
+  char msg[512] = "";
+  const size_t esz =
+      a->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
+  const npy_dtype dtype = a->precision == FRICL_F32 ? NPY_F4 : NPY_F8;
+  size_t n = 0;
+  memset(&in, 0, sizeof in);
+  memset(&out, 0, sizeof out);
+
+  /* 1. The input, checked completely before anything is created. */
+  const npy_status rs = npy_read_file(a->in_path, 0, &in, &nerr);
+  if (rs != NPY_OK) {
+    fprintf(stderr, "fricl eval: %s: %s\n", a->in_path, nerr.msg);
+    rc = rs == NPY_E_NOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+    goto done;
+  }
+  if (check_input(a->in_path, &in) != 0) {
+    rc = EXIT_USAGE;
+    goto done;
+  }
+  n = in.info.count;
+  if (n > SIZE_MAX / esz || input_in_precision(&in, a->precision, &y,
+                                               &y_owned) != 0) {
+    fprintf(stderr, "fricl eval: out of memory for %zu elements\n", n);
+    goto done;
+  }
+
+  /* 2. The output, before OpenCL starts: fail early on an unwritable
+   * directory, and atomic_file reads the umask while single-threaded. */
+  if (atomic_file_open(&out, a->out_path, msg, sizeof msg) != 0) {
+    fprintf(stderr, "fricl eval: %s: %s\n", a->out_path, msg);
+    goto done;
+  }
+
+  /* 3. Evaluate. INVALID_ARGUMENT can only come from the user's values
+   * (device spec, eps_v, mu_s, mu_k): a usage error. */
+  st = create_context(a, &ctx, msg, sizeof msg);
+  if (st != FRICL_STATUS_OK) {
+    fprintf(stderr, "fricl eval: %s: %s\n", fricl_status_string(st), msg);
+    rc = st == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
+    goto done;
+  }
+  if (a->verbose)
+    report_device(ctx);
+  fricl_scalar_batch_init(&batch);
+  batch.precision = a->precision;
+  batch.mu_profile = a->profile;
+  batch.n = n;
+  batch.y = y;
+  batch.eps_v = a->eps_v;
+  batch.mu_s = a->mu_s;
+  batch.mu_k = a->mu_k;
+  for (int t = 0; t < a->nterms; ++t) {
+    batch.terms |= FRICL_TERM_BIT(a->terms[t]);
+    if (n > 0 && !(outs[t] = malloc(n * esz))) {
+      fprintf(stderr, "fricl eval: out of memory for %zu elements\n", n);
+      goto done;
+    }
+    batch.out[a->terms[t]] = outs[t];
+  }
+  st = fricl_scalar_eval(ctx, &batch);
+  if (st != FRICL_STATUS_OK) {
+    fprintf(stderr, "fricl eval: %s: %s%s\n", fricl_status_string(st),
+            fricl_context_last_error(ctx),
+            st == FRICL_STATUS_NO_FP64 ? " (try --precision f32)" : "");
+    rc = st == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
+    goto done;
+  }
+
+  /* 4. Write and publish. */
+  if (write_result(out.fp, dtype, esz, n, a->nterms, outs, &nerr) != NPY_OK) {
+    fprintf(stderr, "fricl eval: %s: %s\n", a->out_path, nerr.msg);
+    goto done;
+  }
+  if (atomic_file_commit(&out, msg, sizeof msg) != 0) {
+    fprintf(stderr, "fricl eval: %s: %s\n", a->out_path, msg);
+    goto done;
+  }
+  rc = 0;
+done:
+  atomic_file_abort(&out); /* removes the temporary file unless committed */
+  fricl_context_destroy(ctx);
+  for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+    free(outs[t]);
+  free(y_owned);
+  npy_array_free(&in);
+  return rc;
+}
+
+int cmd_eval_main(int argc, char **argv) {
+  eval_args args;
+  char err[512] = "";
+  if (eval_args_parse(argc, argv, &args, err, sizeof err) != 0) {
+    fprintf(stderr, "fricl eval: %s\n", err);
+    return EXIT_USAGE;
+  }
+  if (args.help) {
+    eval_print_help(stdout);
+    return 0;
+  }
+  return run_eval(&args);
+}

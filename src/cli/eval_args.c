@@ -1,0 +1,255 @@
+/* eval_args.c - option parsing and help of `fricl eval`. */
+#include "eval_args.h"
+
+#include <string.h>
+
+#include "cli_args.h"
+
+typedef enum {
+  OPT_TERM,
+  OPT_EPS_V,
+  OPT_MU_S,
+  OPT_MU_K,
+  OPT_MU_PROFILE,
+  OPT_PRECISION,
+  OPT_DEVICE,
+  OPT_IN,
+  OPT_OUT,
+  OPT_COUNT
+} eval_option;
+
+static const char *const option_names[OPT_COUNT] = {
+    "--term",      "--eps-v",  "--mu-s", "--mu-k", "--mu-profile",
+    "--precision", "--device", "--in",   "--out"};
+
+#define HINT " (see 'fricl eval --help')"
+
+static int add_term(eval_args *a, fricl_term t, char *err, size_t err_size) {
+  for (int i = 0; i < a->nterms; ++i)
+    if (a->terms[i] == t) {
+      snprintf(err, err_size, "term %s requested twice" HINT,
+               fricl_term_name(t));
+      return -1;
+    }
+  a->terms[a->nterms++] = t; /* at most FRICL_TERM_COUNT: no duplicates */
+  return 0;
+}
+
+static int parse_terms(eval_args *a, const char *value, char *err,
+                       size_t err_size) {
+  if (strcmp(value, "all") == 0) {
+    for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+      if (add_term(a, (fricl_term)t, err, err_size) != 0)
+        return -1;
+    return 0;
+  }
+  fricl_term t;
+  if (fricl_term_from_name(value, &t) != FRICL_STATUS_OK) {
+    snprintf(err, err_size, "unknown term '%s'" HINT, value);
+    return -1;
+  }
+  return add_term(a, t, err, err_size);
+}
+
+static int parse_number(const char *option, const char *value, double *out,
+                        int *have, char *err, size_t err_size) {
+  const char *why = "";
+  if (cli_parse_double(value, out, &why) != 0) {
+    snprintf(err, err_size, "%s '%s': %s", option, value, why);
+    return -1;
+  }
+  *have = 1;
+  return 0;
+}
+
+static int apply(eval_args *a, eval_option opt, const char *value, char *err,
+                 size_t err_size) {
+  switch (opt) {
+  case OPT_TERM:
+    return parse_terms(a, value, err, err_size);
+  case OPT_EPS_V:
+    return parse_number("--eps-v", value, &a->eps_v, &a->have_eps_v, err,
+                        err_size);
+  case OPT_MU_S:
+    return parse_number("--mu-s", value, &a->mu_s, &a->have_mu_s, err,
+                        err_size);
+  case OPT_MU_K:
+    return parse_number("--mu-k", value, &a->mu_k, &a->have_mu_k, err,
+                        err_size);
+  case OPT_MU_PROFILE:
+    if (fricl_mu_profile_from_name(value, &a->profile) != FRICL_STATUS_OK) {
+      snprintf(err, err_size, "--mu-profile '%s': not cubic or ipctk", value);
+      return -1;
+    }
+    return 0;
+  case OPT_PRECISION:
+    if (strcmp(value, "f64") == 0)
+      a->precision = FRICL_F64;
+    else if (strcmp(value, "f32") == 0)
+      a->precision = FRICL_F32;
+    else {
+      snprintf(err, err_size, "--precision '%s': not f64 or f32", value);
+      return -1;
+    }
+    return 0;
+  case OPT_DEVICE:
+    a->device = value;
+    return 0;
+  case OPT_IN:
+    a->in_path = value;
+    return 0;
+  case OPT_OUT:
+    a->out_path = value;
+    return 0;
+  case OPT_COUNT:
+    break;
+  }
+  return -1;
+}
+
+/* Requirements that depend on several options. */
+static int check_complete(const eval_args *a, char *err, size_t err_size) {
+  const char *missing = a->nterms == 0 ? "--term"
+                        : !a->have_eps_v ? "--eps-v"
+                        : !a->in_path    ? "--in"
+                        : !a->out_path   ? "--out"
+                                         : NULL;
+  if (missing) {
+    snprintf(err, err_size, "%s is required" HINT, missing);
+    return -1;
+  }
+  for (int i = 0; i < a->nterms; ++i)
+    if (a->terms[i] >= FRICL_SMOOTH_MU && (!a->have_mu_s || !a->have_mu_k)) {
+      snprintf(err, err_size,
+               "term %s needs --mu-s and --mu-k (missing %s)",
+               fricl_term_name(a->terms[i]),
+               !a->have_mu_s && !a->have_mu_k ? "both"
+               : !a->have_mu_s                ? "--mu-s"
+                                              : "--mu-k");
+      return -1;
+    }
+  return 0;
+}
+
+int eval_args_parse(int argc, char **argv, eval_args *a, char *err,
+                    size_t err_size) {
+  memset(a, 0, sizeof *a);
+  a->profile = FRICL_MU_CUBIC;
+  a->precision = FRICL_F64;
+  if (cli_wants_help(argc, argv)) {
+    a->help = 1;
+    return 0;
+  }
+  int seen[OPT_COUNT] = {0};
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
+      a->verbose = 1;
+      continue;
+    }
+    if (strncmp(arg, "--", 2) != 0) {
+      snprintf(err, err_size, "unexpected argument '%s'" HINT, arg);
+      return -1;
+    }
+    const char *name = NULL, *value = NULL;
+    int name_len = 0;
+    cli_split_option(argc, argv, &i, &name, &name_len, &value);
+    int opt = 0;
+    while (opt < OPT_COUNT &&
+           !(strncmp(option_names[opt], name, (size_t)name_len) == 0 &&
+             option_names[opt][name_len] == '\0'))
+      ++opt;
+    if (opt == OPT_COUNT) {
+      snprintf(err, err_size, "unknown option '%.*s'" HINT, name_len, name);
+      return -1;
+    }
+    if (!value) {
+      snprintf(err, err_size, "option %s needs a value" HINT,
+               option_names[opt]);
+      return -1;
+    }
+    if (opt != OPT_TERM && seen[opt]) {
+      snprintf(err, err_size, "option %s given twice" HINT, option_names[opt]);
+      return -1;
+    }
+    seen[opt] = 1;
+    if (apply(a, (eval_option)opt, value, err, err_size) != 0)
+      return -1;
+  }
+  return check_complete(a, err, err_size);
+}
+
+void eval_print_help(FILE *f) {
+  fputs(
+      "Usage: fricl eval --term NAME [--term NAME ...] --eps-v E\n"
+      "                  [--mu-s S --mu-k K] [--mu-profile cubic|ipctk]\n"
+      "                  [--precision f64|f32] [--device SPEC] [--verbose]\n"
+      "                  --in Y.npy --out OUT.npy\n"
+      "\n"
+      "Evaluate terms of the IPC Toolkit smooth-friction family at every\n"
+      "element y of a 1-D NPY array and write the results as an NPY file.\n"
+      "\n"
+      "Options (an option's value may also be attached: --eps-v=1e-3):\n"
+      "  --term NAME       a term to evaluate; repeat for several terms, each\n"
+      "                    at most once. NAME is one of\n",
+      f);
+  for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+    fprintf(f, "                      %s\n", fricl_term_name((fricl_term)t));
+  fputs(
+      "                    or 'all' for all twelve, in this order.\n"
+      "  --eps-v E         velocity threshold eps_v: finite and > 0.\n"
+      "  --mu-s S          static friction coefficient: finite and >= 0.\n"
+      "  --mu-k K          kinetic friction coefficient: finite and >= 0.\n"
+      "                    Both are required when a smooth_mu* term is\n"
+      "                    requested, and ignored otherwise.\n"
+      "  --mu-profile P    the static-to-kinetic transition of the smooth_mu*\n"
+      "                    terms: cubic (default) or ipctk.\n"
+      "  --precision P     working precision and output dtype: f64 (default,\n"
+      "                    '<f8') or f32 ('<f4'). f64 needs a device with\n"
+      "                    double precision (FP64 in 'fricl devices').\n"
+      "  --device SPEC     auto, gpu, cpu, reference or\n"
+      "                    opencl:<platform>:<device> (see 'fricl devices').\n"
+      "                    Default: the FRICL_DEVICE environment variable, or\n"
+      "                    auto when it is unset or empty; auto is the first\n"
+      "                    OpenCL GPU, else the first OpenCL CPU device, else\n"
+      "                    the reference backend.\n"
+      "  --in FILE         the input array y (see Input).\n"
+      "  --out FILE        the output file (see Output).\n"
+      "  -v, --verbose     report the device used on stderr.\n"
+      "  -h, --help        show this help and exit.\n"
+      "\n"
+      "Numbers are read with strtod and must be consumed entirely: 1e-3,\n"
+      "0.5 and hexadecimal floats such as 0x1p-10 are accepted, '1e-3x' and\n"
+      "'' are not.\n"
+      "\n"
+      "Input: an NPY file (format 1.0, 2.0 or 3.0) holding a 1-D array of\n"
+      "  little-endian float64 ('<f8') or float32 ('<f4'); fortran_order may\n"
+      "  be True (it changes nothing in 1-D). Big-endian data, other dtypes,\n"
+      "  other shapes and bytes after the array data are rejected. When the\n"
+      "  dtype differs from --precision, y is converted: float32 to float64\n"
+      "  exactly; float64 to float32 rounded to nearest, magnitudes beyond\n"
+      "  the float32 range becoming +-inf.\n"
+      "\n"
+      "Output: an NPY 1.0 file in C order with the dtype of --precision.\n"
+      "  With one --term its shape is (n,); with T terms it is (n, T), column\n"
+      "  j holding the j-th term in the order given. The file is written to a\n"
+      "  temporary file in the same directory and renamed over FILE only when\n"
+      "  complete: on any error FILE is left as it was (or not created).\n"
+      "  An existing FILE must be a regular file (it keeps its permission\n"
+      "  bits); a symbolic link is followed and the file it names replaced.\n"
+      "\n"
+      "Exit status:\n"
+      "  0  success.\n"
+      "  1  runtime error: device not found or unusable, OpenCL or kernel\n"
+      "     build failure, out of memory, output not writable.\n"
+      "  2  usage error or bad input: unknown, missing or repeated option,\n"
+      "     bad number, unknown or repeated term, missing --mu-s/--mu-k,\n"
+      "     parameter value out of range, malformed device spec, input file\n"
+      "     missing, unreadable, malformed or of the wrong dtype or shape.\n"
+      "  Errors are reported as one line on stderr.\n"
+      "\n"
+      "Example:\n"
+      "  fricl eval --term smooth_mu --term smooth_mu_f1 --eps-v 1e-3 \\\n"
+      "      --mu-s 0.5 --mu-k 0.3 --mu-profile ipctk --in y.npy --out mu.npy\n",
+      f);
+}
