@@ -225,25 +225,51 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f1_over_x)(FRICL_REAL y,
          FRICL_FN(smooth_friction_f1_over_x)(y, e);
 }
 
-/* [(mu f1)' y - mu f1] / y^3: the profile polynomial G2 at the SIGNED r
- * inside (spec 3.2), mk (f2 y - f1)/y^3 in the constant branch. */
+/*
+ * [(mu f1)' y - mu f1] / y^3 (smooth_mu_f2_x_minus_mu_f1_over_x3): the
+ * profile polynomial G2 at the SIGNED r inside (spec 3.2), mk (f2 y - f1)/y^3
+ * in the constant branch.
+ *
+ * Inside, num = r e^3 G2 is evaluated in a form that does not cancel:
+ *   cubic, r < 1/2   -ms + d r (12 - 21 r + 8 r^2)
+ *   cubic, r >= 1/2  -mk + d t (1 + 13 r - 8 r^2),   t = 1 - r
+ *   ipctk A          -ms + d r (8 - 6 r)
+ *   ipctk B, r > 0   -mk + 2 d t (5 - 3 r)
+ *   ipctk B, r < 0   (9 mk - 10 ms) + d r (6 r - 16)
+ * (the t forms are the same polynomials with the root at r = 1 factored
+ * out: near r = 1 they add terms of the result's size, not of 20 times it).
+ * Near r = 0 the -ms forms keep -ms exact, so y = +-0 gives -+inf, and NaN
+ * when ms = 0, as the spec requires.
+ *
+ * Then G2 = ((num / r) / 1) / e^3 inside and ((-mk / q) / q) / y in the
+ * constant branch: one chain of divisions on selected operands (dividing
+ * by 1 is exact), so the loop has no branch and three divisions.
+ */
 FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f2_x_minus_mu_f1_over_x3)(
     FRICL_REAL y, FRICL_REAL e, FRICL_REAL ms, FRICL_REAL mk, int profile) {
   const FRICL_REAL d = mk - ms;
   const FRICL_REAL r = y / e;
+  const FRICL_REAL t = FRICL_R(1) - r;
+  const FRICL_REAL one_half = FRICL_R(1) / FRICL_R(2);
   FRICL_REAL num;
   if (profile == FRICL_PROFILE_IPCTK) {
-    /* Select the 1/r coefficient and the polynomial, divide once. */
-    const int region_a = FRICL_FN(ipctk_region_a)(y, e);
-    const FRICL_REAL k = region_a ? -ms : FRICL_R(9) * mk - FRICL_R(10) * ms;
-    const FRICL_REAL pa = d * (FRICL_R(8) - FRICL_R(6) * r);
-    const FRICL_REAL pb = d * (FRICL_R(6) * r - FRICL_R(16));
-    num = k / r + (region_a ? pa : pb);
+    const FRICL_REAL pa = -ms + d * r * (FRICL_R(8) - FRICL_R(6) * r);
+    const FRICL_REAL pb_pos =
+        -mk + FRICL_R(2) * d * t * (FRICL_R(5) - FRICL_R(3) * r);
+    const FRICL_REAL pb_neg = (FRICL_R(9) * mk - FRICL_R(10) * ms) +
+                              d * r * (FRICL_R(6) * r - FRICL_R(16));
+    num = FRICL_FN(ipctk_region_a)(y, e) ? pa : (r > 0 ? pb_pos : pb_neg);
   } else {
-    num = -ms / r + d * (FRICL_R(12) + r * (FRICL_R(8) * r - FRICL_R(21)));
+    const FRICL_REAL p0 =
+        -ms + d * r * (FRICL_R(12) + r * (FRICL_R(8) * r - FRICL_R(21)));
+    const FRICL_REAL p1 =
+        -mk + d * t * (FRICL_R(1) + r * (FRICL_R(13) - FRICL_R(8) * r));
+    num = r < one_half ? p0 : p1;
   }
-  const FRICL_REAL in = num / (e * e * e);
-  return FRICL_FN(mu_is_constant)(y, e, ms, mk)
-             ? FRICL_FN(scaled_f2x)(mk, y, e)
-             : in;
+  const int cst = FRICL_FN(mu_is_constant)(y, e, ms, mk);
+  const FRICL_REAL q = FRICL_FABS(y) >= e ? y : e;
+  const FRICL_REAL d1 = cst ? q : r;
+  const FRICL_REAL d2 = cst ? q : FRICL_R(1);
+  const FRICL_REAL d3 = cst ? y : e * e * e;
+  return (((cst ? -mk : num) / d1) / d2) / d3;
 }
