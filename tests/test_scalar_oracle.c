@@ -8,6 +8,7 @@
  * kind and sign; the sign of zero where the spec makes it normative.
  * Also prints the worst error per backend, precision and function.
  */
+#include "scalar_ref_ld.h"
 #include "test_util.h"
 
 #define MAX_ROWS 40000
@@ -62,57 +63,12 @@ static int parse(const char *path) {
   return 0;
 }
 
-/* Approximate magnitudes, for scales only (1% accuracy is plenty). */
-static double mu_approx(const row *r, double rho) {
-  const double d = r->mk - r->ms;
-  if (r->profile == FRICL_MU_IPCTK)
-    return rho < 0.5 ? r->ms + 2 * d * rho * rho
-                     : r->mk - 2 * d * (1 - rho) * (1 - rho);
-  return r->ms + d * rho * rho * (3 - 2 * rho);
-}
-static double mu_prime_approx(const row *r, double rho) {
-  const double d = r->mk - r->ms;
-  if (r->profile == FRICL_MU_IPCTK)
-    return (rho < 0.5 ? 4 * d * rho : 4 * d * (1 - rho)) / r->e;
-  return 6 * d * rho * (1 - rho) / r->e;
-}
-
-/*
- * The scale an error is measured against: "the largest magnitude among the
- * terms the formula adds, so that cancellation is neither hidden nor
- * blamed". That is the spec's sigma (3.9), raised to |value| where the
- * value exceeds it (negative y: f2 reaches 4/e against sigma = 1/e), and,
- * inside the transition, to the largest addend of the two formulas that
- * add terms of opposite sign: mu_f2 = mu' f1 + mu f2, and g2 = [A/r +
- * Delta (c0 + c1 r + c2 r^2)] / e^3.
- */
-static double row_scale(const row *r) {
-  double s = fmax(r->scale, fabs(r->value));
-  const double rr = r->y / r->e, rho = fabs(rr), d = r->mk - r->ms;
-  if (!(rho < 1.0) || r->ms == r->mk)
-    return s;
-  if (r->term == FRICL_SMOOTH_MU_F2) {
-    /* A product's scale is the product of its factors' scales: mu and mu'
-     * are known to mu_max and mu_max/e (spec 3.9), not to their values. */
-    const double mmax = fmax(r->ms, r->mk);
-    const double f1 = fabs(rr * (2 - rr)), f2 = fabs(2 * (1 - rr) / r->e);
-    s = fmax(s, fmax(fabs(mu_prime_approx(r, rho)), mmax / r->e) * f1);
-    s = fmax(s, fmax(fabs(mu_approx(r, rho)), mmax) * f2);
-  } else if (r->term == FRICL_SMOOTH_MU_F2_X_MINUS_MU_F1_OVER_X3) {
-    double a = r->ms, c[3] = {12, 21, 8};
-    if (r->profile == FRICL_MU_IPCTK) {
-      const int region_a = fabs(r->y) < 0.5 * r->e;
-      a = region_a ? r->ms : 9 * r->mk - 10 * r->ms;
-      c[0] = region_a ? 8 : 16;
-      c[1] = 6;
-      c[2] = 0;
-    }
-    double m = fabs(a / rr);
-    for (int i = 0; i < 3; ++i)
-      m = fmax(m, fabs(d) * c[i] * pow(rho, i));
-    s = fmax(s, m / (r->e * r->e * r->e));
-  }
-  return s;
+/* The error scale: fricl_ref_ld_term_scale (tests/ref), the same rule the
+ * benchmark's error column uses. */
+static long double row_scale(const row *r) {
+  return fricl_ref_ld_term_scale(
+      (int)r->term, r->profile < 0 ? 0 : r->profile, r->y, r->e, r->ms, r->mk,
+      r->value);
 }
 
 /* Sign of zero is normative at y in {+-0, +-inf}, except for mu'. */
@@ -145,27 +101,28 @@ static double check_row(const row *r, double got, const char *backend,
             r->f32 ? "f32" : "f64", fn, r->y, got, expect);
     return 0.0;
   }
-  const double scale = row_scale(r);
+  const long double scale = row_scale(r);
   const double err = fabs(got - r->value);
   if (scale == 0.0) {
     CHECK(err == 0.0, "%s %s y=%a: got %a, expected exactly %a", backend, fn,
           r->y, got, expect);
     return err == 0.0 ? 0.0 : INFINITY;
   }
-  if (getenv("FRICL_TEST_VERBOSE") && err / ulp_of(scale, r->f32) > 1.0) {
+  const double ulps =
+      fricl_ref_ld_err_ulps(got, r->value, scale, r->f32 ? 24 : 53);
+  if (getenv("FRICL_TEST_VERBOSE") && ulps > 1.0) {
     printf("  %.2f ULP: %s %s %s %s y=%a e=%a ms=%a mk=%a got %.17g exact %.17g\n",
-           err / ulp_of(scale, r->f32), backend, r->f32 ? "f32" : "f64",
+           ulps, backend, r->f32 ? "f32" : "f64",
            fricl_mu_profile_name(profile), fn, r->y, r->e, r->ms, r->mk, got,
            r->value);
   }
   /* f32: the oracle's double may sit half an f32 ulp from the float result
    * it rounds to; measure against the exact value, as for f64. */
-  const double ulps = err / ulp_of(scale, r->f32);
   CHECK(ulps <= TOL_ULP,
         "%s %s %s %s y=%a e=%a ms=%a mk=%a: got %.17g, expected %.17g, "
         "%.2f ULP of scale %.3g",
         backend, r->f32 ? "f32" : "f64", fricl_mu_profile_name(profile), fn,
-        r->y, r->e, r->ms, r->mk, got, r->value, ulps, scale);
+        r->y, r->e, r->ms, r->mk, got, r->value, ulps, (double)scale);
   return ulps;
 }
 

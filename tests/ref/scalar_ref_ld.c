@@ -264,6 +264,44 @@ long double fricl_ref_ld_scale(int term, long double y, long double e,
   }
 }
 
+long double fricl_ref_ld_term_scale(int term, int profile, long double y,
+                                    long double e, long double ms,
+                                    long double mk, long double value) {
+  long double s = fricl_ref_ld_scale(term, y, e, ms, mk);
+  if (isfinite(value) && fabsl(value) > s)
+    s = fabsl(value);
+  const long double r = y / e, rho = fabsl(r), d = mk - ms;
+  if (!(rho < 1.0L) || ms == mk)
+    return s;
+  const long double mmax = fmaxl(ms, mk);
+  if (term == 9) { /* smooth_mu_f2 */
+    const long double f1 = fabsl(r * (2.0L - r));
+    const long double f2 = fabsl(2.0L * (1.0L - r) / e);
+    const long double mu = fricl_ref_ld_mu(y, e, ms, mk, profile);
+    const long double mup = fricl_ref_ld_mu_derivative(y, e, ms, mk, profile);
+    s = fmaxl(s, fmaxl(fabsl(mup), mmax / e) * f1);
+    s = fmaxl(s, fmaxl(fabsl(mu), mmax) * f2);
+  } else if (term == 11) { /* smooth_mu_f2_x_minus_mu_f1_over_x3 */
+    long double a = ms, c[3] = {12.0L, 21.0L, 8.0L};
+    if (profile == FRICL_REF_IPCTK) {
+      const int region_a = fabsl(y) < 0.5L * e;
+      /* Region B's 1/r coefficient is itself a sum: 9 mk - 10 ms. */
+      a = region_a ? ms : fmaxl(9.0L * mk, 10.0L * ms);
+      c[0] = region_a ? 8.0L : 16.0L;
+      c[1] = 6.0L;
+      c[2] = 0.0L;
+    }
+    long double m = fabsl(a / r);
+    for (int i = 0; i < 3; ++i)
+      m = fmaxl(m, fabsl(d) * c[i] * powl(rho, (long double)i));
+    /* Here sigma itself (mu_max / (e^2 |y|)) stands for the A/r addend
+     * only and overstates it when ms = 0 (no 1/r term at all): use the
+     * addends alone. */
+    s = fmaxl(isfinite(value) ? fabsl(value) : 0.0L, m / (e * e * e));
+  }
+  return s;
+}
+
 long double fricl_ref_ld_ulp(long double sigma, int mant_bits) {
   /* Smallest subnormal: 2^(FLT_MIN_EXP - FLT_MANT_DIG) etc. */
   const int min_bin = mant_bits == 24 ? FLT_MIN_EXP - FLT_MANT_DIG

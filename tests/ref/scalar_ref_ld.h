@@ -77,6 +77,22 @@ const char *fricl_ref_ld_term_name(int term);
 long double fricl_ref_ld_scale(int term, long double y, long double e,
                                long double ms, long double mk);
 
+/*
+ * The scale an error is measured against, as the project defines it: "the
+ * largest magnitude among the terms the formula adds, so that cancellation
+ * is neither hidden nor blamed". That is sigma above, raised to |value|
+ * where the value exceeds it (negative y: f2 reaches 4/e against sigma =
+ * 1/e), and, inside the transition (|y| < e, ms != mk), to the largest
+ * addend of the two formulas that add terms of opposite sign:
+ *   smooth_mu_f2 = mu' f1 + mu f2, each factor at least at its own scale
+ *   (mu_max/e for mu', mu_max for mu);
+ *   g2 = [A/r + D (c0 + c1 r + c2 r^2)] / e^3 (spec 3.3, 3.4).
+ * `value` is the reference value (|value| only raises the scale).
+ */
+long double fricl_ref_ld_term_scale(int term, int profile, long double y,
+                                    long double e, long double ms,
+                                    long double mk, long double value);
+
 /* ulp(sigma) in a precision of `mant_bits` significand bits (53 for f64,
  * 24 for f32): 2^(floor(log2 sigma) - (mant_bits - 1)), never below that
  * precision's smallest subnormal, so that sigma = 0 still measures the

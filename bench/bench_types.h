@@ -1,0 +1,110 @@
+/*
+ * bench_types.h - what the benchmark's parts share: the options, the run
+ * header and one result row per (group, profile, precision).
+ */
+#ifndef FRICL_BENCH_TYPES_H
+#define FRICL_BENCH_TYPES_H
+
+#include <stddef.h>
+
+#include "bench_timer.h"
+#include "fricl/fricl.h"
+
+#define BENCH_MAX_GROUP_ARGS 32
+#define BENCH_NAME_MAX 48
+
+/* Targets (benchmark goals, printed as PASS/MISS; the exit status ignores
+ * them). The roofline and speed-up goals are stated for f64. */
+#define BENCH_TARGET_ROOF_PCT 75.0
+#define BENCH_TARGET_SPEEDUP 1.5
+#define BENCH_TARGET_ERR_ULP 4.0
+
+typedef struct bench_options {
+  const char *device; /* NULL: FRICL_DEVICE, else auto */
+  size_t n;           /* elements per group */
+  int repeats;
+  unsigned precisions; /* bit FRICL_F64 / FRICL_F32 */
+  unsigned profiles;   /* bit FRICL_MU_CUBIC / FRICL_MU_IPCTK */
+  const char *groups[BENCH_MAX_GROUP_ARGS]; /* --group filters */
+  int ngroups;                              /* 0: all groups */
+  const char *json_path;
+  int markdown;
+  double min_sample_s; /* a timed sample lasts at least this long */
+  size_t err_samples;  /* elements checked per output */
+} bench_options;
+
+/* One benchmark group: the terms it writes and whether eps_v, mu_s and
+ * mu_k come as per-element arrays. */
+typedef struct bench_group {
+  const char *name;
+  unsigned mask;    /* bit t: term t is an output */
+  int per_element;  /* 1: eps_v, mu_s, mu_k arrays */
+  int profile_free; /* mollifier only: run once, profile shown as "-" */
+} bench_group;
+
+/* One judged element of one output (for the outlier report). */
+typedef struct bench_worst {
+  double err_ulp;     /* in ulp of sigma; inf for a kind mismatch */
+  double err_val_ulp; /* in ulp of max(sigma, |ref|) */
+  long double sigma;
+  double y, eps_v, mu_s, mu_k;
+  double got;
+  long double ref;
+} bench_worst;
+
+typedef struct bench_row {
+  char group[BENCH_NAME_MAX];
+  int profile; /* fricl_mu_profile, -1 when profile-free */
+  fricl_precision precision;
+  size_t n;
+  int terms;        /* outputs written */
+  int param_arrays; /* per-element parameter arrays read (0 or 3) */
+  unsigned mask;
+  int have_kernel; /* OpenCL device tier and copy kernel measured */
+  bench_stats kernel, copy, host, ref;
+  double build_cold_ms, build_warm_ms; /* < 0: n/a */
+  /* Accuracy of the primary tier (device tier; host tier on the
+   * reference backend) against the long-double reference. */
+  size_t err_checked;       /* elements compared per output */
+  double max_err_ulp;       /* finite outputs, max over terms */
+  /* The same restricted to y >= 0 (the potential's domain, for which the
+   * spec's sigma is designed: at y < 0 the mollifier values exceed sigma,
+   * f2 = 2(1 - y/e)/e up to 4/e against sigma = 1/e), and measured in ulp
+   * of max(sigma, |ref|) over all y (a relative error where the value
+   * exceeds its scale). */
+  double max_err_pos_ulp;
+  double max_err_val_ulp;
+  long kind_mismatches;     /* non-finite of a different kind */
+  long host_mismatches;     /* host tier bitwise != device tier */
+  double term_err[FRICL_TERM_COUNT]; /* max err per term (requested) */
+  double term_err_pos[FRICL_TERM_COUNT];
+  double term_err_val[FRICL_TERM_COUNT];
+  long term_kind[FRICL_TERM_COUNT];
+  bench_worst worst[FRICL_TERM_COUNT];      /* largest finite error */
+  bench_worst worst_pos[FRICL_TERM_COUNT];  /* the same over y >= 0 */
+  bench_worst first_kind[FRICL_TERM_COUNT]; /* first kind mismatch */
+} bench_row;
+
+/* Derived figures of a row (kept out of bench_row so they cannot drift
+ * from the measured times they come from). */
+typedef struct bench_figures {
+  double kernel_eps, host_eps, ref_eps; /* elements per second */
+  double eff_gbs, copy_gbs, pct_copy;   /* < 0: n/a */
+  double speedup;                       /* t_ref / t_kernel, < 0 n/a */
+  double spread_pct;                    /* (max - min) / median, kernel */
+  int pass_roof, pass_speed, pass_err;  /* 1 pass, 0 miss, -1 n/a */
+} bench_figures;
+
+typedef struct bench_header {
+  char device[256];
+  char driver[128];
+  char backend[32];
+  char fricl_version[32];
+  char build_options[512];
+  size_t n;
+  int repeats;
+  double min_sample_ms;
+  double copy_gbs[2]; /* by fricl_precision; < 0: n/a */
+} bench_header;
+
+#endif /* FRICL_BENCH_TYPES_H */
