@@ -54,7 +54,10 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_friction_f1)(FRICL_REAL y,
 FRICL_INLINE FRICL_REAL FRICL_FN(smooth_friction_f2)(FRICL_REAL y,
                                                      FRICL_REAL e) {
   const FRICL_REAL r = y / e;
-  return FRICL_FABS(y) >= e ? FRICL_R(0) : FRICL_R(2) * (FRICL_R(1) - r) / e;
+  /* Computed unconditionally: a division inside one arm of ?: becomes a
+   * branch, and PoCL then does not vectorise the loop. */
+  const FRICL_REAL in = FRICL_R(2) * (FRICL_R(1) - r) / e;
+  return FRICL_FABS(y) >= e ? FRICL_R(0) : in;
 }
 
 /* f1/y = (2 - r) / e inside (finite at 0), 1/y outside. */
