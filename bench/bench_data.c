@@ -28,7 +28,8 @@ static uint64_t mix(uint64_t x) {
 
 /* Uniform in [0, 1) from 53 bits of stream `stream` of element i. */
 static double u01(size_t i, unsigned stream) {
-  const uint64_t h = mix(((uint64_t)i << 4 | stream) ^ 0x66726963ull /* fric */);
+  const uint64_t h =
+      mix(((uint64_t)i << 4 | stream) ^ 0x66726963ull /* fric */);
   return (double)(h >> 11) * 0x1.0p-53;
 }
 
@@ -75,7 +76,7 @@ void bench_fill_per_element(fricl_precision prec, size_t n, void *y,
     const double eps = pow(10.0, -4.0 + 2.0 * u01(i, 2));
     const double ms = 0.2 + 0.8 * u01(i, 3);
     const double w = u01(i, 4), v = u01(i, 5);
-    const double mk = w < 0.01 ? ms                       /* constant */
+    const double mk = w < 0.01   ? ms                     /* constant */
                       : w < 0.04 ? ms * (1.0 + 0.5 * v)   /* mu_k > mu_s */
                                  : ms * (0.3 + 0.65 * v); /* usual */
     put(prec, eps_v, i, eps);

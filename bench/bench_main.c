@@ -45,7 +45,8 @@ static int group_selected(const bench_options *o, const bench_group *g) {
 /* ------------------------------------------------------------ options */
 
 static void usage(FILE *out) {
-  fprintf(out,
+  fprintf(
+      out,
       "usage: fricl bench [options]\n"
       "\n"
       "Throughput and accuracy of the scalar friction family on one device:\n"
@@ -129,9 +130,9 @@ static int parse_options(int argc, char **argv, bench_options *o) {
       continue;
     }
     /* Options with a value: "--opt VALUE" or "--opt=VALUE". */
-    static const char *const valued[] = {"--device", "--n", "--repeats",
-                                         "--precision", "--profile",
-                                         "--group", "--json"};
+    static const char *const valued[] = {
+        "--device",  "--n",     "--repeats", "--precision",
+        "--profile", "--group", "--json"};
     const char *val = NULL;
     size_t k = 0;
     for (; k < sizeof valued / sizeof valued[0]; ++k) {
@@ -155,8 +156,12 @@ static int parse_options(int argc, char **argv, bench_options *o) {
     }
     int bad = 0;
     switch (k) {
-    case 0: o->device = val; break;
-    case 1: bad = parse_size(val, &n); break;
+    case 0:
+      o->device = val;
+      break;
+    case 1:
+      bad = parse_size(val, &n);
+      break;
     case 2: {
       char *end = NULL;
       const long r = strtol(val, &end, 10);
@@ -164,15 +169,18 @@ static int parse_options(int argc, char **argv, bench_options *o) {
       repeats = bad ? 0 : (int)r;
       break;
     }
-    case 3: bad = parse_both(val, "f64", "f32", &o->precisions); break;
-    case 4: bad = parse_both(val, "cubic", "ipctk", &o->profiles); break;
+    case 3:
+      bad = parse_both(val, "f64", "f32", &o->precisions);
+      break;
+    case 4:
+      bad = parse_both(val, "cubic", "ipctk", &o->profiles);
+      break;
     case 5: {
       int known = 0;
       for (int g = 0; g < BENCH_NGROUPS; ++g)
         known |= strcmp(groups[g].name, val) == 0;
       if (!known) {
-        fprintf(stderr, "fricl bench: unknown group '%s'; groups are:",
-                val);
+        fprintf(stderr, "fricl bench: unknown group '%s'; groups are:", val);
         for (int g = 0; g < BENCH_NGROUPS; ++g)
           fprintf(stderr, " %s", groups[g].name);
         fprintf(stderr, "\n");
@@ -185,8 +193,12 @@ static int parse_options(int argc, char **argv, bench_options *o) {
       o->groups[o->ngroups++] = val;
       break;
     }
-    case 6: o->json_path = val; break;
-    default: bad = 1; break;
+    case 6:
+      o->json_path = val;
+      break;
+    default:
+      bad = 1;
+      break;
     }
     if (bad) {
       fprintf(stderr, "fricl bench: bad value '%s' for %.*s\n", val,
@@ -196,8 +208,9 @@ static int parse_options(int argc, char **argv, bench_options *o) {
   }
   /* --quick sets defaults; explicit --n / --repeats win in any order. */
   o->n = n ? n : quick ? BENCH_QUICK_N : BENCH_DEFAULT_N;
-  o->repeats = repeats ? repeats : quick ? BENCH_QUICK_REPEATS
-                                         : BENCH_DEFAULT_REPEATS;
+  o->repeats = repeats ? repeats
+               : quick ? BENCH_QUICK_REPEATS
+                       : BENCH_DEFAULT_REPEATS;
   o->min_sample_s = BENCH_MIN_SAMPLE_S;
   o->err_samples = BENCH_ERR_SAMPLES;
   return 0;
@@ -252,20 +265,22 @@ static void fill_header(const bench_env *env, bench_header *h) {
 static void progress(size_t k, const bench_row *r) {
   bench_figures f;
   bench_figures_of(r, &f);
-  fprintf(stderr, "[%2zu] %s %-5s %-36s", k, r->precision == FRICL_F32 ? "f32" : "f64",
+  fprintf(stderr, "[%2zu] %s %-5s %-36s", k,
+          r->precision == FRICL_F32 ? "f32" : "f64",
           bench_profile_label(r->profile), r->group);
   if (r->have_kernel)
-    fprintf(stderr, " %9.1f Melem/s %6.1f%% copy %6.2fx C ref, 1st launch %4.0f ms",
+    fprintf(stderr,
+            " %9.1f Melem/s %6.1f%% copy %6.2fx C ref, 1st launch %4.0f ms",
             f.kernel_eps * 1e-6, f.pct_copy, f.speedup, r->kernel.first * 1e3);
   else
     fprintf(stderr, " host %9.1f Melem/s", f.host_eps * 1e-6);
-  fprintf(stderr, "  err %.2f ulp (y>=0 %.2f)%s\n", r->max_err_ulp, r->max_err_pos_ulp,
-          r->kind_mismatches ? " (kind mismatches)" : "");
+  fprintf(stderr, "  err %.2f ulp (y>=0 %.2f)%s\n", r->max_err_ulp,
+          r->max_err_pos_ulp, r->kind_mismatches ? " (kind mismatches)" : "");
 }
 
 /* Every selected group of one precision. */
-static int run_precision(bench_env *env, fricl_precision prec,
-                         bench_header *h, bench_row *rows, size_t *nrows) {
+static int run_precision(bench_env *env, fricl_precision prec, bench_header *h,
+                         bench_row *rows, size_t *nrows) {
   const bench_options *o = env->opt;
   bench_group groups[BENCH_NGROUPS];
   make_groups(groups);
@@ -312,13 +327,11 @@ int fricl_bench_main(int argc, char **argv) {
   bench_row *rows = NULL;
   size_t nrows = 0;
   int rc = 1;
-  if (make_context(opt.device, &env.ctx) ||
-      make_context("reference", &env.ref))
+  if (make_context(opt.device, &env.ctx) || make_context("reference", &env.ref))
     goto cleanup;
   env.is_cl = fricl_context_backend(env.ctx) == FRICL_BACKEND_OPENCL;
-  if (env.is_cl &&
-      fricl_context_get_cl(env.ctx, &env.cl_ctx, NULL, &env.queue) !=
-          FRICL_STATUS_OK)
+  if (env.is_cl && fricl_context_get_cl(env.ctx, &env.cl_ctx, NULL,
+                                        &env.queue) != FRICL_STATUS_OK)
     goto cleanup;
   rows = calloc(BENCH_MAX_ROWS, sizeof *rows);
   if (!rows) {

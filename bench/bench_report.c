@@ -41,10 +41,9 @@ void bench_figures_of(const bench_row *r, bench_figures *f) {
     f->pct_copy = 100.0 * f->eff_gbs / f->copy_gbs;
     f->speedup = r->ref.median / r->kernel.median;
   }
-  f->spread_pct =
-      100.0 * (main_tier->max - main_tier->min) / main_tier->median;
-  f->pass_roof = r->have_kernel && f64 ? f->pct_copy >= BENCH_TARGET_ROOF_PCT
-                                       : -1;
+  f->spread_pct = 100.0 * (main_tier->max - main_tier->min) / main_tier->median;
+  f->pass_roof =
+      r->have_kernel && f64 ? f->pct_copy >= BENCH_TARGET_ROOF_PCT : -1;
   f->pass_speed = r->have_kernel && f64 && strcmp(r->group, "all") == 0
                       ? f->speedup >= BENCH_TARGET_SPEEDUP
                       : -1;
@@ -57,12 +56,20 @@ void bench_figures_of(const bench_row *r, bench_figures *f) {
 
 enum { NCOLS = 14, CELL = 64 };
 
-static const char *const col_names[NCOLS] = {
-    "group",         "profile",        "prec",
-    "n",             "kernel Melem/s", "eff GB/s",
-    "% copy",        "host Melem/s",   "C ref Melem/s",
-    "speed-up vs C", "max err ulp(sigma) all/y>=0", "build cold/warm ms",
-    "spread %",      "targets"};
+static const char *const col_names[NCOLS] = {"group",
+                                             "profile",
+                                             "prec",
+                                             "n",
+                                             "kernel Melem/s",
+                                             "eff GB/s",
+                                             "% copy",
+                                             "host Melem/s",
+                                             "C ref Melem/s",
+                                             "speed-up vs C",
+                                             "max err ulp(sigma) all/y>=0",
+                                             "build cold/warm ms",
+                                             "spread %",
+                                             "targets"};
 
 /* Columns printed left-aligned (text); the others are numbers. */
 static int left_aligned(int c) { return c <= 2 || c == NCOLS - 1; }
@@ -115,8 +122,7 @@ static void row_cells(const bench_row *r, char cells[NCOLS][CELL]) {
   if (r->build_cold_ms < 0.0)
     snprintf(cells[11], CELL, "n/a");
   else
-    snprintf(cells[11], CELL, "%.0f/%.0f", r->build_cold_ms,
-             r->build_warm_ms);
+    snprintf(cells[11], CELL, "%.0f/%.0f", r->build_cold_ms, r->build_warm_ms);
   fmt_opt(cells[12], "%.1f", f.spread_pct);
   fmt_targets(cells[13], &f);
 }
@@ -141,7 +147,9 @@ static double group_copy_median(const bench_row *rows, size_t nrows,
     v[k++] = f.copy_gbs;
   }
   qsort(v, k, sizeof *v, cmp_double);
-  const double m = k == 0 ? -1.0 : k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+  const double m = k == 0  ? -1.0
+                   : k % 2 ? v[k / 2]
+                           : 0.5 * (v[k / 2 - 1] + v[k / 2]);
   free(v);
   return m;
 }
@@ -172,12 +180,11 @@ static void print_header(FILE *out, const bench_header *h,
   fprintf(out,
           "%stargets (f64): >= %.0f%% of copy, `all` >= %.1fx the C "
           "reference; max err <= %.0f ulp(sigma) (f32: f32 ulp)\n\n",
-          b, BENCH_TARGET_ROOF_PCT, BENCH_TARGET_SPEEDUP,
-          BENCH_TARGET_ERR_ULP);
+          b, BENCH_TARGET_ROOF_PCT, BENCH_TARGET_SPEEDUP, BENCH_TARGET_ERR_ULP);
 }
 
-void bench_report_table(FILE *out, const bench_header *h,
-                        const bench_row *rows, size_t nrows, int markdown) {
+void bench_report_table(FILE *out, const bench_header *h, const bench_row *rows,
+                        size_t nrows, int markdown) {
   print_header(out, h, rows, nrows, markdown);
   char(*cells)[NCOLS][CELL] = malloc(sizeof *cells * (nrows + 1));
   if (!cells) {
@@ -198,8 +205,7 @@ void bench_report_table(FILE *out, const bench_header *h,
   for (size_t i = 0; i <= nrows; ++i) {
     for (int c = 0; c < NCOLS; ++c) {
       const int w = left_aligned(c) ? -width[c] : width[c];
-      fprintf(out, markdown ? "| %*s " : (c ? "  %*s" : "%*s"), w,
-              cells[i][c]);
+      fprintf(out, markdown ? "| %*s " : (c ? "  %*s" : "%*s"), w, cells[i][c]);
     }
     fprintf(out, markdown ? "|\n" : "\n");
     if (i == 0 && markdown) {
@@ -263,8 +269,9 @@ static void print_outlier(FILE *out, const bench_row *rows, size_t nrows,
   }
   fprintf(out, "\n");
   if (w->term_err[t] > BENCH_TARGET_ERR_ULP) {
-    fprintf(out, "    max error %.2f ulp(sigma) (y >= 0: %.2f; in ulp of "
-                 "max(sigma, |ref|): %.2f), worst:\n",
+    fprintf(out,
+            "    max error %.2f ulp(sigma) (y >= 0: %.2f; in ulp of "
+            "max(sigma, |ref|): %.2f), worst:\n",
             w->term_err[t], w->term_err_pos[t], w->term_err_val[t]);
     print_case(out, &w->worst[t], w->precision);
     if (w->term_err_pos[t] > BENCH_TARGET_ERR_ULP) {
@@ -291,16 +298,18 @@ void bench_report_outliers(FILE *out, const bench_row *rows, size_t nrows) {
       if (seen)
         continue;
       if (!any)
-        fprintf(out, "\naccuracy outliers (> %.0f ulp of scale, or "
-                     "non-finite of another kind):\n",
+        fprintf(out,
+                "\naccuracy outliers (> %.0f ulp of scale, or "
+                "non-finite of another kind):\n",
                 BENCH_TARGET_ERR_ULP);
       any = 1;
       print_outlier(out, rows, nrows, i, t);
     }
   }
   if (!any && nrows)
-    fprintf(out, "\nno accuracy outliers (every output within %.0f ulp of "
-                 "scale, non-finite values of the same kind)\n",
+    fprintf(out,
+            "\nno accuracy outliers (every output within %.0f ulp of "
+            "scale, non-finite values of the same kind)\n",
             BENCH_TARGET_ERR_ULP);
 }
 
@@ -357,8 +366,7 @@ static void json_terms(FILE *f, const bench_row *r,
   for (int t = 0; t < FRICL_TERM_COUNT; ++t) {
     if (!((r->mask >> t) & 1u))
       continue;
-    fprintf(f, "%s\"%s\": ", first ? "" : ", ",
-            fricl_term_name((fricl_term)t));
+    fprintf(f, "%s\"%s\": ", first ? "" : ", ", fricl_term_name((fricl_term)t));
     json_num(f, v[t]);
     first = 0;
   }
@@ -370,8 +378,9 @@ static void json_row(FILE *f, const bench_row *r) {
   bench_figures_of(r, &g);
   fputs("    {\"group\": ", f);
   json_str(f, r->group);
-  fprintf(f, ", \"profile\": \"%s\", \"precision\": \"%s\", \"n\": %zu, "
-             "\"terms\": %d, \"param_arrays\": %d,\n      ",
+  fprintf(f,
+          ", \"profile\": \"%s\", \"precision\": \"%s\", \"n\": %zu, "
+          "\"terms\": %d, \"param_arrays\": %d,\n      ",
           bench_profile_label(r->profile), prec_label(r->precision), r->n,
           r->terms, r->param_arrays);
   json_stats(f, "kernel_s", &r->kernel, r->have_kernel);
@@ -402,8 +411,9 @@ static void json_row(FILE *f, const bench_row *r) {
     fprintf(f, "%s\"%s\": ", i ? ", " : "", nums[i].key);
     json_num(f, nums[i].v);
   }
-  fprintf(f, ",\n      \"err_checked\": %zu, \"kind_mismatches\": %ld, "
-             "\"host_mismatches\": %ld,\n      \"term_max_err_ulp\": {",
+  fprintf(f,
+          ",\n      \"err_checked\": %zu, \"kind_mismatches\": %ld, "
+          "\"host_mismatches\": %ld,\n      \"term_max_err_ulp\": {",
           r->err_checked, r->kind_mismatches, r->host_mismatches);
   json_terms(f, r, r->term_err);
   fputs(",\n      \"term_max_err_pos_ulp\": {", f);
@@ -431,15 +441,17 @@ static void json_write(FILE *f, const bench_header *h, const bench_row *rows,
   json_str(f, h->fricl_version);
   fputs(",\n  \"build_options\": ", f);
   json_str(f, h->build_options);
-  fprintf(f, ",\n  \"n\": %zu,\n  \"repeats\": %d,\n  \"min_sample_ms\": ",
-          h->n, h->repeats);
+  fprintf(f,
+          ",\n  \"n\": %zu,\n  \"repeats\": %d,\n  \"min_sample_ms\": ", h->n,
+          h->repeats);
   json_num(f, h->min_sample_ms);
   fputs(",\n  \"copy_gbs\": {\"f64\": ", f);
   json_num(f, h->copy_gbs[FRICL_F64]);
   fputs(", \"f32\": ", f);
   json_num(f, h->copy_gbs[FRICL_F32]);
-  fprintf(f, "},\n  \"targets\": {\"roofline_pct\": %g, \"speedup_all\": %g, "
-             "\"max_err_ulp\": %g},\n  \"rows\": [\n",
+  fprintf(f,
+          "},\n  \"targets\": {\"roofline_pct\": %g, \"speedup_all\": %g, "
+          "\"max_err_ulp\": %g},\n  \"rows\": [\n",
           BENCH_TARGET_ROOF_PCT, BENCH_TARGET_SPEEDUP, BENCH_TARGET_ERR_ULP);
   for (size_t i = 0; i < nrows; ++i) {
     json_row(f, &rows[i]);

@@ -17,8 +17,8 @@ void bench_figures_of(const bench_row *r, bench_figures *f);
 const char *bench_profile_label(int profile);
 
 /* The header lines and the table. */
-void bench_report_table(FILE *out, const bench_header *h,
-                        const bench_row *rows, size_t nrows, int markdown);
+void bench_report_table(FILE *out, const bench_header *h, const bench_row *rows,
+                        size_t nrows, int markdown);
 
 /* Every output whose max error exceeds the target or whose non-finite
  * values differ in kind, with the inputs of its worst element. */

@@ -16,8 +16,8 @@ static int fail_fricl(fricl_context *ctx, fricl_status st, const char *what) {
 }
 
 static int fail_cl(cl_int err, const char *what) {
-  fprintf(stderr, "fricl bench: %s: %s (%d)\n", what,
-          fricl__cl_error_name(err), (int)err);
+  fprintf(stderr, "fricl bench: %s: %s (%d)\n", what, fricl__cl_error_name(err),
+          (int)err);
   return 1;
 }
 
@@ -102,11 +102,10 @@ int bench_scalar_begin(bench_env *env, fricl_precision prec, int per_element) {
     return 0;
   if (device_array(env, env->h_y, &env->d_y))
     goto fail;
-  if (per_element &&
-      (device_array(env, env->h_ype, &env->d_ype) ||
-       device_array(env, env->h_eps, &env->d_eps) ||
-       device_array(env, env->h_mus, &env->d_mus) ||
-       device_array(env, env->h_muk, &env->d_muk)))
+  if (per_element && (device_array(env, env->h_ype, &env->d_ype) ||
+                      device_array(env, env->h_eps, &env->d_eps) ||
+                      device_array(env, env->h_mus, &env->d_mus) ||
+                      device_array(env, env->h_muk, &env->d_muk)))
     goto fail;
   return 0;
 fail:
@@ -193,9 +192,9 @@ static int copy_setup(bench_env *env, copy_run *c) {
             ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
               "#define FRICL_REAL double\n"
             : "#define FRICL_REAL float\n";
-    const fricl_status st = fricl__kernel_get(
-        env->ctx, "fricl_copy.cl", NULL, "fricl_copy", defines, &env->copy,
-        NULL);
+    const fricl_status st =
+        fricl__kernel_get(env->ctx, "fricl_copy.cl", NULL, "fricl_copy",
+                          defines, &env->copy, NULL);
     if (st != FRICL_STATUS_OK)
       return fail_fricl(env->ctx, st, "building fricl_copy.cl");
   }
@@ -270,9 +269,9 @@ static int map_outputs(bench_env *env, const bench_group *g,
     if (!((g->mask >> t) & 1u))
       continue;
     cl_int err = CL_SUCCESS;
-    mapped[t] = clEnqueueMapBuffer(env->queue, env->d_out[slot++], CL_TRUE,
-                                   CL_MAP_READ, 0, env->n * env->esz, 0, NULL,
-                                   NULL, &err);
+    mapped[t] =
+        clEnqueueMapBuffer(env->queue, env->d_out[slot++], CL_TRUE, CL_MAP_READ,
+                           0, env->n * env->esz, 0, NULL, NULL, &err);
     if (err != CL_SUCCESS) {
       mapped[t] = NULL;
       return fail_cl(err, "clEnqueueMapBuffer");

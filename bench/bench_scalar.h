@@ -23,10 +23,10 @@ typedef struct bench_env {
   /* Per precision, between bench_scalar_begin and bench_scalar_end. */
   fricl_precision prec;
   size_t n, esz;
-  void *h_y;                          /* batch-parameter data */
+  void *h_y;                           /* batch-parameter data */
   void *h_ype, *h_eps, *h_mus, *h_muk; /* per-element data (optional) */
-  void *h_out[FRICL_TERM_COUNT]; /* host tier / C reference outputs; a
-                                    group's k-th output uses slot k */
+  void *h_out[FRICL_TERM_COUNT];       /* host tier / C reference outputs; a
+                                          group's k-th output uses slot k */
   cl_mem d_y, d_ype, d_eps, d_mus, d_muk;
   cl_mem d_out[FRICL_TERM_COUNT]; /* device tier outputs, slot as h_out */
   cl_kernel copy;                 /* cached by ctx; not released here */

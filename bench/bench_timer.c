@@ -47,8 +47,9 @@ int bench_time_jobs(bench_job *jobs, int njobs, int repeats,
     if ((rc = sample(&jobs[j], 1, &t1)) != 0)
       goto cleanup;
     const double want = t1 > 0.0 ? ceil(min_sample_s / t1) : BENCH_MAX_LAUNCHES;
-    jobs[j].st.launches =
-        want < 1.0 ? 1 : want > BENCH_MAX_LAUNCHES ? BENCH_MAX_LAUNCHES : (int)want;
+    jobs[j].st.launches = want < 1.0                  ? 1
+                          : want > BENCH_MAX_LAUNCHES ? BENCH_MAX_LAUNCHES
+                                                      : (int)want;
     jobs[j].st.samples = repeats;
   }
   for (int r = 0; r < repeats; ++r)
@@ -61,8 +62,9 @@ int bench_time_jobs(bench_job *jobs, int njobs, int repeats,
     qsort(t, (size_t)repeats, sizeof *t, cmp_double);
     jobs[j].st.min = t[0];
     jobs[j].st.max = t[repeats - 1];
-    jobs[j].st.median = repeats % 2 ? t[repeats / 2]
-                                    : 0.5 * (t[repeats / 2 - 1] + t[repeats / 2]);
+    jobs[j].st.median = repeats % 2
+                            ? t[repeats / 2]
+                            : 0.5 * (t[repeats / 2 - 1] + t[repeats / 2]);
   }
 cleanup:
   free(times);

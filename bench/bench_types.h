@@ -65,8 +65,8 @@ typedef struct bench_row {
   double build_cold_ms, build_warm_ms; /* < 0: n/a */
   /* Accuracy of the primary tier (device tier; host tier on the
    * reference backend) against the long-double reference. */
-  size_t err_checked;       /* elements compared per output */
-  double max_err_ulp;       /* finite outputs, max over terms */
+  size_t err_checked; /* elements compared per output */
+  double max_err_ulp; /* finite outputs, max over terms */
   /* The same restricted to y >= 0 (the potential's domain, for which the
    * spec's sigma is designed: at y < 0 the mollifier values exceed sigma,
    * f2 = 2(1 - y/e)/e up to 4/e against sigma = 1/e), and measured in ulp
@@ -74,8 +74,8 @@ typedef struct bench_row {
    * exceeds its scale). */
   double max_err_pos_ulp;
   double max_err_val_ulp;
-  long kind_mismatches;     /* non-finite of a different kind */
-  long host_mismatches;     /* host tier bitwise != device tier */
+  long kind_mismatches;              /* non-finite of a different kind */
+  long host_mismatches;              /* host tier bitwise != device tier */
   double term_err[FRICL_TERM_COUNT]; /* max err per term (requested) */
   double term_err_pos[FRICL_TERM_COUNT];
   double term_err_val[FRICL_TERM_COUNT];

@@ -24,13 +24,12 @@
 
 __kernel void fricl_scalar_eval(
     ulong n, __global const FRICL_REAL *restrict y, ulong y_off,
-    __global const FRICL_REAL *restrict eps_a, ulong eps_off,
-    FRICL_REAL eps_s, __global const FRICL_REAL *restrict mus_a, ulong mus_off,
-    FRICL_REAL mus_s, __global const FRICL_REAL *restrict muk_a,
-    ulong muk_off, FRICL_REAL muk_s, FRICL_OUT_ARG(0), FRICL_OUT_ARG(1),
-    FRICL_OUT_ARG(2), FRICL_OUT_ARG(3), FRICL_OUT_ARG(4), FRICL_OUT_ARG(5),
-    FRICL_OUT_ARG(6), FRICL_OUT_ARG(7), FRICL_OUT_ARG(8), FRICL_OUT_ARG(9),
-    FRICL_OUT_ARG(10), FRICL_OUT_ARG(11)) {
+    __global const FRICL_REAL *restrict eps_a, ulong eps_off, FRICL_REAL eps_s,
+    __global const FRICL_REAL *restrict mus_a, ulong mus_off, FRICL_REAL mus_s,
+    __global const FRICL_REAL *restrict muk_a, ulong muk_off, FRICL_REAL muk_s,
+    FRICL_OUT_ARG(0), FRICL_OUT_ARG(1), FRICL_OUT_ARG(2), FRICL_OUT_ARG(3),
+    FRICL_OUT_ARG(4), FRICL_OUT_ARG(5), FRICL_OUT_ARG(6), FRICL_OUT_ARG(7),
+    FRICL_OUT_ARG(8), FRICL_OUT_ARG(9), FRICL_OUT_ARG(10), FRICL_OUT_ARG(11)) {
   const size_t i = get_global_id(0);
   if (i >= n)
     return;
@@ -83,10 +82,11 @@ __kernel void fricl_scalar_eval(
   o9[o9_off + i] = FRICL_FN(smooth_mu_f2)(yi, e, ms, mk, FRICL_PROFILE);
 #endif
 #if FRICL_HAS(10)
-  o10[o10_off + i] = FRICL_FN(smooth_mu_f1_over_x)(yi, e, ms, mk, FRICL_PROFILE);
+  o10[o10_off + i] =
+      FRICL_FN(smooth_mu_f1_over_x)(yi, e, ms, mk, FRICL_PROFILE);
 #endif
 #if FRICL_HAS(11)
-  o11[o11_off + i] =
-      FRICL_FN(smooth_mu_f2_x_minus_mu_f1_over_x3)(yi, e, ms, mk, FRICL_PROFILE);
+  o11[o11_off + i] = FRICL_FN(smooth_mu_f2_x_minus_mu_f1_over_x3)(
+      yi, e, ms, mk, FRICL_PROFILE);
 #endif
 }

@@ -82,8 +82,8 @@ FRICL_INLINE FRICL_REAL FRICL_FN(scaled_f2x)(FRICL_REAL c, FRICL_REAL y,
 }
 
 /* (f2 y - f1)/y^3 = -1/(y e^2) inside, -1/y^3 outside; -inf at +0. */
-FRICL_INLINE FRICL_REAL FRICL_FN(smooth_friction_f2_x_minus_f1_over_x3)(
-    FRICL_REAL y, FRICL_REAL e) {
+FRICL_INLINE FRICL_REAL
+FRICL_FN(smooth_friction_f2_x_minus_f1_over_x3)(FRICL_REAL y, FRICL_REAL e) {
   return FRICL_FN(scaled_f2x)(FRICL_R(1), y, e);
 }
 
@@ -113,8 +113,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(mu_inside)(FRICL_REAL rho, int region_a,
 
 /* d mu / d|y| inside, times e. */
 FRICL_INLINE FRICL_REAL FRICL_FN(mu_prime_e_inside)(FRICL_REAL rho,
-                                                    int region_a,
-                                                    FRICL_REAL ms,
+                                                    int region_a, FRICL_REAL ms,
                                                     FRICL_REAL mk,
                                                     int profile) {
   const FRICL_REAL d = mk - ms;
@@ -136,21 +135,18 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu)(FRICL_REAL y, FRICL_REAL e,
                                             FRICL_REAL ms, FRICL_REAL mk,
                                             int profile) {
   const FRICL_REAL rho = FRICL_FABS(y / e);
-  const FRICL_REAL in = FRICL_FN(mu_inside)(
-      rho, FRICL_FN(ipctk_region_a)(y, e), ms, mk, profile);
+  const FRICL_REAL in =
+      FRICL_FN(mu_inside)(rho, FRICL_FN(ipctk_region_a)(y, e), ms, mk, profile);
   return FRICL_FN(mu_is_constant)(y, e, ms, mk) ? mk : in;
 }
 
 /* Derivative with respect to |y| (even in y, spec 3.2). */
-FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_derivative)(FRICL_REAL y,
-                                                       FRICL_REAL e,
-                                                       FRICL_REAL ms,
-                                                       FRICL_REAL mk,
-                                                       int profile) {
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_derivative)(
+    FRICL_REAL y, FRICL_REAL e, FRICL_REAL ms, FRICL_REAL mk, int profile) {
   const FRICL_REAL rho = FRICL_FABS(y / e);
   const FRICL_REAL in =
-      FRICL_FN(mu_prime_e_inside)(rho, FRICL_FN(ipctk_region_a)(y, e), ms,
-                                  mk, profile) /
+      FRICL_FN(mu_prime_e_inside)(rho, FRICL_FN(ipctk_region_a)(y, e), ms, mk,
+                                  profile) /
       e;
   return FRICL_FN(mu_is_constant)(y, e, ms, mk) ? FRICL_R(0) : in;
 }
@@ -186,14 +182,12 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f0)(FRICL_REAL y, FRICL_REAL e,
     c_form = e * (ca + r * rho * qa);
     use_c_form = FRICL_FN(ipctk_region_a)(y, e);
     c = (FRICL_R(9) * mk - FRICL_R(4) * ms) / FRICL_R(15);
-    p = (mk + FRICL_R(2) * d) / FRICL_R(3) -
-        d * FRICL_TWO_FIFTHS * (t * t);
+    p = (mk + FRICL_R(2) * d) / FRICL_R(3) - d * FRICL_TWO_FIFTHS * (t * t);
   } else {
     c = (FRICL_R(17) * mk - FRICL_R(7) * ms) / FRICL_R(30);
-    p = mk / FRICL_R(3) +
-        d * (FRICL_R(1) -
-             t * (FRICL_R(1) / FRICL_R(2) +
-                  t * (FRICL_R(3) / FRICL_R(5) - t * FRICL_THIRD)));
+    p = mk / FRICL_R(3) + d * (FRICL_R(1) - t * (FRICL_R(1) / FRICL_R(2) +
+                                                 t * (FRICL_R(3) / FRICL_R(5) -
+                                                      t * FRICL_THIRD)));
   }
   const FRICL_REAL pos = e * (mk * rho + (t * t) * t * p);
   const FRICL_REAL t_form = y >= FRICL_R(0) ? pos : FRICL_R(2) * e * c - pos;
@@ -219,11 +213,8 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f2)(FRICL_REAL y, FRICL_REAL e,
              FRICL_FN(smooth_friction_f2)(y, e);
 }
 
-FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f1_over_x)(FRICL_REAL y,
-                                                      FRICL_REAL e,
-                                                      FRICL_REAL ms,
-                                                      FRICL_REAL mk,
-                                                      int profile) {
+FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f1_over_x)(
+    FRICL_REAL y, FRICL_REAL e, FRICL_REAL ms, FRICL_REAL mk, int profile) {
   return FRICL_FN(smooth_mu)(y, e, ms, mk, profile) *
          FRICL_FN(smooth_friction_f1_over_x)(y, e);
 }

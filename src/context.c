@@ -18,12 +18,13 @@ static char *make_build_options(cl_device_id dev, const char *user) {
   clGetDeviceInfo(dev, CL_DEVICE_SINGLE_FP_CONFIG, sizeof sp, &sp, NULL);
   /* Correctly rounded f32 division keeps f32 kernels within a few ULP of
    * the reference, where the OpenCL default allows 2.5 ULP per division. */
-  const char *base = (sp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
-                         ? "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
-                         : "-cl-std=CL1.2";
+  const char *base =
+      (sp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
+          ? "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt"
+          : "-cl-std=CL1.2";
   const char *env = getenv("FRICL_BUILD_OPTIONS");
-  const size_t n = strlen(base) + (user ? strlen(user) : 0) +
-                   (env ? strlen(env) : 0) + 3;
+  const size_t n =
+      strlen(base) + (user ? strlen(user) : 0) + (env ? strlen(env) : 0) + 3;
   char *s = malloc(n);
   if (s)
     snprintf(s, n, "%s%s%s%s%s", base, user ? " " : "", user ? user : "",
@@ -31,7 +32,8 @@ static char *make_build_options(cl_device_id dev, const char *user) {
   return s;
 }
 
-static fricl_status alloc_ctx(fricl_context **out, const fricl_context_params *p) {
+static fricl_status alloc_ctx(fricl_context **out,
+                              const fricl_context_params *p) {
   fricl_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx)
     return FRICL_STATUS_OUT_OF_MEMORY;

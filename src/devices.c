@@ -44,9 +44,8 @@ static size_t for_each_device(int (*visit)(void *, int, int, cl_platform_id,
         nd == 0)
       continue;
     cl_device_id *devs = calloc(nd, sizeof *devs);
-    if (devs &&
-        clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL) ==
-            CL_SUCCESS) {
+    if (devs && clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs, NULL) ==
+                    CL_SUCCESS) {
       for (cl_uint d = 0; d < nd && !stop; ++d) {
         ++seen;
         stop = visit(arg, (int)p, (int)d, plats[p], devs[d]);
@@ -73,8 +72,8 @@ typedef struct {
 static int find_visit(void *a, int p, int d, cl_platform_id plat,
                       cl_device_id dev) {
   find_arg *f = a;
-  const int match = f->want ? (dev_type(dev) & f->want) != 0
-                            : (p == f->plat && d == f->dev);
+  const int match =
+      f->want ? (dev_type(dev) & f->want) != 0 : (p == f->plat && d == f->dev);
   if (match) {
     f->out->found = 1;
     f->out->platform = plat;
@@ -98,9 +97,8 @@ static void find_auto(fricl__device_choice *out) {
     find(CL_DEVICE_TYPE_CPU, 0, 0, out);
 }
 
-fricl_status fricl__device_resolve(const char *spec,
-                                   fricl__device_choice *out, char *msg,
-                                   size_t msg_size) {
+fricl_status fricl__device_resolve(const char *spec, fricl__device_choice *out,
+                                   char *msg, size_t msg_size) {
   memset(out, 0, sizeof *out);
   if (!spec || !*spec)
     spec = "auto";

@@ -27,10 +27,10 @@ fricl_status fricl__scalar_enqueue_cl(fricl_context *ctx,
 /* One built kernel, keyed by the full program text's identity. */
 typedef struct fricl__program_entry {
   struct fricl__program_entry *next;
-  char *key;           /* defines + source hashes + options */
+  char *key; /* defines + source hashes + options */
   cl_program program;
   cl_kernel kernel;
-  double build_ms;     /* wall time of clBuildProgram for this entry */
+  double build_ms; /* wall time of clBuildProgram for this entry */
 } fricl__program_entry;
 
 /* Staging buffer of the host tier on devices without unified memory;

@@ -46,8 +46,8 @@ static char *make_key(const fricl_context *ctx, const char *defines,
   char *key = malloc(n);
   if (!key)
     return NULL;
-  int off = snprintf(key, n, "%s|%s|%s|", kernel_name, ctx->build_options,
-                     defines);
+  int off =
+      snprintf(key, n, "%s|%s|%s|", kernel_name, ctx->build_options, defines);
   for (int i = 0; i < nparts; ++i)
     off += snprintf(key + off, n - (size_t)off, "%016llx",
                     (unsigned long long)parts[i]->hash);
@@ -57,20 +57,19 @@ static char *make_key(const fricl_context *ctx, const char *defines,
 static fricl_status build_failed(fricl_context *ctx, cl_program prog,
                                  cl_int err, const char *file) {
   size_t len = 0;
-  clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL,
-                        &len);
+  clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
   char *log = malloc(len + 1);
   if (log) {
-    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, len,
-                              log, NULL) != CL_SUCCESS)
+    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, len, log,
+                              NULL) != CL_SUCCESS)
       len = 0;
     log[len] = '\0';
   }
-  fricl_status st = fricl__fail(
-      ctx, FRICL_STATUS_BUILD_FAILED,
-      "building %s failed: %s (%d), options \"%s\"; build log:\n%s", file,
-      fricl__cl_error_name(err), (int)err, ctx->build_options,
-      log ? log : "(no memory for the build log)");
+  fricl_status st =
+      fricl__fail(ctx, FRICL_STATUS_BUILD_FAILED,
+                  "building %s failed: %s (%d), options \"%s\"; build log:\n%s",
+                  file, fricl__cl_error_name(err), (int)err, ctx->build_options,
+                  log ? log : "(no memory for the build log)");
   free(log);
   return st;
 }
@@ -86,14 +85,15 @@ fricl_status fricl__kernel_get(fricl_context *ctx, const char *file,
   const fricl__embedded_file *parts[MAX_PARTS];
   int nparts = 0;
   for (int i = 0; headers && headers[i]; ++i) {
-    if (nparts >= MAX_PARTS - 1 || !(parts[nparts] = fricl__embedded_find(headers[i])))
+    if (nparts >= MAX_PARTS - 1 ||
+        !(parts[nparts] = fricl__embedded_find(headers[i])))
       return fricl__fail(ctx, FRICL_STATUS_INTERNAL,
                          "embedded kernel header %s missing", headers[i]);
     ++nparts;
   }
   if (!(parts[nparts] = fricl__embedded_find(file)))
-    return fricl__fail(ctx, FRICL_STATUS_INTERNAL,
-                       "embedded kernel %s missing", file);
+    return fricl__fail(ctx, FRICL_STATUS_INTERNAL, "embedded kernel %s missing",
+                       file);
   ++nparts;
 
   char *key = make_key(ctx, defines, parts, nparts, kernel_name);

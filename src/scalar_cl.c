@@ -31,8 +31,8 @@ fricl_status fricl__scalar_kernel(fricl_context *ctx, fricl_precision prec,
            eps_array != 0, mus_array != 0, muk_array != 0);
   static const char *const headers[] = {"fricl_cl_compat.h",
                                         "fricl_scalar_math.h", NULL};
-  return fricl__kernel_get(ctx, "fricl_scalar.cl", headers,
-                           "fricl_scalar_eval", defines, kernel, build_ms);
+  return fricl__kernel_get(ctx, "fricl_scalar.cl", headers, "fricl_scalar_eval",
+                           defines, kernel, build_ms);
 }
 
 typedef struct {
@@ -55,21 +55,27 @@ static cl_int set_real(cl_kernel k, cl_uint idx, fricl_precision p, double v) {
 }
 
 /* Bind every argument of fricl_scalar_eval and enqueue n work items. */
-static fricl_status enqueue(fricl_context *ctx, cl_kernel k,
-                            fricl_precision p, size_t n, arg_buf y,
-                            arg_buf eps, double eps_s, arg_buf mus,
-                            double mus_s, arg_buf muk, double muk_s,
-                            const arg_buf *out, cl_uint num_wait,
+static fricl_status enqueue(fricl_context *ctx, cl_kernel k, fricl_precision p,
+                            size_t n, arg_buf y, arg_buf eps, double eps_s,
+                            arg_buf mus, double mus_s, arg_buf muk,
+                            double muk_s, const arg_buf *out, cl_uint num_wait,
                             const cl_event *wait, cl_event *done) {
   const cl_ulong n64 = (cl_ulong)n;
   cl_int err = clSetKernelArg(k, 0, sizeof n64, &n64);
-  if (err == CL_SUCCESS) err = set_buf(k, 1, y);
-  if (err == CL_SUCCESS) err = set_buf(k, 3, eps);
-  if (err == CL_SUCCESS) err = set_real(k, 5, p, eps_s);
-  if (err == CL_SUCCESS) err = set_buf(k, 6, mus);
-  if (err == CL_SUCCESS) err = set_real(k, 8, p, mus_s);
-  if (err == CL_SUCCESS) err = set_buf(k, 9, muk);
-  if (err == CL_SUCCESS) err = set_real(k, 11, p, muk_s);
+  if (err == CL_SUCCESS)
+    err = set_buf(k, 1, y);
+  if (err == CL_SUCCESS)
+    err = set_buf(k, 3, eps);
+  if (err == CL_SUCCESS)
+    err = set_real(k, 5, p, eps_s);
+  if (err == CL_SUCCESS)
+    err = set_buf(k, 6, mus);
+  if (err == CL_SUCCESS)
+    err = set_real(k, 8, p, mus_s);
+  if (err == CL_SUCCESS)
+    err = set_buf(k, 9, muk);
+  if (err == CL_SUCCESS)
+    err = set_real(k, 11, p, muk_s);
   for (cl_uint t = 0; t < FRICL_TERM_COUNT && err == CL_SUCCESS; ++t)
     err = set_buf(k, 12 + 2 * t, out[t]);
   if (err != CL_SUCCESS)
@@ -110,17 +116,17 @@ static fricl_status host_chunk(fricl_context *ctx, const fricl_scalar_batch *b,
     char *ptr = (char *)(uintptr_t)base + off * esz;
     if (wrapped) {
       /* Inputs are wrapped read-only: the device never writes them. */
-      mems[s] = clCreateBuffer(ctx->cl_ctx,
-                               CL_MEM_USE_HOST_PTR |
-                                   (is_in ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY),
-                               bytes, ptr, &err);
+      mems[s] = clCreateBuffer(
+          ctx->cl_ctx,
+          CL_MEM_USE_HOST_PTR | (is_in ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY),
+          bytes, ptr, &err);
       if (err != CL_SUCCESS)
         st = fricl__fail_cl(ctx, err, "clCreateBuffer (host pointer)");
     } else {
       st = fricl__staging_get(ctx, s, bytes, &mems[s]);
       if (st == FRICL_STATUS_OK && is_in) {
-        err = clEnqueueWriteBuffer(ctx->queue, mems[s], CL_FALSE, 0, bytes,
-                                   ptr, 0, NULL, NULL);
+        err = clEnqueueWriteBuffer(ctx->queue, mems[s], CL_FALSE, 0, bytes, ptr,
+                                   0, NULL, NULL);
         if (err != CL_SUCCESS)
           st = fricl__fail_cl(ctx, err, "clEnqueueWriteBuffer");
       }
@@ -168,13 +174,14 @@ static fricl_status host_chunk(fricl_context *ctx, const fricl_scalar_batch *b,
 fricl_status fricl__scalar_eval_host_cl(fricl_context *ctx,
                                         const fricl_scalar_batch *b) {
   cl_kernel k = NULL;
-  fricl_status st = fricl__scalar_kernel(
-      ctx, b->precision, b->mu_profile, term_mask_host(b),
-      b->eps_v_array != NULL, b->mu_s_array != NULL, b->mu_k_array != NULL, &k,
-      NULL);
+  fricl_status st =
+      fricl__scalar_kernel(ctx, b->precision, b->mu_profile, term_mask_host(b),
+                           b->eps_v_array != NULL, b->mu_s_array != NULL,
+                           b->mu_k_array != NULL, &k, NULL);
   if (st != FRICL_STATUS_OK)
     return st;
-  const size_t chunk = fricl__chunk_elements(ctx, fricl__elem_bytes(b->precision));
+  const size_t chunk =
+      fricl__chunk_elements(ctx, fricl__elem_bytes(b->precision));
   for (size_t off = 0; off < b->n && st == FRICL_STATUS_OK; off += chunk) {
     const size_t m = b->n - off < chunk ? b->n - off : chunk;
     st = host_chunk(ctx, b, k, off, m);
@@ -199,12 +206,10 @@ fricl_status fricl__scalar_enqueue_cl(fricl_context *ctx,
       b->mu_s_array.mem != NULL, b->mu_k_array.mem != NULL, &k, NULL);
   if (st != FRICL_STATUS_OK)
     return st;
-  return enqueue(ctx, k, b->precision, b->n,
-                 (arg_buf){b->y.mem, (cl_ulong)b->y.offset},
-                 (arg_buf){b->eps_v_array.mem, (cl_ulong)b->eps_v_array.offset},
-                 b->eps_v,
-                 (arg_buf){b->mu_s_array.mem, (cl_ulong)b->mu_s_array.offset},
-                 b->mu_s,
-                 (arg_buf){b->mu_k_array.mem, (cl_ulong)b->mu_k_array.offset},
-                 b->mu_k, out, num_wait, wait, done);
+  return enqueue(
+      ctx, k, b->precision, b->n, (arg_buf){b->y.mem, (cl_ulong)b->y.offset},
+      (arg_buf){b->eps_v_array.mem, (cl_ulong)b->eps_v_array.offset}, b->eps_v,
+      (arg_buf){b->mu_s_array.mem, (cl_ulong)b->mu_s_array.offset}, b->mu_s,
+      (arg_buf){b->mu_k_array.mem, (cl_ulong)b->mu_k_array.offset}, b->mu_k,
+      out, num_wait, wait, done);
 }

@@ -58,15 +58,13 @@ static int param_ok(int is_eps, double v) {
 }
 
 static fricl_status check_scalar_param(fricl_context *ctx, fricl_precision p,
-                                       const char *name, int is_eps,
-                                       double v) {
+                                       const char *name, int is_eps, double v) {
   const double w = in_precision(p, v);
   if (param_ok(is_eps, w))
     return FRICL_STATUS_OK;
   return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "%s = %g%s is invalid: it must be finite and %s", name, v,
-                     w != v ? " (in float32)" : "",
-                     is_eps ? "> 0" : ">= 0");
+                     w != v ? " (in float32)" : "", is_eps ? "> 0" : ">= 0");
 }
 
 static fricl_status check_array_param(fricl_context *ctx, fricl_precision p,
@@ -103,8 +101,8 @@ static fricl_status requested_terms(fricl_context *ctx, uint32_t terms,
     for (int t = 0; t < FRICL_TERM_COUNT; ++t)
       if ((m & FRICL_TERM_BIT(t)) && !has_out[t] && n > 0)
         return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                           "%s[%s] is NULL but the term is requested",
-                           field, fricl_term_name((fricl_term)t));
+                           "%s[%s] is NULL but the term is requested", field,
+                           fricl_term_name((fricl_term)t));
   }
   if (!m)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
@@ -154,12 +152,11 @@ static fricl_status validate_host(fricl_context *ctx,
   for (int k = 0; k < (need_mu ? 3 : 1); ++k) {
     char arr_name[32];
     snprintf(arr_name, sizeof arr_name, "%s_array", params[k].name);
-    st = params[k].arr ? check_array_param(ctx, b->precision, arr_name,
-                                           params[k].is_eps, params[k].arr,
-                                           b->n)
-                       : check_scalar_param(ctx, b->precision, params[k].name,
-                                            params[k].is_eps,
-                                            params[k].scalar);
+    st = params[k].arr
+             ? check_array_param(ctx, b->precision, arr_name, params[k].is_eps,
+                                 params[k].arr, b->n)
+             : check_scalar_param(ctx, b->precision, params[k].name,
+                                  params[k].is_eps, params[k].scalar);
     if (st != FRICL_STATUS_OK)
       return st;
   }

@@ -56,7 +56,8 @@ fricl_status fricl__scalar_eval_ref(fricl_context *ctx,
     for (int t = 0; t < FRICL_TERM_COUNT; ++t)
       out[t] = (double *)b->out[t];
     for (size_t b0 = 0; b0 < b->n; b0 += FRICL_REF_BLOCK) {
-      const size_t m = b->n - b0 < FRICL_REF_BLOCK ? b->n - b0 : FRICL_REF_BLOCK;
+      const size_t m =
+          b->n - b0 < FRICL_REF_BLOCK ? b->n - b0 : FRICL_REF_BLOCK;
       ref_block_d(m, (const double *)b->y + b0,
                   FRICL_REF_PARAM(double, b->eps_v_array, fe, b0),
                   FRICL_REF_PARAM(double, b->mu_s_array, fs, b0),
@@ -74,7 +75,8 @@ fricl_status fricl__scalar_eval_ref(fricl_context *ctx,
     for (int t = 0; t < FRICL_TERM_COUNT; ++t)
       out[t] = (float *)b->out[t];
     for (size_t b0 = 0; b0 < b->n; b0 += FRICL_REF_BLOCK) {
-      const size_t m = b->n - b0 < FRICL_REF_BLOCK ? b->n - b0 : FRICL_REF_BLOCK;
+      const size_t m =
+          b->n - b0 < FRICL_REF_BLOCK ? b->n - b0 : FRICL_REF_BLOCK;
       ref_block_f(m, (const float *)b->y + b0,
                   FRICL_REF_PARAM(float, b->eps_v_array, fe, b0),
                   FRICL_REF_PARAM(float, b->mu_s_array, fs, b0),

@@ -268,7 +268,8 @@ static void test_invalid(fricl_context *ctx, const char *be) {
   b.terms = FRICL_TERM_BIT(FRICL_SMOOTH_FRICTION_F1);
   d.out[FRICL_SMOOTH_MU][0] = -7.0;
   CHECK(fricl_scalar_eval(ctx, &b) == FRICL_STATUS_OK, "terms subset");
-  CHECK(d.out[FRICL_SMOOTH_MU][0] == -7.0 && d.out[FRICL_SMOOTH_FRICTION_F1][1] != -7.0,
+  CHECK(d.out[FRICL_SMOOTH_MU][0] == -7.0 &&
+            d.out[FRICL_SMOOTH_FRICTION_F1][1] != -7.0,
         "%s: an unrequested output was written", be);
   /* prepare builds (or, on the reference backend, skips) the same kernel. */
   batch_of(&b, &d, 1);
@@ -422,8 +423,8 @@ static void test_cl_tier(fricl_context *ctx, const char *be) {
   const size_t off = 5, n = N - off;
   cl_mem y = clCreateBuffer(cctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                             sizeof d.y, d.y, &err);
-  cl_mem o = clCreateBuffer(cctx, CL_MEM_READ_WRITE, sizeof d.y + 3 * 8, NULL,
-                            &err);
+  cl_mem o =
+      clCreateBuffer(cctx, CL_MEM_READ_WRITE, sizeof d.y + 3 * 8, NULL, &err);
   fricl_scalar_batch_cl b;
   fricl_scalar_batch_cl_init(&b);
   b.n = n;

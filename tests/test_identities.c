@@ -116,8 +116,8 @@ static void check_continuity(fricl_context *ctx, const char *be,
  * f1_over_x by 1/L; g2, f2x by 1/L^3 (spec 3.9). Bitwise for L = 2^k. */
 static void check_homogeneity(fricl_context *ctx, const char *be, int f32,
                               fricl_mu_profile prof) {
-  static const int power[FRICL_TERM_COUNT] = {1, 0, -1, -1, -3, 0,
-                                              -1, 1, 0, -1, -1, -3};
+  static const int power[FRICL_TERM_COUNT] = {1,  0, -1, -1, -3, 0,
+                                              -1, 1, 0,  -1, -1, -3};
   const double e = 1e-3, ms = 0.5, mk = 0.3;
   double y[64];
   for (int i = 0; i < 64; ++i)
@@ -149,8 +149,9 @@ static void check_homogeneity(fricl_context *ctx, const char *be, int f32,
         } else {
           const double tol = (f32 ? 1e-5 : 1e-13) * fmax(fabs(want), 1e-300);
           /* Non-dyadic lambda: a few ULP, more where terms cancel. */
-          CHECK(fabs(got - want) <= tol || fabs(got - want) <=
-                    (f32 ? 1e-5 : 1e-13) * pow(lam, power[t]) * 1e3,
+          CHECK(fabs(got - want) <= tol ||
+                    fabs(got - want) <=
+                        (f32 ? 1e-5 : 1e-13) * pow(lam, power[t]) * 1e3,
                 "%s %s %s lambda=3 y=%g: %.17g vs %.17g", be,
                 f32 ? "f32" : "f64", fricl_term_name((fricl_term)t), y[i], got,
                 want);
@@ -162,8 +163,8 @@ static void check_homogeneity(fricl_context *ctx, const char *be, int f32,
 int main(void) {
   test_backend be[TEST_MAX_BACKENDS];
   const int nb = test_backends(be);
-  static const double mus[][2] = {{0.5, 0.3}, {1.0, 0.1}, {0.3, 0.5},
-                                  {0.4, 0.4}, {0.0, 0.2}};
+  static const double mus[][2] = {
+      {0.5, 0.3}, {1.0, 0.1}, {0.3, 0.5}, {0.4, 0.4}, {0.0, 0.2}};
   static const double eps[] = {1e-8, 1e-4, 1e-3, 1.0};
   for (int b = 0; b < nb; ++b) {
     fricl_context *ctx = test_context(be[b].spec, 0, 0);
@@ -175,8 +176,8 @@ int main(void) {
         for (size_t k = 0; k < sizeof eps / sizeof *eps; ++k) {
           check_derivatives(ctx, be[b].label, prof, eps[k], mus[m][0],
                             mus[m][1]);
-          check_continuity(ctx, be[b].label, prof, eps[k], mus[m][0],
-                           mus[m][1], eps[k]);
+          check_continuity(ctx, be[b].label, prof, eps[k], mus[m][0], mus[m][1],
+                           eps[k]);
           if (prof == FRICL_MU_IPCTK)
             check_continuity(ctx, be[b].label, prof, eps[k], mus[m][0],
                              mus[m][1], eps[k] / 2);

@@ -66,9 +66,8 @@ static int parse(const char *path) {
 /* The error scale: fricl_ref_ld_term_scale (tests/ref), the same rule the
  * benchmark's error column uses. */
 static long double row_scale(const row *r) {
-  return fricl_ref_ld_term_scale(
-      (int)r->term, r->profile < 0 ? 0 : r->profile, r->y, r->e, r->ms, r->mk,
-      r->value);
+  return fricl_ref_ld_term_scale((int)r->term, r->profile < 0 ? 0 : r->profile,
+                                 r->y, r->e, r->ms, r->mk, r->value);
 }
 
 /* Sign of zero is normative at y in {+-0, +-inf}, except for mu'. */
@@ -89,9 +88,9 @@ static double check_row(const row *r, double got, const char *backend,
   const char *fn = fricl_term_name(r->term);
   if (isnan(expect) || isinf(expect) || isinf(got) || isnan(got)) {
     const int ok = (isnan(expect) && isnan(got)) || (expect == got);
-    CHECK(ok, "%s %s %s %s y=%a e=%a ms=%a mk=%a: got %a, expected %a",
-          backend, r->f32 ? "f32" : "f64", fricl_mu_profile_name(profile), fn,
-          r->y, r->e, r->ms, r->mk, got, expect);
+    CHECK(ok, "%s %s %s %s y=%a e=%a ms=%a mk=%a: got %a, expected %a", backend,
+          r->f32 ? "f32" : "f64", fricl_mu_profile_name(profile), fn, r->y,
+          r->e, r->ms, r->mk, got, expect);
     return ok ? 0.0 : INFINITY;
   }
   if (expect == 0.0 && got == 0.0) {
@@ -111,10 +110,10 @@ static double check_row(const row *r, double got, const char *backend,
   const double ulps =
       fricl_ref_ld_err_ulps(got, r->value, scale, r->f32 ? 24 : 53);
   if (getenv("FRICL_TEST_VERBOSE") && ulps > 1.0) {
-    printf("  %.2f ULP: %s %s %s %s y=%a e=%a ms=%a mk=%a got %.17g exact %.17g\n",
-           ulps, backend, r->f32 ? "f32" : "f64",
-           fricl_mu_profile_name(profile), fn, r->y, r->e, r->ms, r->mk, got,
-           r->value);
+    printf(
+        "  %.2f ULP: %s %s %s %s y=%a e=%a ms=%a mk=%a got %.17g exact %.17g\n",
+        ulps, backend, r->f32 ? "f32" : "f64", fricl_mu_profile_name(profile),
+        fn, r->y, r->e, r->ms, r->mk, got, r->value);
   }
   /* f32: the oracle's double may sit half an f32 ulp from the float result
    * it rounds to; measure against the exact value, as for f64. */
@@ -133,7 +132,8 @@ static void run(fricl_context *ctx, const char *backend, int f32, int profile,
                 stats *st) {
   size_t n = 0;
   for (int i = 0; i < nrows; ++i)
-    n += rows[i].f32 == f32 && (rows[i].profile < 0 || rows[i].profile == profile);
+    n += rows[i].f32 == f32 &&
+         (rows[i].profile < 0 || rows[i].profile == profile);
   int *idx = malloc(n * sizeof *idx);
   const size_t esz = f32 ? sizeof(float) : sizeof(double);
   char *in = malloc(4 * n * esz);

@@ -66,7 +66,7 @@ static inline int test_backends(test_backend *out) {
 }
 
 static inline fricl_context *test_context(const char *spec, size_t max_chunk,
-                                   uint32_t flags) {
+                                          uint32_t flags) {
   fricl_context_params p;
   fricl_context_params_init(&p);
   p.device = spec;

@@ -206,8 +206,7 @@ typedef enum fricl_term {
 /** @return "smooth_friction_f0" etc., NULL for an unknown term. @since 0.1 */
 FRICL_API const char *fricl_term_name(fricl_term term);
 /** Look a term up by its name. @return OK or INVALID_ARGUMENT. @since 0.1 */
-FRICL_API fricl_status fricl_term_from_name(const char *name,
-                                            fricl_term *term);
+FRICL_API fricl_status fricl_term_from_name(const char *name, fricl_term *term);
 
 #define FRICL_TERM_BIT(t) (1u << (t))
 #define FRICL_TERMS_ALL ((1u << FRICL_TERM_COUNT) - 1u)

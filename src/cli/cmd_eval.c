@@ -74,10 +74,9 @@ static int check_input(const char *path, const npy_array *in) {
   }
   if (in->info.ndim != 1) {
     char shape[128];
-    fprintf(stderr, "fricl eval: %s: expected a 1-D array, got shape %s\n",
-            path,
-            npy_format_shape(shape, sizeof shape, in->info.ndim,
-                             in->info.shape));
+    fprintf(
+        stderr, "fricl eval: %s: expected a 1-D array, got shape %s\n", path,
+        npy_format_shape(shape, sizeof shape, in->info.ndim, in->info.shape));
     return -1;
   }
   return 0;
@@ -139,8 +138,7 @@ static int run_eval(const eval_args *a) {
   fricl_status st;
   const void *y = NULL;
   char msg[512] = "";
-  const size_t esz =
-      a->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
+  const size_t esz = a->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
   const npy_dtype dtype = a->precision == FRICL_F32 ? NPY_F4 : NPY_F8;
   size_t n = 0;
   memset(&in, 0, sizeof in);
@@ -158,8 +156,8 @@ static int run_eval(const eval_args *a) {
     goto done;
   }
   n = in.info.count;
-  if (n > SIZE_MAX / esz || input_in_precision(&in, a->precision, &y,
-                                               &y_owned) != 0) {
+  if (n > SIZE_MAX / esz ||
+      input_in_precision(&in, a->precision, &y, &y_owned) != 0) {
     fprintf(stderr, "fricl eval: out of memory for %zu elements\n", n);
     goto done;
   }

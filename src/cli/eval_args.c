@@ -109,7 +109,7 @@ static int apply(eval_args *a, eval_option opt, const char *value, char *err,
 
 /* Requirements that depend on several options. */
 static int check_complete(const eval_args *a, char *err, size_t err_size) {
-  const char *missing = a->nterms == 0 ? "--term"
+  const char *missing = a->nterms == 0   ? "--term"
                         : !a->have_eps_v ? "--eps-v"
                         : !a->in_path    ? "--in"
                         : !a->out_path   ? "--out"
@@ -120,8 +120,7 @@ static int check_complete(const eval_args *a, char *err, size_t err_size) {
   }
   for (int i = 0; i < a->nterms; ++i)
     if (a->terms[i] >= FRICL_SMOOTH_MU && (!a->have_mu_s || !a->have_mu_k)) {
-      snprintf(err, err_size,
-               "term %s needs --mu-s and --mu-k (missing %s)",
+      snprintf(err, err_size, "term %s needs --mu-s and --mu-k (missing %s)",
                fricl_term_name(a->terms[i]),
                !a->have_mu_s && !a->have_mu_k ? "both"
                : !a->have_mu_s                ? "--mu-s"
@@ -250,6 +249,7 @@ void eval_print_help(FILE *f) {
       "\n"
       "Example:\n"
       "  fricl eval --term smooth_mu --term smooth_mu_f1 --eps-v 1e-3 \\\n"
-      "      --mu-s 0.5 --mu-k 0.3 --mu-profile ipctk --in y.npy --out mu.npy\n",
+      "      --mu-s 0.5 --mu-k 0.3 --mu-profile ipctk --in y.npy --out "
+      "mu.npy\n",
       f);
 }

@@ -12,13 +12,13 @@ typedef struct eval_args {
   int nterms;
   double eps_v, mu_s, mu_k;
   int have_eps_v, have_mu_s, have_mu_k;
-  fricl_mu_profile profile;   /* default cubic */
-  fricl_precision precision;  /* default f64 */
-  const char *device;         /* NULL: FRICL_DEVICE, else auto */
-  const char *in_path;        /* borrowed from argv */
+  fricl_mu_profile profile;  /* default cubic */
+  fricl_precision precision; /* default f64 */
+  const char *device;        /* NULL: FRICL_DEVICE, else auto */
+  const char *in_path;       /* borrowed from argv */
   const char *out_path;
   int verbose;
-  int help;                   /* -h/--help seen: print help, nothing else */
+  int help; /* -h/--help seen: print help, nothing else */
 } eval_args;
 
 /* Parse argv (argv[0] is "eval"). @return 0, or -1 with a one-line message

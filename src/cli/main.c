@@ -7,22 +7,23 @@
 #include "fricl/fricl.h"
 
 static void print_usage(FILE *f) {
-  fputs("Usage: fricl <command> [options]\n"
-        "\n"
-        "Commands:\n"
-        "  devices   list the OpenCL devices and the reference backend, and\n"
-        "            which one --device auto picks\n"
-        "  eval      evaluate friction terms on a 1-D NPY array of y\n"
-        "  bench     run the benchmark harness\n"
-        "  version   print the library version\n"
-        "\n"
-        "Options:\n"
-        "  -h, --help     show this help and exit\n"
-        "  --version      print the library version and exit\n"
-        "\n"
-        "'fricl <command> --help' describes a command's options.\n"
-        "Exit status: 0 success, 1 runtime error, 2 usage error or bad input.\n",
-        f);
+  fputs(
+      "Usage: fricl <command> [options]\n"
+      "\n"
+      "Commands:\n"
+      "  devices   list the OpenCL devices and the reference backend, and\n"
+      "            which one --device auto picks\n"
+      "  eval      evaluate friction terms on a 1-D NPY array of y\n"
+      "  bench     run the benchmark harness\n"
+      "  version   print the library version\n"
+      "\n"
+      "Options:\n"
+      "  -h, --help     show this help and exit\n"
+      "  --version      print the library version and exit\n"
+      "\n"
+      "'fricl <command> --help' describes a command's options.\n"
+      "Exit status: 0 success, 1 runtime error, 2 usage error or bad input.\n",
+      f);
 }
 
 int main(int argc, char **argv) {

@@ -37,7 +37,10 @@ static const struct {
   const char *descr;
   npy_dtype dtype;
 } dtype_table[] = {
-    {"<f8", NPY_F8}, {"<f4", NPY_F4}, {"<i8", NPY_I8}, {"<i4", NPY_I4},
+    {"<f8", NPY_F8},
+    {"<f4", NPY_F4},
+    {"<i8", NPY_I8},
+    {"<i4", NPY_I4},
     {"|u1", NPY_U1},
     /* Byte order is meaningless for one byte; numpy writes '|u1' but reads
      * '<u1' too, so accept it from hand-written files. */
@@ -105,7 +108,7 @@ char *npy_format_shape(char *buf, size_t size, int ndim, const size_t *shape) {
 #define NPY_APPEND_(...)                                                       \
   do {                                                                         \
     if (used < size) {                                                         \
-      const int w_ = snprintf(buf + used, size - used, __VA_ARGS__);          \
+      const int w_ = snprintf(buf + used, size - used, __VA_ARGS__);           \
       used = w_ < 0 ? size : used + (size_t)w_;                                \
     }                                                                          \
   } while (0)
@@ -324,8 +327,7 @@ static npy_status parse_dict(cursor *c, raw_header *h, npy_error *err) {
     else if (strcmp(key, "shape") == 0)
       bit = KEY_SHAPE;
     else
-      return fail(err, NPY_E_FORMAT, "malformed header: unknown key '%s'",
-                  key);
+      return fail(err, NPY_E_FORMAT, "malformed header: unknown key '%s'", key);
     if (seen & bit)
       return fail(err, NPY_E_FORMAT, "malformed header: key '%s' given twice",
                   key);
@@ -359,8 +361,9 @@ static npy_status parse_dict(cursor *c, raw_header *h, npy_error *err) {
   static const struct {
     unsigned bit;
     const char *name;
-  } required[] = {
-      {KEY_DESCR, "descr"}, {KEY_FORTRAN, "fortran_order"}, {KEY_SHAPE, "shape"}};
+  } required[] = {{KEY_DESCR, "descr"},
+                  {KEY_FORTRAN, "fortran_order"},
+                  {KEY_SHAPE, "shape"}};
   for (size_t i = 0; i < sizeof required / sizeof required[0]; ++i)
     if (!(seen & required[i].bit))
       return fail(err, NPY_E_FORMAT, "malformed header: missing key '%s'",
@@ -547,8 +550,7 @@ static npy_status read_header(FILE *f, npy_info *info, npy_error *err) {
   /* hlen is capped by parse_prefix, so this cannot overflow. */
   unsigned char *buf = malloc(prefix_len + hlen);
   if (!buf)
-    return fail(err, NPY_E_NOMEM, "out of memory for a %zu-byte header",
-                hlen);
+    return fail(err, NPY_E_NOMEM, "out of memory for a %zu-byte header", hlen);
   memcpy(buf, pre, prefix_len);
   got = prefix_len + read_full(f, buf + prefix_len, hlen);
   if (ferror(f))
@@ -590,8 +592,8 @@ npy_status npy_read_stream(FILE *f, unsigned flags, npy_array *out,
                                    : (cap <= need / 2 ? cap * 2 : need);
       unsigned char *grown = realloc(data, next);
       if (!grown) {
-        st = fail(err, NPY_E_NOMEM, "out of memory for %zu bytes of data",
-                  next);
+        st =
+            fail(err, NPY_E_NOMEM, "out of memory for %zu bytes of data", next);
         goto done;
       }
       data = grown;

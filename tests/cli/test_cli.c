@@ -137,8 +137,7 @@ static void prepare_dirs(void) {
 static void write_file(const char *path, const void *bytes, size_t n) {
   FILE *f = fopen(path, "wb");
   CHECK(f, "cannot create %s", path);
-  CHECK(fwrite(bytes, 1, n, f) == n && fclose(f) == 0, "cannot write %s",
-        path);
+  CHECK(fwrite(bytes, 1, n, f) == n && fclose(f) == 0, "cannot write %s", path);
 }
 
 /* Whole file into a malloc'd buffer (NUL-terminated for text use). */
@@ -231,8 +230,8 @@ static run_result run_argv(int under_valgrind, const char *const *args) {
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid;
   /* posix_spawn's argv is char *const[]; the strings are not modified. */
-  const int e = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv,
-                            environ);
+  const int e =
+      posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
   posix_spawn_file_actions_destroy(&fa);
   CHECK(e == 0, "posix_spawn %s: %s", argv[0], strerror(e));
   int ws = 0;
@@ -260,7 +259,8 @@ static void check_error_line(int line, const run_result *r, int status,
   if (!strstr(r->err, needle))
     fail_at(line, "stderr \"%s\" does not mention \"%s\"", r->err, needle);
 }
-#define CHECK_ERROR(r, status, needle) check_error_line(__LINE__, &(r), status, needle)
+#define CHECK_ERROR(r, status, needle)                                         \
+  check_error_line(__LINE__, &(r), status, needle)
 
 static void check_success(int line, const run_result *r) {
   if (r->status != 0)
@@ -329,7 +329,8 @@ static size_t npy_bytes(unsigned char *buf, size_t cap, int major,
 static void write_npy(const char *path, int major, const char *dict,
                       const void *data, size_t data_len) {
   static unsigned char buf[1 << 16];
-  write_file(path, buf, npy_bytes(buf, sizeof buf, major, dict, data, data_len));
+  write_file(path, buf,
+             npy_bytes(buf, sizeof buf, major, dict, data, data_len));
 }
 
 /* The spec's table inputs and reference values (eps_v = 1e-3,
@@ -388,8 +389,10 @@ static parsed_npy read_output(int line, const char *path) {
   r.header_bytes = 10 + hlen;
   if (r.header_bytes > r.file_len || r.header_bytes % 64 != 0 ||
       b[r.header_bytes - 1] != '\n')
-    fail_at(line, "%s: header of %zu bytes is not 64-aligned and "
-                  "'\\n'-terminated", path, r.header_bytes);
+    fail_at(line,
+            "%s: header of %zu bytes is not 64-aligned and "
+            "'\\n'-terminated",
+            path, r.header_bytes);
   char dict[1024];
   if (hlen >= sizeof dict)
     fail_at(line, "%s: header too long", path);
@@ -432,8 +435,7 @@ static void check_layout(int line, const parsed_npy *p, const char *descr,
   const size_t elems = ndim == 2 ? d0 * d1 : d0;
   const size_t item = descr[2] == '8' ? 8 : 4;
   if (p->data_len != elems * item)
-    fail_at(line, "%zu bytes of data, expected %zu", p->data_len,
-            elems * item);
+    fail_at(line, "%zu bytes of data, expected %zu", p->data_len, elems * item);
 }
 #define CHECK_LAYOUT(p, descr, ndim, d0, d1)                                   \
   check_layout(__LINE__, &(p), descr, ndim, d0, d1)
@@ -448,9 +450,9 @@ static int close_rel(double got, double want, double rel) {
 
 static void t_roundtrip_one(void) {
   const char *y = write_y_f64("y.npy");
-  run_result r = RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-3",
-                     "--device", "reference", "--in", y, "--out",
-                     out_path("f1.npy"));
+  run_result r =
+      RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-3", "--device",
+          "reference", "--in", y, "--out", out_path("f1.npy"));
   CHECK_OK(r);
   CHECK(r.err[0] == '\0', "unexpected stderr: %s", r.err);
   parsed_npy p = READ_OUTPUT(out_path("f1.npy"));
@@ -479,15 +481,16 @@ static void t_roundtrip_terms(void) {
   const char *y = write_y_f64("y.npy");
   /* smooth_mu (term 5) before smooth_friction_f1 (term 1): the columns
    * must follow the order given, not the enum order. */
-  run_result r = RUN("eval", "--term", "smooth_mu", "--term=smooth_friction_f1",
-                     "--eps-v", "1e-3", "--mu-s", "0.5", "--mu-k", "0.3",
-                     "--mu-profile", "ipctk", "--device", "reference", "--in",
-                     y, "--out", out_path("two.npy"));
+  run_result r =
+      RUN("eval", "--term", "smooth_mu", "--term=smooth_friction_f1", "--eps-v",
+          "1e-3", "--mu-s", "0.5", "--mu-k", "0.3", "--mu-profile", "ipctk",
+          "--device", "reference", "--in", y, "--out", out_path("two.npy"));
   CHECK_OK(r);
   parsed_npy p = READ_OUTPUT(out_path("two.npy"));
   CHECK_LAYOUT(p, "<f8", 2, N_Y, 2);
   for (int i = 0; i < N_Y; ++i) {
-    const double mu = get_f64(p.data + 16 * i), f1 = get_f64(p.data + 16 * i + 8);
+    const double mu = get_f64(p.data + 16 * i),
+                 f1 = get_f64(p.data + 16 * i + 8);
     CHECK(close_rel(mu, spec_mu_ipctk[i], 1e-15), "mu[%d] = %.17g, want %.17g",
           i, mu, spec_mu_ipctk[i]);
     CHECK(f1 == spec_f1[i], "f1[%d] = %.17g, want %.17g", i, f1, spec_f1[i]);
@@ -498,10 +501,10 @@ static void t_roundtrip_terms(void) {
 
 static void t_term_all(void) {
   const char *y = write_y_f64("y.npy");
-  run_result r = RUN("eval", "--term", "all", "--eps-v", "1e-3", "--mu-s",
-                     "0.5", "--mu-k", "0.3", "--mu-profile", "ipctk",
-                     "--device", "reference", "--in", y, "--out",
-                     out_path("all.npy"));
+  run_result r =
+      RUN("eval", "--term", "all", "--eps-v", "1e-3", "--mu-s", "0.5", "--mu-k",
+          "0.3", "--mu-profile", "ipctk", "--device", "reference", "--in", y,
+          "--out", out_path("all.npy"));
   CHECK_OK(r);
   parsed_npy p = READ_OUTPUT(out_path("all.npy"));
   CHECK_LAYOUT(p, "<f8", 2, N_Y, 12);
@@ -529,11 +532,11 @@ static void t_f32(void) {
   } cases[] = {{y32, "f32", "<f4"}, {y32, "f64", "<f8"}, {y64, "f32", "<f4"}};
   for (int c = 0; c < 3; ++c) {
     const char *out = out_path("f32.npy");
-    run_result r = RUN("eval", "--term", "smooth_friction_f1", "--term",
-                       "smooth_mu", "--eps-v", "1e-3", "--mu-s", "0.5",
-                       "--mu-k", "0.3", "--mu-profile", "ipctk", "--precision",
-                       cases[c].precision, "--device", "reference", "--in",
-                       cases[c].in, "--out", out);
+    run_result r =
+        RUN("eval", "--term", "smooth_friction_f1", "--term", "smooth_mu",
+            "--eps-v", "1e-3", "--mu-s", "0.5", "--mu-k", "0.3", "--mu-profile",
+            "ipctk", "--precision", cases[c].precision, "--device", "reference",
+            "--in", cases[c].in, "--out", out);
     CHECK_OK(r);
     parsed_npy p = READ_OUTPUT(out);
     CHECK_LAYOUT(p, cases[c].descr, 2, N_Y, 2);
@@ -546,8 +549,8 @@ static void t_f32(void) {
        * that and float32 arithmetic. */
       CHECK(close_rel(f1, spec_f1[i], 1e-5), "case %d: f1[%d] = %.9g", c, i,
             f1);
-      CHECK(close_rel(mu, spec_mu_ipctk[i], 1e-5), "case %d: mu[%d] = %.9g",
-            c, i, mu);
+      CHECK(close_rel(mu, spec_mu_ipctk[i], 1e-5), "case %d: mu[%d] = %.9g", c,
+            i, mu);
     }
     free(p.file);
     run_free(&r);
@@ -558,9 +561,9 @@ static void t_empty(void) {
   const char *y = in_path("empty.npy");
   write_npy(y, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (0,), }",
             NULL, 0);
-  run_result r = RUN("eval", "--term", "smooth_friction_f0", "--eps-v", "1e-3",
-                     "--device", "reference", "--in", y, "--out",
-                     out_path("e1.npy"));
+  run_result r =
+      RUN("eval", "--term", "smooth_friction_f0", "--eps-v", "1e-3", "--device",
+          "reference", "--in", y, "--out", out_path("e1.npy"));
   CHECK_OK(r);
   parsed_npy p = READ_OUTPUT(out_path("e1.npy"));
   CHECK_LAYOUT(p, "<f8", 1, 0, 0);
@@ -593,15 +596,14 @@ static void t_input_variants(void) {
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; ++v) {
     const char *y = in_path("variant.npy");
     write_npy(y, variants[v].major, variants[v].dict, data, sizeof data);
-    run_result r = RUN("eval", "--term", "smooth_friction_f1", "--eps-v",
-                       "1e-3", "--device", "reference", "--in", y, "--out",
-                       out_path("v.npy"));
+    run_result r =
+        RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-3",
+            "--device", "reference", "--in", y, "--out", out_path("v.npy"));
     CHECK_OK(r);
     parsed_npy p = READ_OUTPUT(out_path("v.npy"));
     CHECK_LAYOUT(p, "<f8", 1, N_Y, 0);
     for (int i = 0; i < N_Y; ++i)
-      CHECK(get_f64(p.data + 8 * i) == spec_f1[i], "variant %zu, f1[%d]", v,
-            i);
+      CHECK(get_f64(p.data + 8 * i) == spec_f1[i], "variant %zu, f1[%d]", v, i);
     free(p.file);
     run_free(&r);
   }
@@ -667,7 +669,7 @@ static void t_trailing_data(void) {
 
 static void t_bad_dict(void) {
   static const char *const dicts[] = {
-      "{'descr': '<f8', 'fortran_order': False, 'shape': (7,), ",  /* no } */
+      "{'descr': '<f8', 'fortran_order': False, 'shape': (7,), ", /* no } */
       "{'descr': '<f8', 'fortran_order': Nope, 'shape': (7,), }",
       "{'descr': '<f8', 'fortran_order': False, 'shape': (7), }",
       "{'descr': '<f8', 'fortran_order': False, 'shape': (-7,), }",
@@ -698,13 +700,11 @@ static void t_wrong_dtype(void) {
 static void t_two_d(void) {
   unsigned char data[12 * 8] = {0};
   write_npy(in_path("2d.npy"), 1,
-            "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }",
-            data, sizeof data);
-  EXPECT_BAD_INPUT(in_path("2d.npy"),
-                   "expected a 1-D array, got shape (3, 4)");
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }", data,
+            sizeof data);
+  EXPECT_BAD_INPUT(in_path("2d.npy"), "expected a 1-D array, got shape (3, 4)");
   write_npy(in_path("0d.npy"), 1,
-            "{'descr': '<f8', 'fortran_order': False, 'shape': (), }", data,
-            8);
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (), }", data, 8);
   EXPECT_BAD_INPUT(in_path("0d.npy"), "expected a 1-D array, got shape ()");
 }
 
@@ -771,8 +771,8 @@ static void t_usage_errors(void) {
                "--out", o);
   EXPECT_USAGE("'1e-3x'", "eval", "--term", "smooth_friction_f0", "--eps-v",
                "1e-3x", "--in", y, "--out", o);
-  EXPECT_USAGE("--eps-v", "eval", "--term", "smooth_friction_f0", "--eps-v",
-               "", "--in", y, "--out", o);
+  EXPECT_USAGE("--eps-v", "eval", "--term", "smooth_friction_f0", "--eps-v", "",
+               "--in", y, "--out", o);
   EXPECT_USAGE("--mu-s", "eval", "--term", "smooth_mu", "--eps-v", "1e-3",
                "--mu-s", "1e999", "--mu-k", "0", "--in", y, "--out", o);
   EXPECT_USAGE("unknown option '--bogus'", "eval", "--term",
@@ -782,12 +782,12 @@ static void t_usage_errors(void) {
                "--eps-v", "--in", y, "--out", o);
   EXPECT_USAGE("--out needs a value", "eval", "--term", "smooth_friction_f0",
                "--eps-v", "1", "--in", y, "--out");
-  EXPECT_USAGE("given twice", "eval", "--term", "smooth_friction_f0",
-               "--eps-v", "1", "--eps-v", "2", "--in", y, "--out", o);
+  EXPECT_USAGE("given twice", "eval", "--term", "smooth_friction_f0", "--eps-v",
+               "1", "--eps-v", "2", "--in", y, "--out", o);
   EXPECT_USAGE("--eps-v is required", "eval", "--term", "smooth_friction_f0",
                "--in", y, "--out", o);
-  EXPECT_USAGE("--term is required", "eval", "--eps-v", "1", "--in", y,
-               "--out", o);
+  EXPECT_USAGE("--term is required", "eval", "--eps-v", "1", "--in", y, "--out",
+               o);
   EXPECT_USAGE("--out is required", "eval", "--term", "smooth_friction_f0",
                "--eps-v", "1", "--in", y);
   EXPECT_USAGE("unexpected argument 'stray'", "eval", "stray");
@@ -799,9 +799,9 @@ static void t_usage_errors(void) {
   /* Values the library rejects are the user's: exit 2 as well. */
   EXPECT_USAGE("eps_v", "eval", "--term", "smooth_friction_f0", "--eps-v", "0",
                "--device", "reference", "--in", y, "--out", o);
-  EXPECT_USAGE("mu_s", "eval", "--term", "smooth_mu", "--eps-v", "1",
-               "--mu-s", "-0.5", "--mu-k", "1", "--device", "reference",
-               "--in", y, "--out", o);
+  EXPECT_USAGE("mu_s", "eval", "--term", "smooth_mu", "--eps-v", "1", "--mu-s",
+               "-0.5", "--mu-k", "1", "--device", "reference", "--in", y,
+               "--out", o);
   EXPECT_USAGE("not a device spec", "eval", "--term", "smooth_friction_f0",
                "--eps-v", "1", "--device", "tpu", "--in", y, "--out", o);
   EXPECT_USAGE("unknown command 'evaluate'", "evaluate");
@@ -846,9 +846,9 @@ static void t_devices(void) {
 
 static void t_device_reference(void) {
   const char *y = write_y_f64("y.npy");
-  run_result r = RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-3",
-                     "--device", "reference", "--verbose", "--in", y, "--out",
-                     out_path("ref.npy"));
+  run_result r =
+      RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-3", "--device",
+          "reference", "--verbose", "--in", y, "--out", out_path("ref.npy"));
   CHECK_OK(r);
   CHECK(strstr(r.err, "reference"), "verbose output lacks the device: %s",
         r.err);
@@ -862,10 +862,10 @@ static void t_device_reference(void) {
  * reference): same values to a few ulp. */
 static void t_device_default(void) {
   const char *y = write_y_f64("y.npy");
-  run_result r = RUN("eval", "--term", "smooth_mu", "--term",
-                     "smooth_friction_f1", "--eps-v", "1e-3", "--mu-s", "0.5",
-                     "--mu-k", "0.3", "--mu-profile", "ipctk", "--in", y,
-                     "--out", out_path("auto.npy"));
+  run_result r =
+      RUN("eval", "--term", "smooth_mu", "--term", "smooth_friction_f1",
+          "--eps-v", "1e-3", "--mu-s", "0.5", "--mu-k", "0.3", "--mu-profile",
+          "ipctk", "--in", y, "--out", out_path("auto.npy"));
   if (r.status == 1 && strstr(r.err, "double precision")) {
     printf("default device has no fp64; checking f32 only\n");
     run_free(&r);
@@ -877,8 +877,8 @@ static void t_device_default(void) {
   for (int i = 0; i < N_Y; ++i) {
     CHECK(close_rel(get_f64(p.data + 16 * i), spec_mu_ipctk[i], 1e-15),
           "mu[%d]", i);
-    CHECK(close_rel(get_f64(p.data + 16 * i + 8), spec_f1[i], 1e-15),
-          "f1[%d]", i);
+    CHECK(close_rel(get_f64(p.data + 16 * i + 8), spec_f1[i], 1e-15), "f1[%d]",
+          i);
   }
   free(p.file);
   run_free(&r);
@@ -886,9 +886,9 @@ static void t_device_default(void) {
 
 static void t_device_not_found(void) {
   const char *y = write_y_f64("y.npy");
-  run_result r = RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-3",
-                     "--device", "opencl:99:0", "--in", y, "--out",
-                     out_path("o.npy"));
+  run_result r =
+      RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-3", "--device",
+          "opencl:99:0", "--in", y, "--out", out_path("o.npy"));
   CHECK_ERROR(r, 1, "not found");
   CHECK_NO_OUTPUT();
   run_free(&r);
@@ -897,9 +897,9 @@ static void t_device_not_found(void) {
 static void t_out_dir_missing(void) {
   const char *y = write_y_f64("y.npy");
   const char *dir = out_path("no-such-dir");
-  run_result r = RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-3",
-                     "--device", "reference", "--in", y, "--out",
-                     join(dir, "o.npy"));
+  run_result r =
+      RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-3", "--device",
+          "reference", "--in", y, "--out", join(dir, "o.npy"));
   CHECK_ERROR(r, 1, "no-such-dir/o.npy");
   CHECK(!file_exists(dir), "%s was created", dir);
   CHECK_NO_OUTPUT();
@@ -920,10 +920,10 @@ static void t_existing_output(void) {
     const char *in, *eps_v, *device, *needle;
     int status;
   } fails[] = {
-      {"bad.npy", "1e-3", "reference", "bad magic", 2},     /* before */
-      {"y.npy", "-1", "reference", "eps_v", 2},              /* after */
-      {"y.npy", "nan", "reference", "eps_v", 2},             /* after */
-      {"y.npy", "1e-3", "opencl:99:0", "not found", 1},      /* after */
+      {"bad.npy", "1e-3", "reference", "bad magic", 2}, /* before */
+      {"y.npy", "-1", "reference", "eps_v", 2},         /* after */
+      {"y.npy", "nan", "reference", "eps_v", 2},        /* after */
+      {"y.npy", "1e-3", "opencl:99:0", "not found", 1}, /* after */
   };
   for (size_t f = 0; f < sizeof fails / sizeof fails[0]; ++f) {
     run_result r = RUN("eval", "--term", "smooth_friction_f1", "--eps-v",
@@ -953,8 +953,8 @@ static void t_existing_output(void) {
   /* A symbolic link is followed: the link stays, its target is replaced. */
   CHECK(symlink("keep.npy", out_path("link.npy")) == 0, "symlink: %s",
         strerror(errno));
-  r = RUN("eval", "--term", "smooth_friction_f0", "--eps-v", "1e-3",
-          "--device", "reference", "--in", y, "--out", out_path("link.npy"));
+  r = RUN("eval", "--term", "smooth_friction_f0", "--eps-v", "1e-3", "--device",
+          "reference", "--in", y, "--out", out_path("link.npy"));
   CHECK_OK(r);
   run_free(&r);
   struct stat lst;
@@ -970,8 +970,8 @@ static void t_existing_output(void) {
 
   /* Never renamed over something that is not a regular file. */
   make_dir(out_path("subdir"));
-  r = RUN("eval", "--term", "smooth_friction_f0", "--eps-v", "1e-3",
-          "--device", "reference", "--in", y, "--out", out_path("subdir"));
+  r = RUN("eval", "--term", "smooth_friction_f0", "--eps-v", "1e-3", "--device",
+          "reference", "--in", y, "--out", out_path("subdir"));
   CHECK_ERROR(r, 1, "not a regular file");
   run_free(&r);
   struct stat dst;
@@ -987,26 +987,24 @@ static void t_valgrind(void) {
     return;
   }
   const char *y = write_y_f64("y.npy");
-  run_result r = run_argv(
-      1, (const char *const[]){"eval", "--term", "all", "--eps-v", "1e-3",
-                               "--mu-s", "0.5", "--mu-k", "0.3", "--device",
-                               "reference", "--in", y, "--out",
-                               out_path("vg.npy"), NULL});
+  run_result r =
+      run_argv(1, (const char *const[]){"eval", "--term", "all", "--eps-v",
+                                        "1e-3", "--mu-s", "0.5", "--mu-k",
+                                        "0.3", "--device", "reference", "--in",
+                                        y, "--out", out_path("vg.npy"), NULL});
   CHECK(r.status == 0, "status %d under valgrind: %s", r.status, r.err);
   run_free(&r);
   r = run_argv(1, (const char *const[]){"eval", "--term", "smooth_mu",
-                                        "--eps-v", "0", "--mu-s", "1",
-                                        "--mu-k", "1", "--device", "reference",
-                                        "--in", y, "--out", out_path("vg.npy"),
-                                        NULL});
+                                        "--eps-v", "0", "--mu-s", "1", "--mu-k",
+                                        "1", "--device", "reference", "--in", y,
+                                        "--out", out_path("vg.npy"), NULL});
   CHECK(r.status == 2, "status %d under valgrind: %s", r.status, r.err);
   run_free(&r);
   write_file(in_path("short.npy"), "\x93NUMPY\x01\x00\x76\x00{'de", 15);
   r = run_argv(1, (const char *const[]){"eval", "--term", "smooth_mu_f0",
-                                        "--eps-v", "1", "--mu-s", "1",
-                                        "--mu-k", "1", "--in",
-                                        in_path("short.npy"), "--out",
-                                        out_path("vg.npy"), NULL});
+                                        "--eps-v", "1", "--mu-s", "1", "--mu-k",
+                                        "1", "--in", in_path("short.npy"),
+                                        "--out", out_path("vg.npy"), NULL});
   CHECK(r.status == 2, "status %d under valgrind: %s", r.status, r.err);
   run_free(&r);
 }

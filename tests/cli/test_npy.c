@@ -48,8 +48,8 @@ static void put_le(unsigned char *p, uint64_t v, int bytes) {
 
 /* magic, version major.0, length field, dict padded with spaces to a
  * 64-byte boundary and '\n', then data_len bytes of data. */
-static size_t build(unsigned char *buf, size_t cap, int major,
-                    const char *dict, const void *data, size_t data_len) {
+static size_t build(unsigned char *buf, size_t cap, int major, const char *dict,
+                    const void *data, size_t data_len) {
   const size_t field = major == 1 ? 2 : 4;
   const size_t prefix = 8 + field;
   size_t hlen = strlen(dict) + 1;
@@ -110,12 +110,11 @@ static void test_read_dtypes(void) {
   npy_error err;
   /* 1.5, -2.0 as little-endian doubles. */
   static const unsigned char f8[16] = {0, 0, 0, 0, 0, 0, 0xF8, 0x3F,
-                                       0, 0, 0, 0, 0, 0, 0, 0xC0};
+                                       0, 0, 0, 0, 0, 0, 0,    0xC0};
   size_t n = build(buf, sizeof buf, 1,
                    "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }",
                    f8, sizeof f8);
-  CHECK(read_both(__LINE__, buf, n, 0, &a, &err) == NPY_OK, "<f8: %s",
-        err.msg);
+  CHECK(read_both(__LINE__, buf, n, 0, &a, &err) == NPY_OK, "<f8: %s", err.msg);
   CHECK(a.info.dtype == NPY_F8 && a.info.ndim == 1 && a.info.shape[0] == 2 &&
             a.info.count == 2 && a.info.data_bytes == 16 &&
             a.info.data_offset == 128 && a.info.version_major == 1,
@@ -169,45 +168,71 @@ static void test_read_headers(void) {
     size_t shape[4];
   } cases[] = {
       {1, "{'descr': '<f8', 'fortran_order': False, 'shape': (), }", 0, 0, {0}},
-      {1, "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", 1, 0,
+      {1,
+       "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }",
+       1,
+       0,
        {3}},
-      {1, "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }", 2, 1,
+      {1,
+       "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }",
+       2,
+       1,
        {2, 3}},
-      {1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 2, 1, 3), }",
-       4, 0, {1, 2, 1, 3}},
-      {2, "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", 1, 0,
+      {1,
+       "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 2, 1, 3), }",
+       4,
+       0,
+       {1, 2, 1, 3}},
+      {2,
+       "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }",
+       1,
+       0,
        {3}},
-      {3, "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", 1, 0,
+      {3,
+       "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }",
+       1,
+       0,
        {3}},
       /* Any key order, double quotes, no trailing comma, tabs/newlines,
        * trailing comma inside a multi-dim shape, Python 2 long suffix. */
-      {1, "{\"shape\": (3,), \"fortran_order\": False, \"descr\": \"<f8\"}", 1,
-       0, {3}},
-      {1, "\t{ 'descr' : '<f8' ,\n'fortran_order':False,'shape':( 1 , 3 , ) }",
-       2, 0, {1, 3}},
-      {1, "{'descr': '<f8', 'fortran_order': False, 'shape': (3L,), }", 1, 0,
+      {1,
+       "{\"shape\": (3,), \"fortran_order\": False, \"descr\": \"<f8\"}",
+       1,
+       0,
+       {3}},
+      {1,
+       "\t{ 'descr' : '<f8' ,\n'fortran_order':False,'shape':( 1 , 3 , ) }",
+       2,
+       0,
+       {1, 3}},
+      {1,
+       "{'descr': '<f8', 'fortran_order': False, 'shape': (3L,), }",
+       1,
+       0,
        {3}},
       /* A zero dimension empties the array whatever the others say. */
       {1,
        "{'descr': '<f8', 'fortran_order': False, "
        "'shape': (18446744073709551615, 0), }",
-       2, 0, {18446744073709551615u, 0}},
+       2,
+       0,
+       {18446744073709551615u, 0}},
   };
   unsigned char buf[1024], data[48] = {0};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     size_t count = 1;
     for (int i = 0; i < cases[c].ndim; ++i)
       count = cases[c].shape[i] == 0 ? 0 : count * cases[c].shape[i];
-    const size_t n = build(buf, sizeof buf, cases[c].major, cases[c].dict,
-                           data, count * 8);
+    const size_t n =
+        build(buf, sizeof buf, cases[c].major, cases[c].dict, data, count * 8);
     npy_array a;
     npy_error err;
     const npy_status st = read_both(__LINE__, buf, n, 0, &a, &err);
     CHECK(st == NPY_OK, "case %zu: %s", c, err.msg);
     if (st != NPY_OK)
       continue;
-    CHECK(a.info.ndim == cases[c].ndim && a.info.fortran_order ==
-                                              cases[c].fortran &&
+    CHECK(a.info.ndim == cases[c].ndim &&
+              a.info.fortran_order == cases[c].fortran &&
               a.info.count == count && a.info.data_bytes == count * 8 &&
               a.info.version_major == (unsigned)cases[c].major,
           "case %zu: info", c);
@@ -237,7 +262,8 @@ static void test_trailing(void) {
         "allowed trailing: %s", err.msg);
   npy_array_free(&a);
   FILE *f = tmpfile();
-  CHECK(f && fwrite(buf, 1, n1 + n2, f) == n1 + n2 && fseek(f, 0, SEEK_SET) == 0,
+  CHECK(f && fwrite(buf, 1, n1 + n2, f) == n1 + n2 &&
+            fseek(f, 0, SEEK_SET) == 0,
         "tmpfile");
   if (!f)
     return;
@@ -307,8 +333,8 @@ static const bad_case bad_cases[] = {
      "'fortran_order': False, 'shape': (1,)}",
      NULL, 0, 8, NPY_E_FORMAT, "too long"},
     {"unknown key", 1,
-     "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'x': 1}", NULL,
-     0, 8, NPY_E_FORMAT, "unknown key 'x'"},
+     "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'x': 1}", NULL, 0,
+     8, NPY_E_FORMAT, "unknown key 'x'"},
     {"duplicate key", 1,
      "{'descr': '<f8', 'descr': '<f8', 'fortran_order': False, 'shape': (1,)}",
      NULL, 0, 8, NPY_E_FORMAT, "given twice"},
@@ -332,21 +358,22 @@ static const bad_case bad_cases[] = {
      "malformed dimension"},
     {"empty dim", 1, DICT("(,)", "<f8"), NULL, 0, 8, NPY_E_FORMAT,
      "expected a dimension"},
-    {"unclosed shape", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1,",
-     NULL, 0, 8, NPY_E_FORMAT, "expected a dimension"},
+    {"unclosed shape", 1,
+     "{'descr': '<f8', 'fortran_order': False, 'shape': (1,", NULL, 0, 8,
+     NPY_E_FORMAT, "expected a dimension"},
     {"dim overflow", 1, DICT("(18446744073709551616,)", "<f8"), NULL, 0, 0,
      NPY_E_FORMAT, "too large"},
     {"count overflow", 1, DICT("(4294967296, 4294967296)", "<f8"), NULL, 0, 0,
      NPY_E_FORMAT, "element count overflows"},
     {"bytes overflow", 1, DICT("(2305843009213693952,)", "<f8"), NULL, 0, 0,
      NPY_E_FORMAT, "overflow"},
-    {"5 dims", 1, DICT("(1, 1, 1, 1, 1)", "<f8"), NULL, 0, 8,
-     NPY_E_UNSUPPORTED, "5-dimensional"},
+    {"5 dims", 1, DICT("(1, 1, 1, 1, 1)", "<f8"), NULL, 0, 8, NPY_E_UNSUPPORTED,
+     "5-dimensional"},
     {"text after dict", 1,
      "{'descr': '<f8', 'fortran_order': False, 'shape': (1,)} x", NULL, 0, 8,
      NPY_E_FORMAT, "after the dict"},
-    {"NUL in header", 1, NULL,
-     "\x93NUMPY\x01\x00\x02\x00{\0", 12, 0, NPY_E_FORMAT, "malformed header"},
+    {"NUL in header", 1, NULL, "\x93NUMPY\x01\x00\x02\x00{\0", 12, 0,
+     NPY_E_FORMAT, "malformed header"},
     {"big-endian", 1, DICT("(1,)", ">f8"), NULL, 0, 8, NPY_E_UNSUPPORTED,
      "big-endian"},
     {"native order", 1, DICT("(1,)", "=f8"), NULL, 0, 8, NPY_E_UNSUPPORTED,
@@ -378,12 +405,11 @@ static void test_malformed(void) {
     npy_error err;
     memset(&err, 0, sizeof err);
     const npy_status st = read_both(__LINE__, buf, n, 0, &a, &err);
-    CHECK(st == b->status, "%s: status %d, expected %d (%s)", b->what,
-          (int)st, (int)b->status, err.msg);
-    CHECK(strstr(err.msg, b->needle) != NULL,
-          "%s: message \"%s\" lacks \"%s\"", b->what, err.msg, b->needle);
-    CHECK(strchr(err.msg, '\n') == NULL, "%s: message has a newline",
-          b->what);
+    CHECK(st == b->status, "%s: status %d, expected %d (%s)", b->what, (int)st,
+          (int)b->status, err.msg);
+    CHECK(strstr(err.msg, b->needle) != NULL, "%s: message \"%s\" lacks \"%s\"",
+          b->what, err.msg, b->needle);
+    CHECK(strchr(err.msg, '\n') == NULL, "%s: message has a newline", b->what);
     CHECK(a.data == NULL, "%s: data set on failure", b->what);
     if (st == NPY_OK)
       npy_array_free(&a);
@@ -433,8 +459,7 @@ static unsigned char *write_to_memory(npy_dtype dtype, int ndim,
 /* numpy's header: prefix with the length field, dict, spaces, '\n', total
  * `total` bytes (as printed by numpy 2.x for the same shape). */
 static void expect_header(int line, npy_dtype dtype, int ndim,
-                          const size_t *shape, const char *dict,
-                          size_t total) {
+                          const size_t *shape, const char *dict, size_t total) {
   size_t len = 0;
   unsigned char *got = write_to_memory(dtype, ndim, shape, NULL, 1, &len);
   unsigned char want[256];
@@ -444,8 +469,8 @@ static void expect_header(int line, npy_dtype dtype, int ndim,
   memcpy(want + 10, dict, strlen(dict));
   want[total - 1] = '\n';
   if (!got || len != total || memcmp(got, want, total) != 0)
-    fail_at(line, "header for %s: %zu bytes, expected %zu\n  got:  %.*s",
-            dict, len, total, got ? (int)len : 0, got ? (const char *)got : "");
+    fail_at(line, "header for %s: %zu bytes, expected %zu\n  got:  %.*s", dict,
+            len, total, got ? (int)len : 0, got ? (const char *)got : "");
   free(got);
 }
 
@@ -506,8 +531,8 @@ static void test_write_roundtrip(void) {
   const struct {
     npy_dtype dtype;
     const void *data;
-  } cases[] = {{NPY_F8, d}, {NPY_F4, f4}, {NPY_I8, i8}, {NPY_I4, i4},
-               {NPY_U1, u1}};
+  } cases[] = {
+      {NPY_F8, d}, {NPY_F4, f4}, {NPY_I8, i8}, {NPY_I4, i4}, {NPY_U1, u1}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     const size_t shape[1] = {3};
     size_t len = 0;

@@ -142,8 +142,7 @@ static long double g2_in(long double y, long double e, long double ms,
     return (9.0L * mk - 10.0L * ms) / (e2 * y) +
            d * (6.0L * y / e - 16.0L) / e3;
   }
-  return -ms / (e2 * y) +
-         d * (12.0L - 21.0L * y / e + 8.0L * y * y / e2) / e3;
+  return -ms / (e2 * y) + d * (12.0L - 21.0L * y / e + 8.0L * y * y / e2) / e3;
 }
 
 long double fricl_ref_ld_mu(long double y, long double e, long double ms,
@@ -188,8 +187,7 @@ long double fricl_ref_ld_mu_f2(long double y, long double e, long double ms,
 long double fricl_ref_ld_mu_f1_over_x(long double y, long double e,
                                       long double ms, long double mk,
                                       int profile) {
-  return fricl_ref_ld_mu(y, e, ms, mk, profile) *
-         fricl_ref_ld_f1_over_x(y, e);
+  return fricl_ref_ld_mu(y, e, ms, mk, profile) * fricl_ref_ld_f1_over_x(y, e);
 }
 
 long double fricl_ref_ld_mu_f2x(long double y, long double e, long double ms,
@@ -222,19 +220,32 @@ const char *fricl_ref_ld_term_name(int term) {
 long double fricl_ref_ld_term(int term, int profile, long double y,
                               long double e, long double ms, long double mk) {
   switch (term) {
-  case 0: return fricl_ref_ld_f0(y, e);
-  case 1: return fricl_ref_ld_f1(y, e);
-  case 2: return fricl_ref_ld_f2(y, e);
-  case 3: return fricl_ref_ld_f1_over_x(y, e);
-  case 4: return fricl_ref_ld_f2x(y, e);
-  case 5: return fricl_ref_ld_mu(y, e, ms, mk, profile);
-  case 6: return fricl_ref_ld_mu_derivative(y, e, ms, mk, profile);
-  case 7: return fricl_ref_ld_mu_f0(y, e, ms, mk, profile);
-  case 8: return fricl_ref_ld_mu_f1(y, e, ms, mk, profile);
-  case 9: return fricl_ref_ld_mu_f2(y, e, ms, mk, profile);
-  case 10: return fricl_ref_ld_mu_f1_over_x(y, e, ms, mk, profile);
-  case 11: return fricl_ref_ld_mu_f2x(y, e, ms, mk, profile);
-  default: return NAN;
+  case 0:
+    return fricl_ref_ld_f0(y, e);
+  case 1:
+    return fricl_ref_ld_f1(y, e);
+  case 2:
+    return fricl_ref_ld_f2(y, e);
+  case 3:
+    return fricl_ref_ld_f1_over_x(y, e);
+  case 4:
+    return fricl_ref_ld_f2x(y, e);
+  case 5:
+    return fricl_ref_ld_mu(y, e, ms, mk, profile);
+  case 6:
+    return fricl_ref_ld_mu_derivative(y, e, ms, mk, profile);
+  case 7:
+    return fricl_ref_ld_mu_f0(y, e, ms, mk, profile);
+  case 8:
+    return fricl_ref_ld_mu_f1(y, e, ms, mk, profile);
+  case 9:
+    return fricl_ref_ld_mu_f2(y, e, ms, mk, profile);
+  case 10:
+    return fricl_ref_ld_mu_f1_over_x(y, e, ms, mk, profile);
+  case 11:
+    return fricl_ref_ld_mu_f2x(y, e, ms, mk, profile);
+  default:
+    return NAN;
   }
 }
 
@@ -248,19 +259,30 @@ long double fricl_ref_ld_scale(int term, long double y, long double e,
   /* The f2x family is measured relatively: its value is ~1/(e^2 y). */
   const long double rel3 = s < e ? 1.0L / (e * e * s) : 1.0L / (s * s * s);
   switch (term) {
-  case 0: return L;
-  case 1: return 1.0L;
+  case 0:
+    return L;
+  case 1:
+    return 1.0L;
   case 2:
-  case 3: return 1.0L / L;
-  case 4: return rel3;
-  case 5: return mu_max;
-  case 6: return mu_max / e;
-  case 7: return mu_max * L;
-  case 8: return mu_max;
+  case 3:
+    return 1.0L / L;
+  case 4:
+    return rel3;
+  case 5:
+    return mu_max;
+  case 6:
+    return mu_max / e;
+  case 7:
+    return mu_max * L;
+  case 8:
+    return mu_max;
   case 9:
-  case 10: return mu_max / L;
-  case 11: return mu_max * rel3;
-  default: return NAN;
+  case 10:
+    return mu_max / L;
+  case 11:
+    return mu_max * rel3;
+  default:
+    return NAN;
   }
 }
 
@@ -304,8 +326,8 @@ long double fricl_ref_ld_term_scale(int term, int profile, long double y,
 
 long double fricl_ref_ld_ulp(long double sigma, int mant_bits) {
   /* Smallest subnormal: 2^(FLT_MIN_EXP - FLT_MANT_DIG) etc. */
-  const int min_bin = mant_bits == 24 ? FLT_MIN_EXP - FLT_MANT_DIG
-                                      : DBL_MIN_EXP - DBL_MANT_DIG;
+  const int min_bin =
+      mant_bits == 24 ? FLT_MIN_EXP - FLT_MANT_DIG : DBL_MIN_EXP - DBL_MANT_DIG;
   sigma = fabsl(sigma);
   if (isinf(sigma))
     return sigma;
@@ -314,7 +336,7 @@ long double fricl_ref_ld_ulp(long double sigma, int mant_bits) {
     (void)frexpl(sigma, &ex); /* sigma = m 2^ex, m in [0.5, 1) */
   else
     ex = min_bin + mant_bits; /* sigma = 0: clamp below */
-  int bin = ex - mant_bits; /* floor(log2 sigma) - (mant_bits - 1) */
+  int bin = ex - mant_bits;   /* floor(log2 sigma) - (mant_bits - 1) */
   if (bin < min_bin)
     bin = min_bin;
   return ldexpl(1.0L, bin);
