@@ -235,9 +235,10 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f1_over_x)(
  * Near r = 0 the -ms forms keep -ms exact, so y = +-0 gives -+inf, and NaN
  * when ms = 0, as the spec requires.
  *
- * Then G2 = ((num / r) / 1) / e^3 inside and ((-mk / q) / q) / y in the
- * constant branch: one chain of divisions on selected operands (dividing
- * by 1 is exact), so the loop has no branch and three divisions.
+ * Then G2 = ((num / (r e)) / e) / e inside and ((-mk / q) / q) / y in the
+ * constant branch: one chain of divisions on selected operands, so the
+ * loop has no branch and three divisions (dividing by e step by step
+ * rounds less than forming e^3 first).
  */
 FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f2_x_minus_mu_f1_over_x3)(
     FRICL_REAL y, FRICL_REAL e, FRICL_REAL ms, FRICL_REAL mk, int profile) {
@@ -262,8 +263,8 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f2_x_minus_mu_f1_over_x3)(
   }
   const int cst = FRICL_FN(mu_is_constant)(y, e, ms, mk);
   const FRICL_REAL q = FRICL_FABS(y) >= e ? y : e;
-  const FRICL_REAL d1 = cst ? q : r;
-  const FRICL_REAL d2 = cst ? q : FRICL_R(1);
-  const FRICL_REAL d3 = cst ? y : e * e * e;
+  const FRICL_REAL d1 = cst ? q : r * e;
+  const FRICL_REAL d2 = cst ? q : e;
+  const FRICL_REAL d3 = cst ? y : e;
   return (((cst ? -mk : num) / d1) / d2) / d3;
 }

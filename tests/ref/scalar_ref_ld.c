@@ -304,21 +304,23 @@ long double fricl_ref_ld_term_scale(int term, int profile, long double y,
     s = fmaxl(s, fmaxl(fabsl(mup), mmax / e) * f1);
     s = fmaxl(s, fmaxl(fabsl(mu), mmax) * f2);
   } else if (term == 11) { /* smooth_mu_f2_x_minus_mu_f1_over_x3 */
-    long double a = ms, c[3] = {12.0L, 21.0L, 8.0L};
+    /* g2 = [A / r + D P(r)] / e^3 adds two terms (spec 3.3, 3.4); region
+     * B's A = 9 mk - 10 ms is itself a difference, so its larger product
+     * counts. sigma itself (mu_max / (e^2 |y|)) stands for the A/r term
+     * only and overstates it when ms = 0: the addends replace it here. */
+    long double a = ms, c[3] = {12.0L, -21.0L, 8.0L};
     if (profile == FRICL_REF_IPCTK) {
       const int region_a = fabsl(y) < 0.5L * e;
-      /* Region B's 1/r coefficient is itself a sum: 9 mk - 10 ms. */
       a = region_a ? ms : fmaxl(9.0L * mk, 10.0L * ms);
-      c[0] = region_a ? 8.0L : 16.0L;
-      c[1] = 6.0L;
+      c[0] = region_a ? 8.0L : -16.0L;
+      c[1] = region_a ? -6.0L : 6.0L;
       c[2] = 0.0L;
     }
-    long double m = fabsl(a / r);
+    /* Addends at both levels: A/r and D P(r), and P's own monomials. */
+    const long double p = c[0] + r * (c[1] + r * c[2]);
+    long double m = fmaxl(fabsl(a / r), fabsl(d * p));
     for (int i = 0; i < 3; ++i)
-      m = fmaxl(m, fabsl(d) * c[i] * powl(rho, (long double)i));
-    /* Here sigma itself (mu_max / (e^2 |y|)) stands for the A/r addend
-     * only and overstates it when ms = 0 (no 1/r term at all): use the
-     * addends alone. */
+      m = fmaxl(m, fabsl(d * c[i]) * powl(rho, (long double)i));
     s = fmaxl(isfinite(value) ? fabsl(value) : 0.0L, m / (e * e * e));
   }
   return s;

@@ -86,7 +86,8 @@ long double fricl_ref_ld_scale(int term, long double y, long double e,
  * addend of the two formulas that add terms of opposite sign:
  *   smooth_mu_f2 = mu' f1 + mu f2, each factor at least at its own scale
  *   (mu_max/e for mu', mu_max for mu);
- *   g2 = [A/r + D (c0 + c1 r + c2 r^2)] / e^3 (spec 3.3, 3.4).
+ *   g2 = [A/r + D P(r)] / e^3 (spec 3.3, 3.4), whose two addends replace
+ *   sigma (which stands for A/r alone and overstates it when ms = 0).
  * `value` is the reference value (|value| only raises the scale).
  */
 long double fricl_ref_ld_term_scale(int term, int profile, long double y,
