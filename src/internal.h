@@ -89,6 +89,13 @@ fricl_status fricl__kernel_get(fricl_context *ctx, const char *file,
 /* Drop every cached program (the next request rebuilds). */
 void fricl__program_cache_clear(fricl_context *ctx);
 
+/* Elements of the chunk that starts at `off` (< n) when chunks hold at most
+ * `chunk` elements. Written without n - off + chunk sums, so it cannot
+ * overflow for any size_t n. */
+static inline size_t fricl__chunk_len(size_t n, size_t off, size_t chunk) {
+  return n - off < chunk ? n - off : chunk;
+}
+
 /* A grow-only context-owned buffer of at least `bytes`. */
 fricl_status fricl__staging_get(fricl_context *ctx, int slot, size_t bytes,
                                 cl_mem *mem);

@@ -183,7 +183,7 @@ fricl_status fricl__scalar_eval_host_cl(fricl_context *ctx,
   const size_t chunk =
       fricl__chunk_elements(ctx, fricl__elem_bytes(b->precision));
   for (size_t off = 0; off < b->n && st == FRICL_STATUS_OK; off += chunk) {
-    const size_t m = b->n - off < chunk ? b->n - off : chunk;
+    const size_t m = fricl__chunk_len(b->n, off, chunk);
     st = host_chunk(ctx, b, k, off, m);
   }
   return st;
