@@ -78,7 +78,11 @@ FRICL_INLINE FRICL_REAL FRICL_FN(scaled_f2x)(FRICL_REAL c, FRICL_REAL y,
   /* ((-c/e)/e)/y inside, ((-c/y)/y)/y outside: one chain of divisions on
    * selected operands. */
   const FRICL_REAL q = FRICL_FABS(y) >= e ? y : e;
-  return ((-c / q) / q) / y;
+  /* At y = +-0 the chain could be (+-0)/(+-0) = NaN when c/e^2 underflows
+   * (huge e); -c/y gives the spec's -+inf (NaN for c = 0) directly. */
+  const FRICL_REAL chain = ((-c / q) / q) / y;
+  const FRICL_REAL at_zero = -c / y; /* unconditional: no branch */
+  return y == FRICL_R(0) ? at_zero : chain;
 }
 
 /* (f2 y - f1)/y^3 = -1/(y e^2) inside, -1/y^3 outside; -inf at +0. */
@@ -266,5 +270,8 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_f2_x_minus_mu_f1_over_x3)(
   const FRICL_REAL d1 = cst ? q : r * e;
   const FRICL_REAL d2 = cst ? q : e;
   const FRICL_REAL d3 = cst ? y : e;
-  return (((cst ? -mk : num) / d1) / d2) / d3;
+  const FRICL_REAL chain = (((cst ? -mk : num) / d1) / d2) / d3;
+  /* Constant branch at y = +-0: -mk/y, as in scaled_f2x. */
+  const FRICL_REAL at_zero = -mk / y;
+  return (cst & (y == FRICL_R(0))) ? at_zero : chain;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "devices.h"
+#include "fault.h"
 
 void fricl_context_params_init(fricl_context_params *params) {
   if (!params)
@@ -25,7 +26,7 @@ static char *make_build_options(cl_device_id dev, const char *user) {
   const char *env = getenv("FRICL_BUILD_OPTIONS");
   const size_t n =
       strlen(base) + (user ? strlen(user) : 0) + (env ? strlen(env) : 0) + 3;
-  char *s = malloc(n);
+  char *s = fricl__malloc(n);
   if (s)
     snprintf(s, n, "%s%s%s%s%s", base, user ? " " : "", user ? user : "",
              env ? " " : "", env ? env : "");
@@ -34,10 +35,10 @@ static char *make_build_options(cl_device_id dev, const char *user) {
 
 static fricl_status alloc_ctx(fricl_context **out,
                               const fricl_context_params *p) {
-  fricl_context *ctx = calloc(1, sizeof *ctx);
+  fricl_context *ctx = fricl__calloc(1, sizeof *ctx);
   if (!ctx)
     return FRICL_STATUS_OUT_OF_MEMORY;
-  ctx->last_error = calloc(1, 1);
+  ctx->last_error = fricl__calloc(1, 1);
   if (!ctx->last_error) {
     free(ctx);
     return FRICL_STATUS_OUT_OF_MEMORY;
@@ -118,9 +119,11 @@ fricl_status fricl_context_create(fricl_context **out,
   ctx->device = choice.device;
   const cl_context_properties props[] = {
       CL_CONTEXT_PLATFORM, (cl_context_properties)choice.platform, 0};
-  ctx->cl_ctx = clCreateContext(props, 1, &choice.device, NULL, NULL, &err);
+  ctx->cl_ctx =
+      FRICL__CL(clCreateContext)(props, 1, &choice.device, NULL, NULL, &err);
   if (err == CL_SUCCESS)
-    ctx->queue = clCreateCommandQueue(ctx->cl_ctx, ctx->device, 0, &err);
+    ctx->queue =
+        FRICL__CL(clCreateCommandQueue)(ctx->cl_ctx, ctx->device, 0, &err);
   if (err != CL_SUCCESS) {
     snprintf(msg, sizeof msg, "creating an OpenCL context on device %d:%d: %s",
              choice.platform_index, choice.device_index,
@@ -247,7 +250,8 @@ fricl_status fricl__staging_get(fricl_context *ctx, int slot, size_t bytes,
   s->mem = NULL;
   s->bytes = 0;
   cl_int err = CL_SUCCESS;
-  cl_mem m = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  cl_mem m = FRICL__CL(clCreateBuffer)(ctx->cl_ctx, CL_MEM_READ_WRITE, bytes,
+                                       NULL, &err);
   if (err != CL_SUCCESS)
     return fricl__fail_cl(ctx, err, "clCreateBuffer (staging)");
   s->mem = m;

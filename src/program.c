@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fault.h"
 #include "internal.h"
 
 const fricl__embedded_file *fricl__embedded_find(const char *name) {
@@ -43,7 +44,7 @@ static char *make_key(const fricl_context *ctx, const char *defines,
                       const char *kernel_name) {
   size_t n = strlen(defines) + strlen(kernel_name) +
              strlen(ctx->build_options) + 32 + 17 * (size_t)nparts;
-  char *key = malloc(n);
+  char *key = fricl__malloc(n);
   if (!key)
     return NULL;
   int off =
@@ -57,11 +58,13 @@ static char *make_key(const fricl_context *ctx, const char *defines,
 static fricl_status build_failed(fricl_context *ctx, cl_program prog,
                                  cl_int err, const char *file) {
   size_t len = 0;
-  clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
-  char *log = malloc(len + 1);
+  (void)FRICL__CL(clGetProgramBuildInfo)(prog, ctx->device,
+                                         CL_PROGRAM_BUILD_LOG, 0, NULL, &len);
+  char *log = fricl__malloc(len + 1);
   if (log) {
-    if (clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, len, log,
-                              NULL) != CL_SUCCESS)
+    if (FRICL__CL(clGetProgramBuildInfo)(prog, ctx->device,
+                                         CL_PROGRAM_BUILD_LOG, len, log,
+                                         NULL) != CL_SUCCESS)
       len = 0;
     log[len] = '\0';
   }
@@ -117,7 +120,7 @@ fricl_status fricl__kernel_get(fricl_context *ctx, const char *file,
     srcs[2 + i] = parts[i]->data;
   cl_int err = CL_SUCCESS;
   fricl_status st = FRICL_STATUS_OK;
-  cl_program prog = clCreateProgramWithSource(
+  cl_program prog = FRICL__CL(clCreateProgramWithSource)(
       ctx->cl_ctx, (cl_uint)(nparts + 2), srcs, NULL, &err);
   fricl__program_entry *entry = NULL;
   if (err != CL_SUCCESS) {
@@ -125,18 +128,19 @@ fricl_status fricl__kernel_get(fricl_context *ctx, const char *file,
     goto cleanup;
   }
   const double t0 = now_ms();
-  err = clBuildProgram(prog, 1, &ctx->device, ctx->build_options, NULL, NULL);
+  err = FRICL__CL(clBuildProgram)(prog, 1, &ctx->device, ctx->build_options,
+                                  NULL, NULL);
   const double t1 = now_ms();
   if (err != CL_SUCCESS) {
     st = build_failed(ctx, prog, err, file);
     goto cleanup;
   }
-  cl_kernel k = clCreateKernel(prog, kernel_name, &err);
+  cl_kernel k = FRICL__CL(clCreateKernel)(prog, kernel_name, &err);
   if (err != CL_SUCCESS) {
     st = fricl__fail_cl(ctx, err, "clCreateKernel");
     goto cleanup;
   }
-  entry = calloc(1, sizeof *entry);
+  entry = fricl__calloc(1, sizeof *entry);
   if (!entry) {
     clReleaseKernel(k);
     st = fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "out of memory");

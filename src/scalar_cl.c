@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fault.h"
 #include "internal.h"
 
 /* Slots of the context's staging buffers. */
@@ -81,8 +82,9 @@ static fricl_status enqueue(fricl_context *ctx, cl_kernel k, fricl_precision p,
   if (err != CL_SUCCESS)
     return fricl__fail_cl(ctx, err, "clSetKernelArg");
   const size_t global = n;
-  err = clEnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, NULL, num_wait,
-                               num_wait ? wait : NULL, done);
+  err =
+      FRICL__CL(clEnqueueNDRangeKernel)(ctx->queue, k, 1, NULL, &global, NULL,
+                                        num_wait, num_wait ? wait : NULL, done);
   if (err != CL_SUCCESS)
     return fricl__fail_cl(ctx, err, "clEnqueueNDRangeKernel");
   return FRICL_STATUS_OK;
@@ -116,7 +118,7 @@ static fricl_status host_chunk(fricl_context *ctx, const fricl_scalar_batch *b,
     char *ptr = (char *)(uintptr_t)base + off * esz;
     if (wrapped) {
       /* Inputs are wrapped read-only: the device never writes them. */
-      mems[s] = clCreateBuffer(
+      mems[s] = FRICL__CL(clCreateBuffer)(
           ctx->cl_ctx,
           CL_MEM_USE_HOST_PTR | (is_in ? CL_MEM_READ_ONLY : CL_MEM_WRITE_ONLY),
           bytes, ptr, &err);
@@ -125,8 +127,8 @@ static fricl_status host_chunk(fricl_context *ctx, const fricl_scalar_batch *b,
     } else {
       st = fricl__staging_get(ctx, s, bytes, &mems[s]);
       if (st == FRICL_STATUS_OK && is_in) {
-        err = clEnqueueWriteBuffer(ctx->queue, mems[s], CL_FALSE, 0, bytes, ptr,
-                                   0, NULL, NULL);
+        err = FRICL__CL(clEnqueueWriteBuffer)(ctx->queue, mems[s], CL_FALSE, 0,
+                                              bytes, ptr, 0, NULL, NULL);
         if (err != CL_SUCCESS)
           st = fricl__fail_cl(ctx, err, "clEnqueueWriteBuffer");
       }
@@ -147,16 +149,16 @@ static fricl_status host_chunk(fricl_context *ctx, const fricl_scalar_batch *b,
     char *dst = (char *)b->out[t] + off * esz;
     if (wrapped) {
       /* Mapping is what makes the device's writes visible in host memory. */
-      void *p = clEnqueueMapBuffer(ctx->queue, mem, CL_TRUE, CL_MAP_READ, 0,
-                                   bytes, 0, NULL, NULL, &err);
+      void *p = FRICL__CL(clEnqueueMapBuffer)(
+          ctx->queue, mem, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &err);
       if (err == CL_SUCCESS) {
         if (p != dst)
           memcpy(dst, p, bytes);
         err = clEnqueueUnmapMemObject(ctx->queue, mem, p, 0, NULL, NULL);
       }
     } else {
-      err = clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, bytes, dst, 0,
-                                NULL, NULL);
+      err = FRICL__CL(clEnqueueReadBuffer)(ctx->queue, mem, CL_TRUE, 0, bytes,
+                                           dst, 0, NULL, NULL);
     }
     if (err != CL_SUCCESS)
       st = fricl__fail_cl(ctx, err, "reading results back");

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fault.h"
 #include "internal.h"
 
 unsigned fricl_version_number(void) { return FRICL_VERSION_NUMBER; }
@@ -89,7 +90,7 @@ fricl_status fricl__fail(fricl_context *ctx, fricl_status status,
   va_end(ap);
   /* Build logs can be long: size the message to fit instead of truncating.
    * If even that allocation fails, keep the old buffer (truncated text). */
-  char *msg = len >= 0 ? malloc((size_t)len + 1) : NULL;
+  char *msg = len >= 0 ? fricl__malloc((size_t)len + 1) : NULL;
   if (msg) {
     vsnprintf(msg, (size_t)len + 1, fmt, ap2);
     free(ctx->last_error);

@@ -719,9 +719,14 @@ npy_status npy_write_array(FILE *f, npy_dtype dtype, int ndim,
   npy_status st = npy_write_header(f, dtype, ndim, shape, err);
   if (st != NPY_OK)
     return st;
+  /* Any zero dimension makes the array empty, as the reader says, whatever
+   * the other dimensions are: check for it before the overflow test. */
   size_t count = 1;
-  for (int i = 0; i < ndim; ++i) {
-    if (shape[i] != 0 && count > SIZE_MAX / shape[i])
+  for (int i = 0; i < ndim; ++i)
+    if (shape[i] == 0)
+      count = 0;
+  for (int i = 0; i < ndim && count != 0; ++i) {
+    if (count > SIZE_MAX / shape[i])
       return fail(err, NPY_E_ARGUMENT, "npy_write_array: shape overflows");
     count *= shape[i];
   }
