@@ -109,11 +109,12 @@ static inline size_t fricl__elem_bytes(fricl_precision p) {
 
 /* Scalar-family backends. They take a validated batch whose out[t] is
  * non-NULL exactly for the requested terms (fricl_scalar_eval normalises
- * the `terms` mask into that form). */
+ * the `terms` mask into that form) and that mask itself. */
 fricl_status fricl__scalar_eval_ref(fricl_context *ctx,
-                                    const fricl_scalar_batch *b);
+                                    const fricl_scalar_batch *b, unsigned mask);
 fricl_status fricl__scalar_eval_host_cl(fricl_context *ctx,
-                                        const fricl_scalar_batch *b);
+                                        const fricl_scalar_batch *b,
+                                        unsigned mask);
 fricl_status fricl__scalar_kernel(fricl_context *ctx, fricl_precision prec,
                                   fricl_mu_profile profile, unsigned mask,
                                   int eps_array, int mus_array, int muk_array,

@@ -90,14 +90,6 @@ static fricl_status enqueue(fricl_context *ctx, cl_kernel k, fricl_precision p,
   return FRICL_STATUS_OK;
 }
 
-static unsigned term_mask_host(const fricl_scalar_batch *b) {
-  unsigned mask = 0;
-  for (int t = 0; t < FRICL_TERM_COUNT; ++t)
-    if (b->out[t])
-      mask |= 1u << t;
-  return mask;
-}
-
 /* One chunk [off, off + m) of a host-tier batch. Wrapped buffers (unified
  * memory) are created per chunk and released here; staging buffers belong
  * to the context. */
@@ -174,12 +166,12 @@ static fricl_status host_chunk(fricl_context *ctx, const fricl_scalar_batch *b,
 }
 
 fricl_status fricl__scalar_eval_host_cl(fricl_context *ctx,
-                                        const fricl_scalar_batch *b) {
+                                        const fricl_scalar_batch *b,
+                                        unsigned mask) {
   cl_kernel k = NULL;
-  fricl_status st =
-      fricl__scalar_kernel(ctx, b->precision, b->mu_profile, term_mask_host(b),
-                           b->eps_v_array != NULL, b->mu_s_array != NULL,
-                           b->mu_k_array != NULL, &k, NULL);
+  fricl_status st = fricl__scalar_kernel(
+      ctx, b->precision, b->mu_profile, mask, b->eps_v_array != NULL,
+      b->mu_s_array != NULL, b->mu_k_array != NULL, &k, NULL);
   if (st != FRICL_STATUS_OK)
     return st;
   const size_t chunk =

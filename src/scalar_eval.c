@@ -205,8 +205,8 @@ fricl_status fricl_scalar_eval(fricl_context *ctx,
     if (!(mask & FRICL_TERM_BIT(t)))
       b.out[t] = NULL;
   if (ctx->backend == FRICL_BACKEND_REFERENCE)
-    return fricl__scalar_eval_ref(ctx, &b);
-  return fricl__scalar_eval_host_cl(ctx, &b);
+    return fricl__scalar_eval_ref(ctx, &b, mask);
+  return fricl__scalar_eval_host_cl(ctx, &b, mask);
 }
 
 fricl_status fricl_scalar_prepare(fricl_context *ctx,

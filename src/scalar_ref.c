@@ -28,23 +28,15 @@
 #undef FRICL_FABS
 #undef FRICL_REF_BLOCK_FN
 
-static unsigned term_mask(const fricl_scalar_batch *b) {
-  unsigned mask = 0;
-  for (int t = 0; t < FRICL_TERM_COUNT; ++t)
-    if (b->out[t])
-      mask |= 1u << t;
-  return mask;
-}
-
 /* A parameter for one block: the caller's array, or a block-sized copy of
  * the batch scalar, so that every loop reads plain arrays. */
 #define FRICL_REF_PARAM(T, arr, fill, b0)                                      \
   ((arr) ? (const T *)(arr) + (b0) : (fill))
 
 fricl_status fricl__scalar_eval_ref(fricl_context *ctx,
-                                    const fricl_scalar_batch *b) {
+                                    const fricl_scalar_batch *b,
+                                    unsigned mask) {
   (void)ctx;
-  const unsigned mask = term_mask(b);
   if (b->precision == FRICL_F64) {
     double fe[FRICL_REF_BLOCK], fs[FRICL_REF_BLOCK], fk[FRICL_REF_BLOCK];
     for (int i = 0; i < FRICL_REF_BLOCK; ++i) {
