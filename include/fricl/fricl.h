@@ -16,6 +16,7 @@
  *                    fricl_mu_profile_name, fricl_mu_profile_from_name,
  *                    fricl_scalar_batch_init, fricl_scalar_prepare,
  *                    fricl_scalar_eval
+ *   Tangential ..... see <fricl/fricl_tangential.h>, included below
  *
  * Ownership: every pointer passed to fricl is borrowed for the duration of
  * the call only; fricl never keeps, frees or writes through an input pointer.
@@ -282,5 +283,8 @@ FRICL_API fricl_status fricl_scalar_prepare(fricl_context *ctx,
 #ifdef __cplusplus
 }
 #endif
+
+/* Per-contact IPC friction (potential, gradient, Hessian, assembly). */
+#include "fricl/fricl_tangential.h"
 
 #endif /* FRICL_H */
