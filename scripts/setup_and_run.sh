@@ -38,6 +38,20 @@ if ((${#missing[@]})); then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# Python packages the cross-check tests use (numpy for the NPZ fixtures,
+# ipctk for the IPC Toolkit cross-checks). Best effort: without them those
+# tests report SKIPPED loudly, the rest of the suite still runs.
+if [ "$mode" = test ] && command -v python3 >/dev/null; then
+  for mod in numpy ipctk; do
+    python3 -c "import $mod" 2>/dev/null && continue
+    echo "setup: pip installing $mod"
+    python3 -m pip install -q "$mod" 2>/dev/null ||
+      python3 -m pip install -q --user "$mod" 2>/dev/null ||
+      python3 -m pip install -q --break-system-packages "$mod" 2>/dev/null ||
+      echo "setup: WARNING: could not install $mod; its tests will be SKIPPED" >&2
+  done
+fi
+
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j "$jobs"
