@@ -6,6 +6,8 @@
  * fricl_scalar_math.h and fricl_tangential_math.h.
  *   FRICL_REAL, FRICL_FN, FRICL_FABS, FRICL_SQRT   precision
  *   FRICL_DIM                                     2 or 3
+ *   FRICL_RSTRIDE   reals per record: FRICL_REC_STRIDE, or
+ *                   FRICL_REC_STRIDE_GRAD when only the gradient gathers
  * and for fricl_tangential_contacts only:
  *   FRICL_STENCIL, FRICL_K, FRICL_NB   stencil type, vertices, coordinates
  *   FRICL_PROFILE, FRICL_PSD, FRICL_IPCTK_ABS, FRICL_NEED_HESS
@@ -57,23 +59,29 @@ __kernel void fricl_tangential_contacts(
   if (c >= n)
     return;
   int vx[FRICL_K];
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_K; ++i)
     vx[i] = vert[c * FRICL_K + i];
   FRICL_REAL beta[2] = {0, 0}, gamma[4] = {0, 0, 0, 0};
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_NB; ++i)
     beta[i] = beta_a[c * FRICL_NB + i];
   FRICL_FN(stencil_gamma)(FRICL_STENCIL, beta, gamma);
   FRICL_REAL urel[3];
+  FRICL_UNROLL
   for (int r = 0; r < FRICL_DIM; ++r) {
     FRICL_REAL s = 0;
+    FRICL_UNROLL
     for (int i = 0; i < FRICL_K; ++i)
       s += gamma[i] * vel[(size_t)vx[i] * FRICL_DIM + r];
     urel[r] = s;
   }
   FRICL_REAL P[6], a[2] = {1, 1};
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_DIM * FRICL_M; ++i)
     P[i] = P_a[c * (FRICL_DIM * FRICL_M) + i];
 #if FRICL_HAS_ANISO
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_M; ++i)
     a[i] = an_a[c * FRICL_M + i];
 #endif
@@ -93,49 +101,65 @@ __kernel void fricl_tangential_contacts(
   dall[base + c] = D;
 #endif
 #if FRICL_WANT(FRICL_O_GAMMA)
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_K; ++i)
     gam[c * FRICL_K + i] = gamma[i];
 #endif
 #if FRICL_WANT(FRICL_O_GRAD)
+  FRICL_UNROLL
   for (int r = 0; r < FRICL_DIM; ++r)
     grd[c * FRICL_DIM + r] = q[r];
 #endif
 #if FRICL_WANT(FRICL_O_S)
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_NPK; ++i)
     Sout[c * FRICL_NPK + i] = S[i];
 #endif
 #if FRICL_WANT(FRICL_O_HLOC)
   {
     __global FRICL_REAL *H = hloc + c * (FRICL_NDOF * FRICL_NDOF);
+    FRICL_UNROLL
     for (int i = 0; i < FRICL_K; ++i)
-      for (int j = 0; j < FRICL_K; ++j) {
-        const FRICL_REAL coef = gamma[i] * gamma[j];
-        for (int r = 0; r < FRICL_DIM; ++r)
-          for (int s = 0; s < FRICL_DIM; ++s)
-            H[(i * FRICL_DIM + r) * FRICL_NDOF + j * FRICL_DIM + s] =
-                coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);
-      }
+      FRICL_UNROLL
+    for (int j = 0; j < FRICL_K; ++j) {
+      const FRICL_REAL coef = gamma[i] * gamma[j];
+      FRICL_UNROLL
+      for (int r = 0; r < FRICL_DIM; ++r)
+        FRICL_UNROLL
+      for (int s = 0; s < FRICL_DIM; ++s)
+        H[(i * FRICL_DIM + r) * FRICL_NDOF + j * FRICL_DIM + s] =
+            coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);
+    }
   }
 #endif
 #if FRICL_WANT(FRICL_O_REC)
   {
-    __global FRICL_REAL *R = rec + (base + c) * FRICL_REC_STRIDE;
+    __global FRICL_REAL *R = rec + (base + c) * FRICL_RSTRIDE;
+    FRICL_UNROLL
     for (int i = 0; i < 4; ++i)
       R[FRICL_REC_GAMMA + i] = gamma[i];
+    FRICL_UNROLL
     for (int r = 0; r < 3; ++r)
       R[FRICL_REC_Q + r] = q[r];
+#if FRICL_RSTRIDE == FRICL_REC_STRIDE
+    FRICL_UNROLL
     for (int i = 0; i < 6; ++i)
       R[FRICL_REC_S + i] = S[i];
+#endif
 #if FRICL_WANT(FRICL_O_T)
     FRICL_REAL pc[3];
+    FRICL_UNROLL
     for (int r = 0; r < FRICL_DIM; ++r) {
       FRICL_REAL s = 0;
+      FRICL_UNROLL
       for (int j = 0; j < FRICL_K; ++j)
         s += gamma[j] * dir[(size_t)vx[j] * FRICL_DIM + r];
       pc[r] = s;
     }
+    FRICL_UNROLL
     for (int r = 0; r < FRICL_DIM; ++r) {
       FRICL_REAL s = 0;
+      FRICL_UNROLL
       for (int u = 0; u < FRICL_DIM; ++u)
         s += FRICL_FN(packed_at)(S, FRICL_DIM, r, u) * pc[u];
       R[FRICL_REC_T + r] = s;
@@ -161,6 +185,7 @@ __kernel void fricl_tangential_gather_vec(ulong nv,
   if (v >= nv)
     return;
   FRICL_REAL acc[3];
+  FRICL_UNROLL
   for (int r = 0; r < FRICL_DIM; ++r)
     acc[r] = first ? (FRICL_REAL)0 : out[v * FRICL_DIM + r];
   for (long x = vptr[v]; x < vptr[v + 1]; ++x) {
@@ -170,11 +195,13 @@ __kernel void fricl_tangential_gather_vec(ulong nv,
       continue;
     if (c >= c1)
       break;
-    __global const FRICL_REAL *R = rec + (c - c0) * FRICL_REC_STRIDE;
+    __global const FRICL_REAL *R = rec + (c - c0) * FRICL_RSTRIDE;
     const FRICL_REAL gi = R[FRICL_REC_GAMMA + (int)(en & 3)];
+    FRICL_UNROLL
     for (int r = 0; r < FRICL_DIM; ++r)
       acc[r] += gi * R[field + r];
   }
+  FRICL_UNROLL
   for (int r = 0; r < FRICL_DIM; ++r)
     out[v * FRICL_DIM + r] = acc[r];
 }
@@ -191,6 +218,7 @@ __kernel void fricl_tangential_gather_bsr(ulong nnz,
     return;
   FRICL_REAL acc[9];
   __global FRICL_REAL *o = out + b * (FRICL_DIM * FRICL_DIM);
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_DIM * FRICL_DIM; ++i)
     acc[i] = first ? (FRICL_REAL)0 : o[i];
   for (long x = bptr[b]; x < bptr[b + 1]; ++x) {
@@ -203,13 +231,16 @@ __kernel void fricl_tangential_gather_bsr(ulong nnz,
     __global const FRICL_REAL *R = rec + (c - c0) * FRICL_REC_STRIDE;
     const FRICL_REAL coef = R[(int)((en >> 2) & 3)] * R[(int)(en & 3)];
     FRICL_REAL S[6];
+    FRICL_UNROLL
     for (int i = 0; i < 6; ++i)
       S[i] = R[FRICL_REC_S + i];
+    FRICL_UNROLL
     for (int r = 0; r < FRICL_DIM; ++r)
-      for (int s = 0; s < FRICL_DIM; ++s)
-        acc[r * FRICL_DIM + s] +=
-            coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);
+      FRICL_UNROLL
+    for (int s = 0; s < FRICL_DIM; ++s)
+      acc[r * FRICL_DIM + s] += coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);
   }
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_DIM * FRICL_DIM; ++i)
     o[i] = acc[i];
 }

@@ -74,16 +74,26 @@ static fricl_status check_topology(fricl_context *ctx, int dim,
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "groups[%zu] (%s): vertices is NULL with count = %zu",
                          g, name, G->count);
-    for (size_t c = 0; c < G->count; ++c)
-      for (size_t i = 0; i < k; ++i) {
-        const int32_t v = G->vertices[c * k + i];
+    /* Blocks without an early exit (they vectorise); only a failing
+     * block is scanned again for the first bad index. */
+    const size_t nk = G->count * k;
+    for (size_t b0 = 0; b0 < nk; b0 += 4096) {
+      const size_t b1 = nk - b0 < 4096 ? nk : b0 + 4096;
+      unsigned bad = 0;
+      for (size_t e = b0; e < b1; ++e)
+        bad |= (uint32_t)G->vertices[e] >= (uint32_t)n_vertices;
+      if (!bad)
+        continue;
+      for (size_t e = b0; e < b1; ++e) {
+        const int32_t v = G->vertices[e];
         if (v < 0 || (size_t)v >= n_vertices)
           return fricl__fail(
               ctx, FRICL_STATUS_INVALID_ARGUMENT,
               "groups[%zu] (%s) contact %zu: vertex index %d (stencil slot "
               "%zu) is out of range [0, %zu) (first bad contact)",
-              g, name, c, (int)v, i, n_vertices);
+              g, name, e / k, (int)v, e % k, n_vertices);
       }
+    }
   }
   return FRICL_STATUS_OK;
 }
@@ -119,11 +129,52 @@ static double at(fricl_precision p, const void *a, size_t i) {
                         : ((const double *)a)[i];
 }
 
-/* Every value finite (and >= 0 when nonneg). */
+/* 1 when some value of x[0..n) may be non-finite or negative (exact for
+ * non-finite; -0 may trigger it, which the caller's exact rescan then
+ * clears). It ORs the bits of x * 0 (+-0 for finite x, NaN otherwise) and
+ * of x (for the sign) - integer ORs and one multiply, which compilers
+ * vectorise without any floating-point reassociation. Validation reads
+ * every lagged input once more and must cost little next to the
+ * evaluation. */
+static int any_bad_d(const double *x, size_t n, int nonneg) {
+  uint64_t nan_bits = 0, sign_bits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double z = x[i] * 0.0;
+    uint64_t uz, ux;
+    memcpy(&uz, &z, sizeof uz);
+    memcpy(&ux, &x[i], sizeof ux);
+    nan_bits |= uz;
+    sign_bits |= ux;
+  }
+  const uint64_t exp = 0x7FF0000000000000ull;
+  return (nan_bits & exp) == exp || (nonneg && (sign_bits >> 63));
+}
+
+static int any_bad_f(const float *x, size_t n, int nonneg) {
+  uint32_t nan_bits = 0, sign_bits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const float z = x[i] * 0.0f;
+    uint32_t uz, ux;
+    memcpy(&uz, &z, sizeof uz);
+    memcpy(&ux, &x[i], sizeof ux);
+    nan_bits |= uz;
+    sign_bits |= ux;
+  }
+  const uint32_t exp = 0x7F800000u;
+  return (nan_bits & exp) == exp || (nonneg && (sign_bits >> 31));
+}
+
+/* Every value finite (and >= 0 when nonneg); the message names the first
+ * bad contact. */
 static fricl_status check_reals(fricl_context *ctx, fricl_precision p, size_t g,
                                 const char *gname, const char *field,
                                 const void *a, size_t count, size_t per,
                                 int nonneg) {
+  const size_t n = count * per;
+  const int bad =
+      p == FRICL_F32 ? any_bad_f(a, n, nonneg) : any_bad_d(a, n, nonneg);
+  if (!bad)
+    return FRICL_STATUS_OK;
   for (size_t c = 0; c < count; ++c)
     for (size_t j = 0; j < per; ++j) {
       const double v = at(p, a, c * per + j);

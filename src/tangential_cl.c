@@ -17,14 +17,15 @@ static const char *const headers[] = {
     "fricl_cl_compat.h", "fricl_scalar_math.h", "fricl_tangential_codes.h",
     "fricl_tangential_math.h", NULL};
 
-static int prec_defines(char *buf, size_t n, fricl_precision p, int dim) {
+static int prec_defines(char *buf, size_t n, fricl_precision p, int dim,
+                        int rstride) {
   return snprintf(
       buf, n,
       "%s#define FRICL_REAL %s\n#define FRICL_FN(name) fricl_##name\n"
       "#define FRICL_FABS fabs\n#define FRICL_SQRT sqrt\n#define FRICL_DIM "
-      "%d\n",
+      "%d\n#define FRICL_RSTRIDE %d\n",
       p == FRICL_F64 ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "",
-      REAL_NAME(p), dim);
+      REAL_NAME(p), dim, rstride);
 }
 
 static fricl_status get_kernel(fricl_context *ctx, const char *name,
@@ -136,6 +137,7 @@ typedef struct {
   cl_mem rec, dall, partial;         /* per chunk scratch */
   double pot_d;
   float pot_f;
+  int rstride; /* reals per record (FRICL_REC_STRIDE or _GRAD) */
 } run_state;
 
 /* Run the contact kernel over contacts [lo, hi) of group g. */
@@ -166,7 +168,8 @@ static fricl_status contacts_slice(run_state *rs, size_t g, size_t lo,
   if (rs->prod)
     mask |= 0x80;
   char defines[1024];
-  int off = prec_defines(defines, sizeof defines, b->precision, b->dim);
+  int off =
+      prec_defines(defines, sizeof defines, b->precision, b->dim, rs->rstride);
   snprintf(defines + off, sizeof defines - (size_t)off,
            "#define FRICL_STENCIL %d\n#define FRICL_K %zu\n#define FRICL_NB "
            "%zu\n#define FRICL_PROFILE %d\n#define FRICL_PSD %d\n#define "
@@ -254,7 +257,8 @@ static fricl_status contacts_slice(run_state *rs, size_t g, size_t lo,
 static fricl_status gather_vec(run_state *rs, cl_mem out, int field, size_t c0,
                                size_t c1) {
   char defines[512];
-  prec_defines(defines, sizeof defines, rs->b->precision, rs->b->dim);
+  prec_defines(defines, sizeof defines, rs->b->precision, rs->b->dim,
+               rs->rstride);
   cl_kernel k = NULL;
   fricl_status st =
       get_kernel(rs->ctx, "fricl_tangential_gather_vec", defines, &k);
@@ -282,7 +286,8 @@ static fricl_status gather_vec(run_state *rs, cl_mem out, int field, size_t c0,
 
 static fricl_status gather_bsr(run_state *rs, size_t c0, size_t c1) {
   char defines[512];
-  prec_defines(defines, sizeof defines, rs->b->precision, rs->b->dim);
+  prec_defines(defines, sizeof defines, rs->b->precision, rs->b->dim,
+               rs->rstride);
   cl_kernel k = NULL;
   fricl_status st =
       get_kernel(rs->ctx, "fricl_tangential_gather_bsr", defines, &k);
@@ -305,7 +310,8 @@ static fricl_status gather_bsr(run_state *rs, size_t c0, size_t c1) {
 /* Add the chunk's block partial sums to the running total, in order. */
 static fricl_status sum_potential(run_state *rs, size_t n) {
   char defines[512];
-  prec_defines(defines, sizeof defines, rs->b->precision, rs->b->dim);
+  prec_defines(defines, sizeof defines, rs->b->precision, rs->b->dim,
+               rs->rstride);
   cl_kernel k = NULL;
   fricl_status st =
       get_kernel(rs->ctx, "fricl_tangential_block_sum", defines, &k);
@@ -368,6 +374,8 @@ fricl_status fricl__tangential_cl(fricl_context *ctx,
     chunk = FRICL__POT_BLOCK < total ? FRICL__POT_BLOCK : (total ? total : 1);
   const size_t cap = total < chunk ? total : chunk;
 
+  rs.rstride = b->hessian_product || b->hessian_values ? FRICL_REC_STRIDE
+                                                       : FRICL_REC_STRIDE_GRAD;
   fricl_status st = host_buf(ctx, b->velocities, vbytes, 0, &rs.vel);
   if (st == FRICL_STATUS_OK && b->hessian_product)
     st = host_buf(ctx, b->direction, vbytes, 0, &rs.dir);
@@ -379,7 +387,7 @@ fricl_status fricl__tangential_cl(fricl_context *ctx,
     st = host_buf(ctx, b->hessian_values, plan->nnz * dim * dim * rs.esz, 1,
                   &rs.hess);
   if (st == FRICL_STATUS_OK && (rs.grad || rs.prod || rs.hess) && cap)
-    st = dev_buf(ctx, SLOT_REC, cap * FRICL_REC_STRIDE * rs.esz, &rs.rec);
+    st = dev_buf(ctx, SLOT_REC, cap * (size_t)rs.rstride * rs.esz, &rs.rec);
   if (st == FRICL_STATUS_OK && b->potential && cap) {
     st = dev_buf(ctx, SLOT_DALL, cap * rs.esz, &rs.dall);
     if (st == FRICL_STATUS_OK)
