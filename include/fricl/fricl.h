@@ -283,4 +283,6 @@ FRICL_API fricl_status fricl_scalar_prepare(fricl_context *ctx,
 }
 #endif
 
+#include "fricl/fricl_laws.h" /* the friction laws (since 0.2) */
+
 #endif /* FRICL_H */
