@@ -379,7 +379,7 @@ static fricl_status check_overlaps(fricl_context *ctx,
         return FAIL("batch.%s overlaps input %s: inputs are never written "
                     "(only state_out == state updates in place)",
                     out[o].name, in[i].name);
-    if (pl->in_place && o != 1 && b->state &&
+    if (pl->in_place && out[o].p != b->state_out &&
         overlaps(out[o].p, out[o].bytes, b->state, state))
       return FAIL("batch.%s overlaps the state", out[o].name);
     for (int u = o + 1; u < nout; ++u)
