@@ -272,6 +272,8 @@ static fricl_status check_param_arrays(fricl_context *ctx,
                                        const fricl_law_batch *b) {
   const fricl__law_meta *meta = fricl__law_meta_get(pl->law);
   const fricl_law_info *info = &meta->info;
+  if (pl->n == 0)
+    return FRICL_STATUS_OK; /* n = 0 reads no array */
   for (int k = 0; k < info->param_count; ++k) {
     const void *a = b->param_array[k];
     if (!a)
