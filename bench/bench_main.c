@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_laws.h"
 #include "bench_report.h"
 #include "bench_scalar.h"
 
@@ -64,7 +65,8 @@ static void usage(FILE *out) {
       "  --precision P       f64, f32 or both (default both)\n"
       "  --profile P         cubic, ipctk or both (default both)\n"
       "  --group NAME        run only this group (repeatable): a term name\n"
-      "                      such as smooth_mu_f0, all, all_per_element\n"
+      "                      such as smooth_mu_f0, all, all_per_element;\n"
+      "                      `laws` runs the friction-law rows alone\n"
       "  --quick             n = 2^16, 3 repeats (for tests)\n"
       "  --json FILE         also write every row as JSON (atomically)\n"
       "  --markdown          print the table as Markdown\n"
@@ -315,6 +317,8 @@ cleanup:
 }
 
 int fricl_bench_main(int argc, char **argv) {
+  if (bench_laws_selected(argc, argv)) /* friction laws: bench_laws.c */
+    return bench_laws_main(argc, argv);
   bench_options opt;
   const int prc = parse_options(argc, argv, &opt);
   if (prc)
