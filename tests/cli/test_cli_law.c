@@ -35,12 +35,23 @@ static const char *g_cli, *g_dir;
     }                                                                          \
   } while (0)
 
-/* g_dir/name; the strings live until exit (argument lists keep them). */
+/* g_dir/name; the strings live until free_paths at exit (argument lists
+ * keep them). */
+static char *g_paths[512];
+static int g_npaths;
+
 static char *path(const char *name) {
   char *buf = malloc(strlen(g_dir) + strlen(name) + 2);
   if (buf)
     sprintf(buf, "%s/%s", g_dir, name);
+  if (buf && g_npaths < 512)
+    g_paths[g_npaths++] = buf;
   return buf;
+}
+
+static void free_paths(void) {
+  while (g_npaths > 0)
+    free(g_paths[--g_npaths]);
 }
 
 /* Run the CLI with args (NULL-terminated, without argv[0]); stdout and
@@ -343,6 +354,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "unknown scenario %s\n", s);
     return 2;
   }
+  free_paths();
   if (failures) {
     fprintf(stderr, "test_cli_law %s: %d check(s) failed\n", s, failures);
     return 1;
