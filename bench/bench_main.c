@@ -3,12 +3,14 @@
  * that runs every selected (precision, group, profile) and reports.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 #include "bench_contacts.h"
+#include "bench_laws.h"
 #include "bench_report.h"
 #include "bench_scalar.h"
 
@@ -67,8 +69,9 @@ static void usage(FILE *out) {
       "  --precision P       f64, f32 or both (default both)\n"
       "  --profile P         cubic, ipctk or both (default both)\n"
       "  --group NAME        run only this group (repeatable): a term name\n"
-      "                      such as smooth_mu_f0, all, all_per_element\n"
-      "  --suite S           scalar, contacts or all (default all)\n"
+      "                      such as smooth_mu_f0, all, all_per_element;\n"
+      "                      `laws` runs the friction-law rows alone\n"
+      "  --suite S           scalar, contacts, laws or all (default all)\n"
       "  --contacts N        contacts per row of the contacts suite\n"
       "                      (default 10^6)\n"
       "  --quick             n = 2^16, 2^14 contacts, 3 repeats (for tests)\n"
@@ -121,7 +124,7 @@ static int parse_options(int argc, char **argv, bench_options *o) {
   memset(o, 0, sizeof *o);
   o->precisions = 3u; /* bit 0: f64 (FRICL_F64 = 0), bit 1: f32 */
   o->profiles = 3u;   /* bit 0: cubic, bit 1: ipctk */
-  o->suites = BENCH_SUITE_SCALAR | BENCH_SUITE_CONTACTS;
+  o->suites = BENCH_SUITES_ALL;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -209,8 +212,10 @@ static int parse_options(int argc, char **argv, bench_options *o) {
         o->suites = BENCH_SUITE_SCALAR;
       else if (strcmp(val, "contacts") == 0)
         o->suites = BENCH_SUITE_CONTACTS;
+      else if (strcmp(val, "laws") == 0)
+        o->suites = BENCH_SUITE_LAWS;
       else if (strcmp(val, "all") == 0)
-        o->suites = BENCH_SUITE_SCALAR | BENCH_SUITE_CONTACTS;
+        o->suites = BENCH_SUITES_ALL;
       else
         bad = 1;
       break;
@@ -232,6 +237,7 @@ static int parse_options(int argc, char **argv, bench_options *o) {
   o->repeats = repeats ? repeats
                : quick ? BENCH_QUICK_REPEATS
                        : BENCH_DEFAULT_REPEATS;
+  o->quick = quick;
   o->contacts = contacts ? contacts
                 : quick  ? BENCH_QUICK_CONTACTS
                          : BENCH_DEFAULT_CONTACTS;
@@ -342,7 +348,37 @@ cleanup:
   return rc;
 }
 
+/* The friction-law rows (bench_laws.c has its own driver): the shared
+ * options passed on. */
+static int run_laws_suite(const bench_options *o) {
+  char rep[16], *argv[16];
+  int argc = 0;
+  argv[argc++] = "bench";
+  argv[argc++] = "--group";
+  argv[argc++] = "laws";
+  if (o->device) {
+    argv[argc++] = "--device";
+    argv[argc++] = (char *)(uintptr_t)o->device;
+  }
+  if (o->precisions != 3u) {
+    argv[argc++] = "--precision";
+    argv[argc++] = o->precisions == 1u ? "f64" : "f32";
+  }
+  if (o->quick)
+    argv[argc++] = "--quick";
+  snprintf(rep, sizeof rep, "%d", o->repeats);
+  argv[argc++] = "--repeats";
+  argv[argc++] = rep;
+  if (o->markdown)
+    argv[argc++] = "--markdown";
+  printf("\n");
+  fflush(stdout);
+  return bench_laws_main(argc, argv);
+}
+
 int fricl_bench_main(int argc, char **argv) {
+  if (bench_laws_selected(argc, argv)) /* friction laws: bench_laws.c */
+    return bench_laws_main(argc, argv);
   bench_options opt;
   const int prc = parse_options(argc, argv, &opt);
   if (prc)
@@ -394,6 +430,8 @@ int fricl_bench_main(int argc, char **argv) {
   }
   if ((opt.suites & BENCH_SUITE_CONTACTS) &&
       bench_contacts_run(&opt, env.ctx, env.ref, opt.contacts))
+    goto cleanup;
+  if ((opt.suites & BENCH_SUITE_LAWS) && env.is_cl && run_laws_suite(&opt))
     goto cleanup;
   rc = 0;
 cleanup:

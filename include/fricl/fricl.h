@@ -285,6 +285,7 @@ FRICL_API fricl_status fricl_scalar_prepare(fricl_context *ctx,
 #endif
 
 /* Per-contact IPC friction (potential, gradient, Hessian, assembly). */
+#include "fricl/fricl_laws.h" /* the friction laws (since 0.2) */
 #include "fricl/fricl_tangential.h"
 
 #endif /* FRICL_H */

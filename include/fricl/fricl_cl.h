@@ -91,4 +91,6 @@ FRICL_API fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
 }
 #endif
 
+#include "fricl/fricl_laws_cl.h" /* laws on cl_mem (since 0.2) */
+
 #endif /* FRICL_CL_H */

@@ -5,6 +5,7 @@ set(FRICL_CLI_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/cli_args.c
     ${CMAKE_CURRENT_LIST_DIR}/cmd_devices.c
     ${CMAKE_CURRENT_LIST_DIR}/cmd_eval.c
+    ${CMAKE_CURRENT_LIST_DIR}/cmd_law.c
     ${CMAKE_CURRENT_LIST_DIR}/eval_args.c
     ${CMAKE_CURRENT_LIST_DIR}/atomic_file.c
     ${CMAKE_CURRENT_LIST_DIR}/npy.c)

@@ -38,3 +38,17 @@ if(FRICL_VALGRIND AND NOT FRICL_SANITIZE)
                    ${CMAKE_CURRENT_BINARY_DIR}/cli_tmp/valgrind
                    ${FRICL_VALGRIND})
 endif()
+
+# `fricl law` (friction laws): black-box scenarios, NPY files via npy.c.
+add_executable(test_cli_law ${CMAKE_CURRENT_LIST_DIR}/test_cli_law.c
+                            ${PROJECT_SOURCE_DIR}/src/cli/npy.c)
+target_include_directories(test_cli_law PRIVATE ${PROJECT_SOURCE_DIR}/src/cli)
+target_compile_options(test_cli_law PRIVATE ${FRICL_C_FLAGS})
+if(FRICL_LIBM)
+  target_link_libraries(test_cli_law PRIVATE ${FRICL_LIBM})
+endif()
+foreach(scenario list lugre maxwell gms errors)
+  add_test(NAME cli_law_${scenario}
+           COMMAND test_cli_law ${scenario} $<TARGET_FILE:fricl_cli>
+                   ${CMAKE_CURRENT_BINARY_DIR}/cli_law_tmp_${scenario})
+endforeach()
