@@ -284,8 +284,12 @@ FRICL_API fricl_status fricl_scalar_prepare(fricl_context *ctx,
 }
 #endif
 
-/* Per-contact IPC friction (potential, gradient, Hessian, assembly). */
-#include "fricl/fricl_laws.h" /* the friction laws (since 0.2) */
+/* The other parts of the API, each in its own header:
+ *   fricl_tangential.h  per-contact IPC friction (potential, gradient,
+ *                       projected Hessian, assembly)
+ *   fricl_laws.h        the other friction laws (Exudyn, Modelica, the
+ *                       Fortran friction library), stateless and stateful */
+#include "fricl/fricl_laws.h"
 #include "fricl/fricl_tangential.h"
 
 #endif /* FRICL_H */
