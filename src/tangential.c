@@ -247,6 +247,40 @@ static int any_group_output(const fricl_contact_group *G) {
          G->factored_grad || G->factored_hessian;
 }
 
+/* The batch parameters both tiers share. */
+static fricl_status check_common(fricl_context *ctx, fricl_precision prec,
+                                 fricl_mu_profile profile, fricl_psd psd,
+                                 uint32_t flags, double eps_v) {
+  if (prec != FRICL_F64 && prec != FRICL_F32)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.precision %d is not FRICL_F64 or FRICL_F32",
+                       (int)prec);
+  if (profile != FRICL_MU_CUBIC && profile != FRICL_MU_IPCTK)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.mu_profile %d is not cubic (0) or ipctk (1)",
+                       (int)profile);
+  if ((unsigned)psd > 2)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.psd %d is not none (0), clamp (1) or abs (2)",
+                       (int)psd);
+  if (flags &
+      ~(FRICL_TANGENTIAL_FLAG_IPCTK_ABS | FRICL_TANGENTIAL_FLAG_CHECK_BASIS))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.flags = 0x%x has unknown bits", (unsigned)flags);
+  if (prec == FRICL_F64 && !ctx->has_fp64)
+    return fricl__fail(ctx, FRICL_STATUS_NO_FP64,
+                       "device \"%s\" has no double precision: use FRICL_F32 "
+                       "or another device",
+                       ctx->device_name);
+  const double eps = prec == FRICL_F32 ? (double)(float)eps_v : eps_v;
+  if (!(isfinite(eps) && eps > 0))
+    return fricl__fail(
+        ctx, FRICL_STATUS_INVALID_ARGUMENT,
+        "batch.eps_v = %g is invalid: it must be finite and > 0%s", eps_v,
+        eps != eps_v ? " (in float32)" : "");
+  return FRICL_STATUS_OK;
+}
+
 static fricl_status validate(fricl_context *ctx,
                              const fricl_tangential_batch *b, int *need_hess) {
   if (b->struct_size < sizeof *b)
@@ -254,37 +288,11 @@ static fricl_status validate(fricl_context *ctx,
                        "batch.struct_size is %u, expected %zu: initialise the "
                        "batch with fricl_tangential_batch_init",
                        (unsigned)b->struct_size, sizeof *b);
-  if (b->precision != FRICL_F64 && b->precision != FRICL_F32)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.precision %d is not FRICL_F64 or FRICL_F32",
-                       (int)b->precision);
-  if (b->mu_profile != FRICL_MU_CUBIC && b->mu_profile != FRICL_MU_IPCTK)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.mu_profile %d is not cubic (0) or ipctk (1)",
-                       (int)b->mu_profile);
-  if ((unsigned)b->psd > 2)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.psd %d is not none (0), clamp (1) or abs (2)",
-                       (int)b->psd);
-  if (b->flags &
-      ~(FRICL_TANGENTIAL_FLAG_IPCTK_ABS | FRICL_TANGENTIAL_FLAG_CHECK_BASIS))
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.flags = 0x%x has unknown bits",
-                       (unsigned)b->flags);
-  if (b->precision == FRICL_F64 && !ctx->has_fp64)
-    return fricl__fail(ctx, FRICL_STATUS_NO_FP64,
-                       "device \"%s\" has no double precision: use FRICL_F32 "
-                       "or another device",
-                       ctx->device_name);
-  const double eps =
-      b->precision == FRICL_F32 ? (double)(float)b->eps_v : b->eps_v;
-  if (!(isfinite(eps) && eps > 0))
-    return fricl__fail(
-        ctx, FRICL_STATUS_INVALID_ARGUMENT,
-        "batch.eps_v = %g is invalid: it must be finite and > 0%s", b->eps_v,
-        eps != b->eps_v ? " (in float32)" : "");
-  fricl_status st =
-      check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
+  fricl_status st = check_common(ctx, b->precision, b->mu_profile, b->psd,
+                                 b->flags, b->eps_v);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
   if (st != FRICL_STATUS_OK)
     return st;
   if (b->n_groups > 64)
@@ -450,5 +458,148 @@ fricl_status fricl_tangential_eval(fricl_context *ctx,
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_cl(ctx, batch, plan, need_hess);
   fricl_tangential_plan_destroy(tmp);
+  return st;
+}
+
+/* ------------------------------------------------------------- cl tier */
+
+void fricl_tangential_batch_cl_init(fricl_tangential_batch_cl *batch) {
+  if (!batch)
+    return;
+  memset(batch, 0, sizeof *batch);
+  batch->struct_size = (uint32_t)sizeof *batch;
+  batch->dim = 3;
+}
+
+static fricl_status validate_cl(fricl_context *ctx,
+                                const fricl_tangential_batch_cl *b,
+                                int *need_hess) {
+  if (b->struct_size < sizeof *b)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.struct_size is %u, expected %zu: initialise the "
+                       "batch with fricl_tangential_batch_cl_init",
+                       (unsigned)b->struct_size, sizeof *b);
+  fricl_status st = check_common(ctx, b->precision, b->mu_profile, b->psd,
+                                 b->flags, b->eps_v);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  if (b->dim != 2 && b->dim != 3)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "dim = %d: it must be 2 or 3", b->dim);
+  if (b->n_groups && !b->groups)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups is NULL with n_groups = %zu", b->n_groups);
+  if (b->n_groups > 64)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_groups = %zu: at most 64 groups per call",
+                       b->n_groups);
+  if (b->n_vertices > (size_t)INT32_MAX)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "n_vertices = %zu exceeds the int32 vertex indices",
+                       b->n_vertices);
+  size_t total = 0;
+  int hess = b->hessian_values.mem || b->hessian_product.mem;
+  int any = b->potential.mem || b->gradient.mem || hess;
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    const fricl_contact_group_cl *G = &b->groups[g];
+    const char *name = fricl_stencil_name(G->type);
+    if (!name)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu].type = %d is not a stencil type", g,
+                         (int)G->type);
+    if (b->dim == 2 &&
+        (G->type == FRICL_STENCIL_EE || G->type == FRICL_STENCIL_FV))
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (%s) exists only in 3-D, dim is 2", g,
+                         name);
+    if (G->count > ((size_t)1 << 58) - total)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (%s): count = %zu is too large", g, name,
+                         G->count);
+    total += G->count;
+    any |= G->potential.mem || G->local_hessian.mem || G->factored_gamma.mem ||
+           G->factored_grad.mem || G->factored_hessian.mem;
+    hess |= G->local_hessian.mem || G->factored_hessian.mem;
+    if (!G->count)
+      continue;
+    const struct {
+      cl_mem m;
+      const char *what;
+    } req[] = {
+        {G->vertices.mem, "vertices"},
+        {G->tangent_basis.mem, "tangent_basis"},
+        {G->normal_force.mem, "normal_force"},
+        {G->mu_s.mem, "mu_s"},
+        {G->mu_k.mem, "mu_k"},
+        {fricl_stencil_coord_count(G->type) ? G->closest_point.mem : (cl_mem)1,
+         "closest_point"}};
+    for (size_t i = 0; i < sizeof req / sizeof req[0]; ++i)
+      if (!req[i].m)
+        return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                           "groups[%zu] (%s): %s.mem is NULL with count = %zu",
+                           g, name, req[i].what, G->count);
+  }
+  if (!any)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "no output requested: set at least one output buffer");
+  if (b->n_vertices && !b->velocities.mem && total)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.velocities.mem is NULL");
+  if (b->hessian_product.mem && !b->direction.mem)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_product is requested but "
+                       "batch.direction.mem is NULL");
+  const fricl_tangential_plan *plan = b->plan;
+  if ((b->gradient.mem || b->hessian_values.mem || b->hessian_product.mem) &&
+      !plan)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.plan is required for gradient, hessian_values "
+                       "and hessian_product in the cl_mem tier");
+  if (plan) {
+    int same = plan->ctx == ctx && plan->dim == b->dim &&
+               plan->n_vertices == b->n_vertices &&
+               plan->n_groups == b->n_groups;
+    for (size_t g = 0; same && g < b->n_groups; ++g)
+      same = plan->types[g] == b->groups[g].type &&
+             plan->counts[g] == b->groups[g].count;
+    if (!same)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "batch.plan was made for another context or contact "
+                         "topology (dim, n_vertices, group types or counts "
+                         "differ)");
+    if (b->hessian_values.mem && !plan->has_bsr)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "batch.plan has no Hessian pattern");
+  }
+  *need_hess = hess;
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl_tangential_eval_cl(fricl_context *ctx,
+                                      const fricl_tangential_batch_cl *batch,
+                                      cl_uint num_wait,
+                                      const cl_event *wait_list,
+                                      cl_event *done) {
+  if (!ctx || !batch)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "ctx and batch must not be NULL");
+  fricl__clear_error(ctx);
+  if (ctx->backend != FRICL_BACKEND_OPENCL)
+    return fricl__fail(ctx, FRICL_STATUS_UNSUPPORTED,
+                       "fricl_tangential_eval_cl needs an OpenCL context");
+  if (num_wait && !wait_list)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "wait_list is NULL with num_wait = %u",
+                       (unsigned)num_wait);
+  int need_hess = 0;
+  fricl_status st = validate_cl(ctx, batch, &need_hess);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  fricl_tangential_plan *plan = (fricl_tangential_plan *)batch->plan;
+  if (plan)
+    st = fricl__plan_upload(plan);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__tangential_enqueue_cl(ctx, batch, plan, need_hess, num_wait,
+                                      wait_list, done);
   return st;
 }
