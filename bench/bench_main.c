@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_build.h"
 #include "bench_report.h"
 #include "bench_scalar.h"
 
@@ -64,7 +65,9 @@ static void usage(FILE *out) {
       "  --precision P       f64, f32 or both (default both)\n"
       "  --profile P         cubic, ipctk or both (default both)\n"
       "  --group NAME        run only this group (repeatable): a term name\n"
-      "                      such as smooth_mu_f0, all, all_per_element\n"
+      "                      such as smooth_mu_f0, all, all_per_element,\n"
+      "                      or build (the lagged build, 10^6 contacts; with\n"
+      "                      --quick or --n, that many contacts)\n"
       "  --quick             n = 2^16, 3 repeats (for tests)\n"
       "  --json FILE         also write every row as JSON (atomically)\n"
       "  --markdown          print the table as Markdown\n"
@@ -176,13 +179,14 @@ static int parse_options(int argc, char **argv, bench_options *o) {
       bad = parse_both(val, "cubic", "ipctk", &o->profiles);
       break;
     case 5: {
-      int known = 0;
+      int known = strcmp(val, "build") == 0;
       for (int g = 0; g < BENCH_NGROUPS; ++g)
         known |= strcmp(groups[g].name, val) == 0;
       if (!known) {
         fprintf(stderr, "fricl bench: unknown group '%s'; groups are:", val);
         for (int g = 0; g < BENCH_NGROUPS; ++g)
           fprintf(stderr, " %s", groups[g].name);
+        fprintf(stderr, " build");
         fprintf(stderr, "\n");
         return 2;
       }
@@ -217,6 +221,23 @@ static int parse_options(int argc, char **argv, bench_options *o) {
 }
 
 /* ------------------------------------------------------------- driver */
+
+/* The lagged build group: selected by --group build, or by no filter. */
+static int build_selected(const bench_options *o) {
+  if (o->ngroups == 0)
+    return 1;
+  for (int i = 0; i < o->ngroups; ++i)
+    if (strcmp(o->groups[i], "build") == 0)
+      return 1;
+  return 0;
+}
+
+static int only_build(const bench_options *o) {
+  for (int i = 0; i < o->ngroups; ++i)
+    if (strcmp(o->groups[i], "build") != 0)
+      return 0;
+  return o->ngroups > 0;
+}
 
 static int make_context(const char *device, fricl_context **out) {
   fricl_context_params p;
@@ -353,13 +374,23 @@ int fricl_bench_main(int argc, char **argv) {
               h.device);
       continue;
     }
-    if (run_precision(&env, (fricl_precision)p, &h, rows, &nrows))
+    if (!only_build(&opt) &&
+        run_precision(&env, (fricl_precision)p, &h, rows, &nrows))
       goto cleanup;
   }
+  bench_build_row brows[2];
+  int nbrows = 0;
+  if (build_selected(&opt) &&
+      bench_build_run(&opt, env.ctx, env.ref,
+                      opt.n == BENCH_DEFAULT_N ? (size_t)BENCH_BUILD_CONTACTS
+                                               : opt.n,
+                      brows, &nbrows))
+    goto cleanup;
 
   printf("\n");
   bench_report_table(stdout, &h, rows, nrows, opt.markdown);
   bench_report_outliers(stdout, rows, nrows);
+  bench_build_report(stdout, brows, nbrows, opt.markdown);
   if (opt.json_path && bench_report_json(opt.json_path, &h, rows, nrows))
     goto cleanup;
   rc = 0;
