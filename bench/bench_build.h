@@ -19,9 +19,10 @@
 #include "bench_types.h"
 #include "fricl/fricl.h"
 
-/* Contacts per row: 10^6, --quick 2^14 (--n overrides). */
-#define BENCH_BUILD_CONTACTS 1000000
-#define BENCH_BUILD_QUICK_CONTACTS 16384
+/* The build suite's bit in bench_options.suites (after the scalar and
+ * contacts suites of bench_types.h). Contacts per row: --contacts
+ * (default 10^6, --quick 2^14). */
+#define BENCH_SUITE_BUILD 0x4u
 
 typedef struct bench_build_row {
   fricl_precision precision;

@@ -9,11 +9,14 @@
 
 #include "bench.h"
 #include "bench_build.h"
+#include "bench_contacts.h"
 #include "bench_report.h"
 #include "bench_scalar.h"
 
 #define BENCH_DEFAULT_N ((size_t)1 << 24)
 #define BENCH_QUICK_N ((size_t)1 << 16)
+#define BENCH_DEFAULT_CONTACTS ((size_t)1000000)
+#define BENCH_QUICK_CONTACTS ((size_t)1 << 14)
 #define BENCH_DEFAULT_REPEATS 7
 #define BENCH_QUICK_REPEATS 3
 #define BENCH_MIN_SAMPLE_S 0.020
@@ -66,9 +69,12 @@ static void usage(FILE *out) {
       "  --profile P         cubic, ipctk or both (default both)\n"
       "  --group NAME        run only this group (repeatable): a term name\n"
       "                      such as smooth_mu_f0, all, all_per_element,\n"
-      "                      or build (the lagged build, 10^6 contacts; with\n"
-      "                      --quick or --n, that many contacts)\n"
-      "  --quick             n = 2^16, 3 repeats (for tests)\n"
+      "                      or build (= --suite build)\n"
+      "  --suite S           scalar, contacts, build or all (default all)\n"
+      "  --contacts N        contacts per row of the contacts and build\n"
+      "                      suites\n"
+      "                      (default 10^6)\n"
+      "  --quick             n = 2^16, 2^14 contacts, 3 repeats (for tests)\n"
       "  --json FILE         also write every row as JSON (atomically)\n"
       "  --markdown          print the table as Markdown\n"
       "  --help              this text\n"
@@ -111,13 +117,14 @@ static int parse_both(const char *s, const char *a, const char *b,
 
 /* Returns 0 to run, 1 after --help, 2 on a usage error. */
 static int parse_options(int argc, char **argv, bench_options *o) {
-  size_t n = 0;
-  int repeats = 0, quick = 0;
+  size_t n = 0, contacts = 0;
+  int repeats = 0, quick = 0, suite_set = 0;
   bench_group groups[BENCH_NGROUPS];
   make_groups(groups);
   memset(o, 0, sizeof *o);
   o->precisions = 3u; /* bit 0: f64 (FRICL_F64 = 0), bit 1: f32 */
   o->profiles = 3u;   /* bit 0: cubic, bit 1: ipctk */
+  o->suites = BENCH_SUITE_SCALAR | BENCH_SUITE_CONTACTS | BENCH_SUITE_BUILD;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -134,8 +141,8 @@ static int parse_options(int argc, char **argv, bench_options *o) {
     }
     /* Options with a value: "--opt VALUE" or "--opt=VALUE". */
     static const char *const valued[] = {
-        "--device",  "--n",     "--repeats", "--precision",
-        "--profile", "--group", "--json"};
+        "--device", "--n",    "--repeats", "--precision", "--profile",
+        "--group",  "--json", "--suite",   "--contacts"};
     const char *val = NULL;
     size_t k = 0;
     for (; k < sizeof valued / sizeof valued[0]; ++k) {
@@ -200,6 +207,23 @@ static int parse_options(int argc, char **argv, bench_options *o) {
     case 6:
       o->json_path = val;
       break;
+    case 7:
+      suite_set = 1;
+      if (strcmp(val, "scalar") == 0)
+        o->suites = BENCH_SUITE_SCALAR;
+      else if (strcmp(val, "contacts") == 0)
+        o->suites = BENCH_SUITE_CONTACTS;
+      else if (strcmp(val, "build") == 0)
+        o->suites = BENCH_SUITE_BUILD;
+      else if (strcmp(val, "all") == 0)
+        o->suites =
+            BENCH_SUITE_SCALAR | BENCH_SUITE_CONTACTS | BENCH_SUITE_BUILD;
+      else
+        bad = 1;
+      break;
+    case 8:
+      bad = parse_size(val, &contacts);
+      break;
     default:
       bad = 1;
       break;
@@ -215,29 +239,25 @@ static int parse_options(int argc, char **argv, bench_options *o) {
   o->repeats = repeats ? repeats
                : quick ? BENCH_QUICK_REPEATS
                        : BENCH_DEFAULT_REPEATS;
+  o->contacts = contacts ? contacts
+                : quick  ? BENCH_QUICK_CONTACTS
+                         : BENCH_DEFAULT_CONTACTS;
+  /* --group names scalar groups: it implies the scalar suite unless one
+   * was chosen explicitly. */
+  if (o->ngroups && !suite_set) {
+    /* `--group build` is the build suite (the lagged build). */
+    unsigned s = 0;
+    for (int i = 0; i < o->ngroups; ++i)
+      s |= strcmp(o->groups[i], "build") == 0 ? BENCH_SUITE_BUILD
+                                              : BENCH_SUITE_SCALAR;
+    o->suites = s;
+  }
   o->min_sample_s = BENCH_MIN_SAMPLE_S;
   o->err_samples = BENCH_ERR_SAMPLES;
   return 0;
 }
 
 /* ------------------------------------------------------------- driver */
-
-/* The lagged build group: selected by --group build, or by no filter. */
-static int build_selected(const bench_options *o) {
-  if (o->ngroups == 0)
-    return 1;
-  for (int i = 0; i < o->ngroups; ++i)
-    if (strcmp(o->groups[i], "build") == 0)
-      return 1;
-  return 0;
-}
-
-static int only_build(const bench_options *o) {
-  for (int i = 0; i < o->ngroups; ++i)
-    if (strcmp(o->groups[i], "build") != 0)
-      return 0;
-  return o->ngroups > 0;
-}
 
 static int make_context(const char *device, fricl_context **out) {
   fricl_context_params p;
@@ -367,32 +387,34 @@ int fricl_bench_main(int argc, char **argv) {
                     "reference backend (no roofline)\n");
 
   for (int p = FRICL_F64; p <= FRICL_F32; ++p) {
-    if (!((opt.precisions >> p) & 1u))
+    if (!((opt.precisions >> p) & 1u) || !(opt.suites & BENCH_SUITE_SCALAR))
       continue;
     if (p == FRICL_F64 && !fricl_context_has_fp64(env.ctx)) {
       fprintf(stderr, "fricl bench: %s has no fp64; f64 groups skipped\n",
               h.device);
       continue;
     }
-    if (!only_build(&opt) &&
-        run_precision(&env, (fricl_precision)p, &h, rows, &nrows))
+    if (run_precision(&env, (fricl_precision)p, &h, rows, &nrows))
       goto cleanup;
   }
-  bench_build_row brows[2];
-  int nbrows = 0;
-  if (build_selected(&opt) &&
-      bench_build_run(&opt, env.ctx, env.ref,
-                      opt.n == BENCH_DEFAULT_N ? (size_t)BENCH_BUILD_CONTACTS
-                                               : opt.n,
-                      brows, &nbrows))
-    goto cleanup;
 
-  printf("\n");
-  bench_report_table(stdout, &h, rows, nrows, opt.markdown);
-  bench_report_outliers(stdout, rows, nrows);
-  bench_build_report(stdout, brows, nbrows, opt.markdown);
-  if (opt.json_path && bench_report_json(opt.json_path, &h, rows, nrows))
+  if (opt.suites & BENCH_SUITE_SCALAR) {
+    printf("\n");
+    bench_report_table(stdout, &h, rows, nrows, opt.markdown);
+    bench_report_outliers(stdout, rows, nrows);
+    if (opt.json_path && bench_report_json(opt.json_path, &h, rows, nrows))
+      goto cleanup;
+  }
+  if ((opt.suites & BENCH_SUITE_CONTACTS) &&
+      bench_contacts_run(&opt, env.ctx, env.ref, opt.contacts))
     goto cleanup;
+  if (opt.suites & BENCH_SUITE_BUILD) {
+    bench_build_row brows[2];
+    int nbrows = 0;
+    if (bench_build_run(&opt, env.ctx, env.ref, opt.contacts, brows, &nbrows))
+      goto cleanup;
+    bench_build_report(stdout, brows, nbrows, opt.markdown);
+  }
   rc = 0;
 cleanup:
   bench_scalar_end(&env);

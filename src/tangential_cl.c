@@ -65,15 +65,14 @@ static fricl_status host_buf(fricl_context *ctx, const void *ptr, size_t bytes,
   return FRICL_STATUS_OK;
 }
 
-static fricl_status dev_buf(fricl_context *ctx, size_t bytes, cl_mem *mem) {
-  cl_int err = CL_SUCCESS;
-  *mem = FRICL__CL(clCreateBuffer)(ctx->cl_ctx, CL_MEM_READ_WRITE,
-                                   bytes ? bytes : 1, NULL, &err);
-  if (err != CL_SUCCESS) {
-    *mem = NULL;
-    return fricl__fail_cl(ctx, err, "clCreateBuffer (scratch)");
-  }
-  return FRICL_STATUS_OK;
+/* Scratch buffers live in the context's grow-only staging slots (after
+ * the scalar family's 16), so that repeated evaluations - every Newton
+ * iteration - do not allocate and first-touch them again. */
+enum { SLOT_REC = 16, SLOT_DALL = 17, SLOT_PARTIAL = 18 };
+
+static fricl_status dev_buf(fricl_context *ctx, int slot, size_t bytes,
+                            cl_mem *mem) {
+  return fricl__staging_get(ctx, slot, bytes ? bytes : 1, mem);
 }
 
 /* Make the device's writes to an output buffer visible at dst. */
@@ -114,11 +113,15 @@ static cl_int set_args(cl_kernel k, int n, const void *const *vals,
   return err;
 }
 
-static fricl_status launch(fricl_context *ctx, cl_kernel k, size_t n) {
-  if (!n)
-    return FRICL_STATUS_OK;
-  cl_int err = FRICL__CL(clEnqueueNDRangeKernel)(ctx->queue, k, 1, NULL, &n,
-                                                 NULL, 0, NULL, NULL);
+/* Enqueue n work items, then unbind the buffer arguments (see
+ * fricl__kernel_unbind). */
+static fricl_status launch(fricl_context *ctx, cl_kernel k, size_t n,
+                           const cl_uint *mem_args, int n_mem) {
+  cl_int err = CL_SUCCESS;
+  if (n)
+    err = FRICL__CL(clEnqueueNDRangeKernel)(ctx->queue, k, 1, NULL, &n, NULL, 0,
+                                            NULL, NULL);
+  fricl__kernel_unbind(k, mem_args, n_mem);
   return err == CL_SUCCESS ? FRICL_STATUS_OK
                            : fricl__fail_cl(ctx, err, "clEnqueueNDRangeKernel");
 }
@@ -234,8 +237,10 @@ static fricl_status contacts_slice(run_state *rs, size_t g, size_t lo,
       sizes[i] = sizeof(cl_mem);
     sizes[0] = sizes[19] = sizeof(cl_ulong);
     sizes[11] = esz;
+    static const cl_uint mem_args[] = {1,  2,  3,  4,  5,  6,  7,  8, 9,
+                                       10, 12, 13, 14, 15, 16, 17, 18};
     cl_int err = set_args(kern, 20, vals, sizes);
-    st = err == CL_SUCCESS ? launch(ctx, kern, n)
+    st = err == CL_SUCCESS ? launch(ctx, kern, n, mem_args, 17)
                            : fricl__fail_cl(ctx, err, "clSetKernelArg");
   }
   for (int i = 0; i < NOUT && st == FRICL_STATUS_OK; ++i)
@@ -269,8 +274,9 @@ static fricl_status gather_vec(run_state *rs, cl_mem out, int field, size_t c0,
   const size_t sizes[9] = {sizeof nv,      sizeof(cl_mem), sizeof(cl_mem),
                            sizeof(cl_mem), sizeof a,       sizeof z,
                            sizeof fld,     sizeof first,   sizeof(cl_mem)};
+  static const cl_uint mem_args[] = {1, 2, 3, 8};
   cl_int err = set_args(k, 9, vals, sizes);
-  return err == CL_SUCCESS ? launch(rs->ctx, k, rs->b->n_vertices)
+  return err == CL_SUCCESS ? launch(rs->ctx, k, rs->b->n_vertices, mem_args, 4)
                            : fricl__fail_cl(rs->ctx, err, "clSetKernelArg");
 }
 
@@ -290,8 +296,9 @@ static fricl_status gather_bsr(run_state *rs, size_t c0, size_t c1) {
   const size_t sizes[8] = {sizeof nnz,     sizeof(cl_mem), sizeof(cl_mem),
                            sizeof(cl_mem), sizeof a,       sizeof z,
                            sizeof first,   sizeof(cl_mem)};
+  static const cl_uint mem_args[] = {1, 2, 3, 7};
   cl_int err = set_args(k, 8, vals, sizes);
-  return err == CL_SUCCESS ? launch(rs->ctx, k, rs->plan->nnz)
+  return err == CL_SUCCESS ? launch(rs->ctx, k, rs->plan->nnz, mem_args, 4)
                            : fricl__fail_cl(rs->ctx, err, "clSetKernelArg");
 }
 
@@ -312,7 +319,8 @@ static fricl_status sum_potential(run_state *rs, size_t n) {
   cl_int err = set_args(k, 4, vals, sizes);
   if (err != CL_SUCCESS)
     return fricl__fail_cl(rs->ctx, err, "clSetKernelArg");
-  st = launch(rs->ctx, k, nblk);
+  static const cl_uint mem_args[] = {2, 3};
+  st = launch(rs->ctx, k, nblk, mem_args, 2);
   if (st != FRICL_STATUS_OK)
     return st;
   void *host = fricl__malloc(nblk * rs->esz);
@@ -371,13 +379,13 @@ fricl_status fricl__tangential_cl(fricl_context *ctx,
     st = host_buf(ctx, b->hessian_values, plan->nnz * dim * dim * rs.esz, 1,
                   &rs.hess);
   if (st == FRICL_STATUS_OK && (rs.grad || rs.prod || rs.hess) && cap)
-    st = dev_buf(ctx, cap * FRICL_REC_STRIDE * rs.esz, &rs.rec);
+    st = dev_buf(ctx, SLOT_REC, cap * FRICL_REC_STRIDE * rs.esz, &rs.rec);
   if (st == FRICL_STATUS_OK && b->potential && cap) {
-    st = dev_buf(ctx, cap * rs.esz, &rs.dall);
+    st = dev_buf(ctx, SLOT_DALL, cap * rs.esz, &rs.dall);
     if (st == FRICL_STATUS_OK)
-      st =
-          dev_buf(ctx, (cap + FRICL__POT_BLOCK - 1) / FRICL__POT_BLOCK * rs.esz,
-                  &rs.partial);
+      st = dev_buf(ctx, SLOT_PARTIAL,
+                   (cap + FRICL__POT_BLOCK - 1) / FRICL__POT_BLOCK * rs.esz,
+                   &rs.partial);
   }
 
   for (size_t c0 = 0; c0 < total && st == FRICL_STATUS_OK; c0 += chunk) {
@@ -427,8 +435,7 @@ fricl_status fricl__tangential_cl(fricl_context *ctx,
       *(float *)b->potential = rs.pot_f;
   }
   clFinish(ctx->queue);
-  cl_mem all[8] = {rs.vel,  rs.dir, rs.grad, rs.prod,
-                   rs.hess, rs.rec, rs.dall, rs.partial};
-  release(all, 8);
+  cl_mem all[5] = {rs.vel, rs.dir, rs.grad, rs.prod, rs.hess};
+  release(all, 5); /* the scratch buffers belong to the context */
   return st;
 }
