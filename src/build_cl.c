@@ -94,13 +94,20 @@ fricl_status fricl__build_enqueue(fricl_context *ctx,
                          l->wout, l->musout, l->mukout, l->status};
   for (cl_uint i = 0; i < 8 && err == CL_SUCCESS; ++i)
     err = clSetKernelArg(k, 16 + i, sizeof(cl_mem), &outs[i]);
-  if (err != CL_SUCCESS)
-    return fricl__fail_cl(ctx, err, "clSetKernelArg");
   const size_t global = l->n;
-  err = FRICL__CL(clEnqueueNDRangeKernel)(ctx->queue, k, 1, NULL, &global, NULL,
-                                          0, NULL, NULL);
+  const int set_ok = err == CL_SUCCESS;
+  if (set_ok)
+    err = FRICL__CL(clEnqueueNDRangeKernel)(ctx->queue, k, 1, NULL, &global,
+                                            NULL, 0, NULL, NULL);
+  /* Also on failure: the cached kernel must not keep handles of buffers
+   * that are released later (some runtimes read them when an argument is
+   * set again). */
+  static const cl_uint mem_args[] = {2,  3,  4,  5,  6,  7,  9,  10, 12,
+                                     16, 17, 18, 19, 20, 21, 22, 23};
+  fricl__kernel_unbind(k, mem_args, (int)(sizeof mem_args / sizeof *mem_args));
   if (err != CL_SUCCESS)
-    return fricl__fail_cl(ctx, err, "clEnqueueNDRangeKernel");
+    return fricl__fail_cl(ctx, err,
+                          set_ok ? "clEnqueueNDRangeKernel" : "clSetKernelArg");
   return FRICL_STATUS_OK;
 }
 
