@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_build.h"
 #include "bench_contacts.h"
 #include "bench_laws.h"
 #include "bench_report.h"
@@ -70,9 +71,12 @@ static void usage(FILE *out) {
       "  --profile P         cubic, ipctk or both (default both)\n"
       "  --group NAME        run only this group (repeatable): a term name\n"
       "                      such as smooth_mu_f0, all, all_per_element;\n"
-      "                      `laws` runs the friction-law rows alone\n"
-      "  --suite S           scalar, contacts, laws or all (default all)\n"
-      "  --contacts N        contacts per row of the contacts suite\n"
+      "                      `laws` runs the friction-law rows alone,\n"
+      "                      `build` the lagged-build rows (= --suite build)\n"
+      "  --suite S           scalar, contacts, build, laws or all\n"
+      "                      (default all)\n"
+      "  --contacts N        contacts per row of the contacts and build\n"
+      "                      suites\n"
       "                      (default 10^6)\n"
       "  --quick             n = 2^16, 2^14 contacts, 3 repeats (for tests)\n"
       "  --json FILE         also write every row as JSON (atomically)\n"
@@ -186,13 +190,14 @@ static int parse_options(int argc, char **argv, bench_options *o) {
       bad = parse_both(val, "cubic", "ipctk", &o->profiles);
       break;
     case 5: {
-      int known = 0;
+      int known = strcmp(val, "build") == 0;
       for (int g = 0; g < BENCH_NGROUPS; ++g)
         known |= strcmp(groups[g].name, val) == 0;
       if (!known) {
         fprintf(stderr, "fricl bench: unknown group '%s'; groups are:", val);
         for (int g = 0; g < BENCH_NGROUPS; ++g)
           fprintf(stderr, " %s", groups[g].name);
+        fprintf(stderr, " build");
         fprintf(stderr, "\n");
         return 2;
       }
@@ -214,6 +219,8 @@ static int parse_options(int argc, char **argv, bench_options *o) {
         o->suites = BENCH_SUITE_CONTACTS;
       else if (strcmp(val, "laws") == 0)
         o->suites = BENCH_SUITE_LAWS;
+      else if (strcmp(val, "build") == 0)
+        o->suites = BENCH_SUITE_BUILD;
       else if (strcmp(val, "all") == 0)
         o->suites = BENCH_SUITES_ALL;
       else
@@ -243,8 +250,14 @@ static int parse_options(int argc, char **argv, bench_options *o) {
                          : BENCH_DEFAULT_CONTACTS;
   /* --group names scalar groups: it implies the scalar suite unless one
    * was chosen explicitly. */
-  if (o->ngroups && !suite_set)
-    o->suites = BENCH_SUITE_SCALAR;
+  if (o->ngroups && !suite_set) {
+    /* `--group build` is the build suite (the lagged build). */
+    unsigned s = 0;
+    for (int i = 0; i < o->ngroups; ++i)
+      s |= strcmp(o->groups[i], "build") == 0 ? BENCH_SUITE_BUILD
+                                              : BENCH_SUITE_SCALAR;
+    o->suites = s;
+  }
   o->min_sample_s = BENCH_MIN_SAMPLE_S;
   o->err_samples = BENCH_ERR_SAMPLES;
   return 0;
@@ -431,6 +444,13 @@ int fricl_bench_main(int argc, char **argv) {
   if ((opt.suites & BENCH_SUITE_CONTACTS) &&
       bench_contacts_run(&opt, env.ctx, env.ref, opt.contacts))
     goto cleanup;
+  if (opt.suites & BENCH_SUITE_BUILD) {
+    bench_build_row brows[2];
+    int nbrows = 0;
+    if (bench_build_run(&opt, env.ctx, env.ref, opt.contacts, brows, &nbrows))
+      goto cleanup;
+    bench_build_report(stdout, brows, nbrows, opt.markdown);
+  }
   if ((opt.suites & BENCH_SUITE_LAWS) && env.is_cl && run_laws_suite(&opt))
     goto cleanup;
   rc = 0;

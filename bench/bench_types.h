@@ -17,7 +17,8 @@
 #define BENCH_SUITE_SCALAR 0x1u
 #define BENCH_SUITE_CONTACTS 0x2u
 #define BENCH_SUITE_LAWS 0x4u
-#define BENCH_SUITES_ALL 0x7u
+#define BENCH_SUITE_BUILD 0x8u
+#define BENCH_SUITES_ALL 0xFu
 #define BENCH_NAME_MAX 48
 
 /* Targets (benchmark goals, printed as PASS/MISS; the exit status ignores

@@ -17,6 +17,7 @@
  *                    fricl_scalar_batch_init, fricl_scalar_prepare,
  *                    fricl_scalar_eval
  *   Tangential ..... see <fricl/fricl_tangential.h>, included below
+ *   Lagged build ... see <fricl/fricl_build.h>, included below
  *
  * Ownership: every pointer passed to fricl is borrowed for the duration of
  * the call only; fricl never keeps, frees or writes through an input pointer.
@@ -291,5 +292,8 @@ FRICL_API fricl_status fricl_scalar_prepare(fricl_context *ctx,
  *                       Fortran friction library), stateless and stateful */
 #include "fricl/fricl_laws.h"
 #include "fricl/fricl_tangential.h"
+
+/* The lagged friction build from geometry. */
+#include "fricl/fricl_build.h"
 
 #endif /* FRICL_H */
