@@ -339,6 +339,7 @@ static int one_precision(const bench_options *o, fricl_context *ctx,
   scene s;
   int rc = 1;
   cl_mem csrc = NULL, cdst = NULL;
+  cl_kernel cr_kernel = NULL;
   memset(row, 0, sizeof *row);
   row->precision = p;
   row->contacts = contacts;
@@ -386,6 +387,7 @@ static int one_precision(const bench_options *o, fricl_context *ctx,
       goto done;
     }
     cr = (copy_run){q, k, n};
+    cr_kernel = k;
     i_copy = nj;
     jobs[nj++] = (bench_job){.fn = run_copy, .arg = &cr};
     i_dev = nj;
@@ -434,12 +436,138 @@ static int one_precision(const bench_options *o, fricl_context *ctx,
   }
   rc = 0;
 done:
+  if (cr_kernel) {
+    static const cl_uint copy_args[] = {1, 2};
+    fricl__kernel_unbind(cr_kernel, copy_args, 2);
+  }
   if (csrc)
     clReleaseMemObject(csrc);
   if (cdst)
     clReleaseMemObject(cdst);
   scene_free(&s);
   return rc;
+}
+
+/* ---------------------------------------------- build, then evaluate */
+
+/* One solver step's worth of friction: the lagged build, the contact plan
+ * (the active set changed), then D, its gradient and the global Hessian
+ * (PSD clamp) at velocities v. The build's outputs feed the evaluation
+ * directly (same layouts). */
+typedef struct {
+  fricl_context *ctx;
+  scene *s;
+  const void *vel;
+  void *pot, *grad, *hess;
+  size_t hess_cap; /* elements */
+} eval_run;
+
+static int run_build_eval(void *arg, int count) {
+  eval_run *e = arg;
+  scene *s = e->s;
+  for (int i = 0; i < count; ++i) {
+    fricl_status st = fricl_build(e->ctx, &s->b);
+    if (st != FRICL_STATUS_OK)
+      return fail_fricl(e->ctx, st, "fricl_build");
+    fricl_contact_group G[NG];
+    memset(G, 0, sizeof G);
+    for (int g = 0; g < NG; ++g) {
+      G[g].type = types[g];
+      G[g].count = s->count[g];
+      G[g].vertices = s->vx[g];
+      G[g].closest_point =
+          fricl_stencil_coord_count(types[g]) ? s->beta[g] : NULL;
+      G[g].tangent_basis = s->P[g];
+      G[g].normal_force = s->N[g];
+      G[g].weight = s->w[g];
+      G[g].mu_s = s->ms[g];
+      G[g].mu_k = s->mk[g];
+    }
+    fricl_tangential_plan *plan = NULL;
+    st = fricl_tangential_plan_create(e->ctx, 3, s->nv, NG, G, &plan);
+    if (st != FRICL_STATUS_OK)
+      return fail_fricl(e->ctx, st, "fricl_tangential_plan_create");
+    size_t nnz = 0;
+    fricl_tangential_plan_bsr(plan, NULL, &nnz, NULL, NULL);
+    fricl_tangential_batch b;
+    fricl_tangential_batch_init(&b);
+    b.precision = s->prec;
+    b.psd = FRICL_PSD_CLAMP;
+    b.n_vertices = s->nv;
+    b.velocities = e->vel;
+    b.eps_v = 1e-3;
+    b.n_groups = NG;
+    b.groups = G;
+    b.plan = plan;
+    b.potential = e->pot;
+    b.gradient = e->grad;
+    b.hessian_values = nnz * 9 <= e->hess_cap ? e->hess : NULL;
+    st = b.hessian_values ? fricl_tangential_eval(e->ctx, &b)
+                          : FRICL_STATUS_OUT_OF_MEMORY;
+    fricl_tangential_plan_destroy(plan);
+    if (st != FRICL_STATUS_OK)
+      return fail_fricl(e->ctx, st, "fricl_tangential_eval");
+  }
+  return 0;
+}
+
+int bench_build_eval_run(const bench_options *o, fricl_context *ctx,
+                         fricl_context *ref, size_t contacts, int markdown) {
+  int printed = 0;
+  for (int p = FRICL_F64; p <= FRICL_F32; ++p) {
+    if (!((o->precisions >> p) & 1u) ||
+        (p == FRICL_F64 && !fricl_context_has_fp64(ctx)))
+      continue;
+    scene s;
+    if (scene_make(&s, (fricl_precision)p, contacts)) {
+      scene_free(&s);
+      fprintf(stderr, "fricl bench (build+eval): out of memory\n");
+      return 1;
+    }
+    const size_t nvd = s.nv * 3, cap = contacts * 16 * 9;
+    void *vel = bench_alloc(nvd * s.esz);
+    void *buf[6] = {bench_alloc(s.esz),       bench_alloc(nvd * s.esz),
+                    bench_alloc(cap * s.esz), bench_alloc(s.esz),
+                    bench_alloc(nvd * s.esz), bench_alloc(cap * s.esz)};
+    int rc = !vel;
+    for (int i = 0; i < 6; ++i)
+      rc |= !buf[i];
+    if (!rc) {
+      for (size_t i = 0; i < nvd; ++i)
+        put(s.prec, vel, i, 2e-3 * (hash01(i * 7 + 3) - 0.5));
+      eval_run a = {ctx, &s, vel, buf[0], buf[1], buf[2], cap};
+      eval_run r = {ref, &s, vel, buf[3], buf[4], buf[5], cap};
+      bench_job jobs[2] = {{.fn = run_build_eval, .arg = &a},
+                           {.fn = run_build_eval, .arg = &r}};
+      rc = bench_time_jobs(jobs, 2, o->repeats, o->min_sample_s);
+      if (!rc) {
+        if (!printed++)
+          fprintf(stdout,
+                  "\n%sBuild + evaluate (fricl_build, plan, D + gradient + "
+                  "global BSR Hessian, PSD clamp), same scene\n%s",
+                  markdown ? "### " : "",
+                  markdown ? "\n| prec | contacts | Mcontacts/s | C ref "
+                             "Mcontacts/s | speed-up vs C ref |\n"
+                             "|---|---|---|---|---|\n"
+                           : "");
+        const double n = (double)contacts;
+        fprintf(stdout,
+                markdown ? "| %s | %zu | %.2f | %.2f | %.2fx |\n"
+                         : "%s %zu contacts: %.2f Mcontacts/s, C ref %.2f "
+                           "Mcontacts/s, %.2fx\n",
+                p ? "f32" : "f64", contacts, n / jobs[0].st.median * 1e-6,
+                n / jobs[1].st.median * 1e-6,
+                jobs[1].st.median / jobs[0].st.median);
+      }
+    }
+    bench_free(vel);
+    for (int i = 0; i < 6; ++i)
+      bench_free(buf[i]);
+    scene_free(&s);
+    if (rc)
+      return 1;
+  }
+  return 0;
 }
 
 int bench_build_run(const bench_options *o, fricl_context *ctx,

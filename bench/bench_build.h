@@ -32,6 +32,11 @@ typedef struct bench_build_row {
   long mismatches; /* host tier vs device tier, bitwise (status, beta, P) */
 } bench_build_row;
 
+/* Time build + plan + evaluation (D, gradient, global Hessian) against the
+ * C reference and print the rows. 0 on success. */
+int bench_build_eval_run(const bench_options *o, fricl_context *ctx,
+                         fricl_context *ref, size_t contacts, int markdown);
+
 /* Run the build rows of every precision in `precisions` (bit per
  * fricl_precision) on ctx, C reference on ref. 0 on success. */
 int bench_build_run(const bench_options *o, fricl_context *ctx,

@@ -450,6 +450,9 @@ int fricl_bench_main(int argc, char **argv) {
     if (bench_build_run(&opt, env.ctx, env.ref, opt.contacts, brows, &nbrows))
       goto cleanup;
     bench_build_report(stdout, brows, nbrows, opt.markdown);
+    if (bench_build_eval_run(&opt, env.ctx, env.ref, opt.contacts,
+                             opt.markdown))
+      goto cleanup;
   }
   if ((opt.suites & BENCH_SUITE_LAWS) && env.is_cl && run_laws_suite(&opt))
     goto cleanup;
