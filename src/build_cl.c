@@ -113,60 +113,6 @@ fricl_status fricl__build_enqueue(fricl_context *ctx,
 
 /* ------------------------------------------------------------ host tier */
 
-/* A buffer over host memory: wrapped (zero copy) on unified-memory
- * devices, else a device buffer (inputs copied in at creation). */
-static fricl_status host_buf(fricl_context *ctx, const void *ptr, size_t bytes,
-                             int is_out, cl_mem *mem) {
-  *mem = NULL;
-  if (!ptr || !bytes)
-    return FRICL_STATUS_OK;
-  if ((cl_ulong)bytes > ctx->max_alloc_bytes)
-    return fricl__fail(ctx, FRICL_STATUS_UNSUPPORTED,
-                       "an array of %zu bytes exceeds the device's maximum "
-                       "allocation (%llu bytes); vertex arrays are not "
-                       "chunked",
-                       bytes, (unsigned long long)ctx->max_alloc_bytes);
-  cl_mem_flags f = is_out ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY;
-  if (ctx->host_unified)
-    f |= CL_MEM_USE_HOST_PTR;
-  else if (!is_out)
-    f |= CL_MEM_COPY_HOST_PTR;
-  cl_int err = CL_SUCCESS;
-  *mem = FRICL__CL(clCreateBuffer)(
-      ctx->cl_ctx, f, bytes,
-      (f & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR))
-          ? (void *)(uintptr_t)ptr
-          : NULL,
-      &err);
-  if (err != CL_SUCCESS) {
-    *mem = NULL;
-    return fricl__fail_cl(ctx, err, "clCreateBuffer");
-  }
-  return FRICL_STATUS_OK;
-}
-
-/* Make the device's writes to an output buffer visible at dst. */
-static fricl_status read_out(fricl_context *ctx, cl_mem mem, void *dst,
-                             size_t bytes) {
-  if (!mem)
-    return FRICL_STATUS_OK;
-  cl_int err;
-  if (ctx->host_unified) {
-    void *p = FRICL__CL(clEnqueueMapBuffer)(
-        ctx->queue, mem, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &err);
-    if (err == CL_SUCCESS) {
-      if (p != dst)
-        memcpy(dst, p, bytes);
-      err = clEnqueueUnmapMemObject(ctx->queue, mem, p, 0, NULL, NULL);
-    }
-  } else {
-    err = FRICL__CL(clEnqueueReadBuffer)(ctx->queue, mem, CL_TRUE, 0, bytes,
-                                         dst, 0, NULL, NULL);
-  }
-  return err == CL_SUCCESS ? FRICL_STATUS_OK
-                           : fricl__fail_cl(ctx, err, "reading results back");
-}
-
 static void release(cl_mem *m, int n) {
   for (int i = 0; i < n; ++i)
     if (m[i]) {
@@ -228,12 +174,12 @@ static fricl_status group_slice(fricl_context *ctx, const fricl_build_batch *b,
   fricl_status st = FRICL_STATUS_OK;
   for (int i = 0; i < NIN && st == FRICL_STATUS_OK; ++i)
     if (in_p[i])
-      st = host_buf(ctx, (const char *)in_p[i] + lo * in_per[i], n * in_per[i],
-                    0, &mem[i]);
+      st = fricl__host_buffer(ctx, (const char *)in_p[i] + lo * in_per[i],
+                              n * in_per[i], FRICL__HOST_IN, &mem[i]);
   for (int i = 0; i < NOUT && st == FRICL_STATUS_OK; ++i)
     if (out_p[i])
-      st = host_buf(ctx, (char *)out_p[i] + lo * out_per[i], n * out_per[i], 1,
-                    &mem[NIN + i]);
+      st = fricl__host_buffer(ctx, (char *)out_p[i] + lo * out_per[i],
+                              n * out_per[i], FRICL__HOST_OUT, &mem[NIN + i]);
   if (st == FRICL_STATUS_OK) {
     l->type = G->type;
     l->mus_mode = fricl__mu_mode(G->mu_s, b->vertex_mu_s);
@@ -258,8 +204,8 @@ static fricl_status group_slice(fricl_context *ctx, const fricl_build_batch *b,
     st = fricl__build_enqueue(ctx, l);
   }
   for (int i = 0; i < NOUT && st == FRICL_STATUS_OK; ++i)
-    st = read_out(ctx, mem[NIN + i], (char *)out_p[i] + lo * out_per[i],
-                  n * out_per[i]);
+    st = fricl__host_read_back(
+        ctx, mem[NIN + i], (char *)out_p[i] + lo * out_per[i], n * out_per[i]);
   /* Also on error: nothing enqueued may outlive the caller's pointers. */
   clFinish(ctx->queue);
   release(mem, NIN + NOUT);
@@ -288,14 +234,17 @@ fricl_status fricl__build_cl(fricl_context *ctx, const fricl_build_batch *b,
     return FRICL_STATUS_OK;
   /* Vertex arrays, whole. */
   cl_mem vm[4] = {0};
-  fricl_status st =
-      host_buf(ctx, b->lagged_positions, nv * dim * esz, 0, &vm[0]);
+  fricl_status st = fricl__host_buffer(ctx, b->lagged_positions, nv * dim * esz,
+                                       FRICL__HOST_IN, &vm[0]);
   if (st == FRICL_STATUS_OK && b->rest_positions)
-    st = host_buf(ctx, b->rest_positions, nv * dim * esz, 0, &vm[1]);
+    st = fricl__host_buffer(ctx, b->rest_positions, nv * dim * esz,
+                            FRICL__HOST_IN, &vm[1]);
   if (st == FRICL_STATUS_OK && b->vertex_mu_s)
-    st = host_buf(ctx, b->vertex_mu_s, nv * esz, 0, &vm[2]);
+    st = fricl__host_buffer(ctx, b->vertex_mu_s, nv * esz, FRICL__HOST_IN,
+                            &vm[2]);
   if (st == FRICL_STATUS_OK && b->vertex_mu_k)
-    st = host_buf(ctx, b->vertex_mu_k, nv * esz, 0, &vm[3]);
+    st = fricl__host_buffer(ctx, b->vertex_mu_k, nv * esz, FRICL__HOST_IN,
+                            &vm[3]);
   l.X = vm[0];
   l.Xrest = vm[1];
   l.vmus = vm[2];

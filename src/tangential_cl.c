@@ -82,60 +82,6 @@ static fricl_status get_kernel(run_state *rs, const char *name,
                            defines, k, NULL);
 }
 
-/* A buffer over host memory: wrapped (zero copy) on unified-memory
- * devices, else a device buffer (inputs copied in at creation). */
-static fricl_status host_buf(fricl_context *ctx, const void *ptr, size_t bytes,
-                             int is_out, cl_mem *mem) {
-  *mem = NULL;
-  if (!ptr || !bytes)
-    return FRICL_STATUS_OK;
-  if ((cl_ulong)bytes > ctx->max_alloc_bytes)
-    return fricl__fail(ctx, FRICL_STATUS_UNSUPPORTED,
-                       "an array of %zu bytes exceeds the device's maximum "
-                       "allocation (%llu bytes); vertex arrays and the "
-                       "Hessian values are not chunked",
-                       bytes, (unsigned long long)ctx->max_alloc_bytes);
-  cl_mem_flags f = is_out ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY;
-  if (ctx->host_unified)
-    f |= CL_MEM_USE_HOST_PTR;
-  else if (!is_out)
-    f |= CL_MEM_COPY_HOST_PTR;
-  cl_int err = CL_SUCCESS;
-  *mem = FRICL__CL(clCreateBuffer)(
-      ctx->cl_ctx, f, bytes,
-      (f & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR))
-          ? (void *)(uintptr_t)ptr
-          : NULL,
-      &err);
-  if (err != CL_SUCCESS) {
-    *mem = NULL;
-    return fricl__fail_cl(ctx, err, "clCreateBuffer");
-  }
-  return FRICL_STATUS_OK;
-}
-
-/* Make the device's writes to an output buffer visible at dst. */
-static fricl_status read_out(fricl_context *ctx, cl_mem mem, void *dst,
-                             size_t bytes) {
-  if (!mem || !bytes)
-    return FRICL_STATUS_OK;
-  cl_int err;
-  if (ctx->host_unified) {
-    void *p = FRICL__CL(clEnqueueMapBuffer)(
-        ctx->queue, mem, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &err);
-    if (err == CL_SUCCESS) {
-      if (p != dst)
-        memcpy(dst, p, bytes);
-      err = clEnqueueUnmapMemObject(ctx->queue, mem, p, 0, NULL, NULL);
-    }
-  } else {
-    err = FRICL__CL(clEnqueueReadBuffer)(ctx->queue, mem, CL_TRUE, 0, bytes,
-                                         dst, 0, NULL, NULL);
-  }
-  return err == CL_SUCCESS ? FRICL_STATUS_OK
-                           : fricl__fail_cl(ctx, err, "reading results back");
-}
-
 static void release(cl_mem *m, int n) {
   for (int i = 0; i < n; ++i)
     if (m[i]) {
@@ -237,8 +183,9 @@ static fricl_status contacts_slice(run_state *rs, sync_state *sy, size_t g,
       continue;
     const size_t el = i == 0 ? sizeof(int32_t) : rs->esz;
     if (rs->is_host) {
-      st = host_buf(ctx, (const char *)G->host[i] + lo * per[i] * el,
-                    n * per[i] * el, i >= NIN, &owned[i]);
+      st = fricl__host_buffer(
+          ctx, (const char *)G->host[i] + lo * per[i] * el, n * per[i] * el,
+          i >= NIN ? FRICL__HOST_OUT : FRICL__HOST_IN, &owned[i]);
       arr[i].mem = owned[i];
     } else {
       arr[i] =
@@ -272,9 +219,9 @@ static fricl_status contacts_slice(run_state *rs, sync_state *sy, size_t g,
   }
   if (rs->is_host) {
     for (int i = NIN; i < NARR && st == FRICL_STATUS_OK; ++i)
-      st = read_out(ctx, owned[i],
-                    (char *)(uintptr_t)G->host[i] + lo * per[i] * rs->esz,
-                    n * per[i] * rs->esz);
+      st = fricl__host_read_back(
+          ctx, owned[i], (char *)(uintptr_t)G->host[i] + lo * per[i] * rs->esz,
+          n * per[i] * rs->esz);
     clFinish(ctx->queue);
   }
   release(owned, NARR);
@@ -472,7 +419,10 @@ fricl_status fricl__tangential_cl(fricl_context *ctx,
                            0};
   fricl_status st = FRICL_STATUS_OK;
   for (int i = 0; i < 5 && st == FRICL_STATUS_OK; ++i)
-    st = host_buf(ctx, src[i], bytes[i], i >= 2, &rs.owned[i]);
+    /* Global outputs accumulate over chunks: read and written. */
+    st = fricl__host_buffer(ctx, src[i], bytes[i],
+                            i >= 2 ? FRICL__HOST_INOUT : FRICL__HOST_IN,
+                            &rs.owned[i]);
   rs.vel = (abuf){rs.owned[0], 0};
   rs.dir = (abuf){rs.owned[1], 0};
   rs.grad = (abuf){rs.owned[2], 0};
@@ -487,11 +437,12 @@ fricl_status fricl__tangential_cl(fricl_context *ctx,
   if (st == FRICL_STATUS_OK)
     st = run(&rs, &sy, need_hess);
   if (st == FRICL_STATUS_OK) {
-    st = read_out(ctx, rs.grad.mem, b->gradient, bytes[2]);
+    st = fricl__host_read_back(ctx, rs.grad.mem, b->gradient, bytes[2]);
     if (st == FRICL_STATUS_OK)
-      st = read_out(ctx, rs.prod.mem, b->hessian_product, bytes[3]);
+      st =
+          fricl__host_read_back(ctx, rs.prod.mem, b->hessian_product, bytes[3]);
     if (st == FRICL_STATUS_OK)
-      st = read_out(ctx, rs.hess.mem, b->hessian_values, bytes[4]);
+      st = fricl__host_read_back(ctx, rs.hess.mem, b->hessian_values, bytes[4]);
     if (st == FRICL_STATUS_OK && rs.want_pot) {
       const cl_int err =
           FRICL__CL(clEnqueueReadBuffer)(ctx->queue, rs.pot.mem, CL_TRUE, 0,
