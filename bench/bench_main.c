@@ -8,11 +8,14 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench_contacts.h"
 #include "bench_report.h"
 #include "bench_scalar.h"
 
 #define BENCH_DEFAULT_N ((size_t)1 << 24)
 #define BENCH_QUICK_N ((size_t)1 << 16)
+#define BENCH_DEFAULT_CONTACTS ((size_t)1000000)
+#define BENCH_QUICK_CONTACTS ((size_t)1 << 14)
 #define BENCH_DEFAULT_REPEATS 7
 #define BENCH_QUICK_REPEATS 3
 #define BENCH_MIN_SAMPLE_S 0.020
@@ -65,7 +68,10 @@ static void usage(FILE *out) {
       "  --profile P         cubic, ipctk or both (default both)\n"
       "  --group NAME        run only this group (repeatable): a term name\n"
       "                      such as smooth_mu_f0, all, all_per_element\n"
-      "  --quick             n = 2^16, 3 repeats (for tests)\n"
+      "  --suite S           scalar, contacts or all (default all)\n"
+      "  --contacts N        contacts per row of the contacts suite\n"
+      "                      (default 10^6)\n"
+      "  --quick             n = 2^16, 2^14 contacts, 3 repeats (for tests)\n"
       "  --json FILE         also write every row as JSON (atomically)\n"
       "  --markdown          print the table as Markdown\n"
       "  --help              this text\n"
@@ -108,13 +114,14 @@ static int parse_both(const char *s, const char *a, const char *b,
 
 /* Returns 0 to run, 1 after --help, 2 on a usage error. */
 static int parse_options(int argc, char **argv, bench_options *o) {
-  size_t n = 0;
-  int repeats = 0, quick = 0;
+  size_t n = 0, contacts = 0;
+  int repeats = 0, quick = 0, suite_set = 0;
   bench_group groups[BENCH_NGROUPS];
   make_groups(groups);
   memset(o, 0, sizeof *o);
   o->precisions = 3u; /* bit 0: f64 (FRICL_F64 = 0), bit 1: f32 */
   o->profiles = 3u;   /* bit 0: cubic, bit 1: ipctk */
+  o->suites = BENCH_SUITE_SCALAR | BENCH_SUITE_CONTACTS;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -131,8 +138,8 @@ static int parse_options(int argc, char **argv, bench_options *o) {
     }
     /* Options with a value: "--opt VALUE" or "--opt=VALUE". */
     static const char *const valued[] = {
-        "--device",  "--n",     "--repeats", "--precision",
-        "--profile", "--group", "--json"};
+        "--device", "--n",    "--repeats", "--precision", "--profile",
+        "--group",  "--json", "--suite",   "--contacts"};
     const char *val = NULL;
     size_t k = 0;
     for (; k < sizeof valued / sizeof valued[0]; ++k) {
@@ -196,6 +203,20 @@ static int parse_options(int argc, char **argv, bench_options *o) {
     case 6:
       o->json_path = val;
       break;
+    case 7:
+      suite_set = 1;
+      if (strcmp(val, "scalar") == 0)
+        o->suites = BENCH_SUITE_SCALAR;
+      else if (strcmp(val, "contacts") == 0)
+        o->suites = BENCH_SUITE_CONTACTS;
+      else if (strcmp(val, "all") == 0)
+        o->suites = BENCH_SUITE_SCALAR | BENCH_SUITE_CONTACTS;
+      else
+        bad = 1;
+      break;
+    case 8:
+      bad = parse_size(val, &contacts);
+      break;
     default:
       bad = 1;
       break;
@@ -211,6 +232,13 @@ static int parse_options(int argc, char **argv, bench_options *o) {
   o->repeats = repeats ? repeats
                : quick ? BENCH_QUICK_REPEATS
                        : BENCH_DEFAULT_REPEATS;
+  o->contacts = contacts ? contacts
+                : quick  ? BENCH_QUICK_CONTACTS
+                         : BENCH_DEFAULT_CONTACTS;
+  /* --group names scalar groups: it implies the scalar suite unless one
+   * was chosen explicitly. */
+  if (o->ngroups && !suite_set)
+    o->suites = BENCH_SUITE_SCALAR;
   o->min_sample_s = BENCH_MIN_SAMPLE_S;
   o->err_samples = BENCH_ERR_SAMPLES;
   return 0;
@@ -346,7 +374,7 @@ int fricl_bench_main(int argc, char **argv) {
                     "reference backend (no roofline)\n");
 
   for (int p = FRICL_F64; p <= FRICL_F32; ++p) {
-    if (!((opt.precisions >> p) & 1u))
+    if (!((opt.precisions >> p) & 1u) || !(opt.suites & BENCH_SUITE_SCALAR))
       continue;
     if (p == FRICL_F64 && !fricl_context_has_fp64(env.ctx)) {
       fprintf(stderr, "fricl bench: %s has no fp64; f64 groups skipped\n",
@@ -357,10 +385,15 @@ int fricl_bench_main(int argc, char **argv) {
       goto cleanup;
   }
 
-  printf("\n");
-  bench_report_table(stdout, &h, rows, nrows, opt.markdown);
-  bench_report_outliers(stdout, rows, nrows);
-  if (opt.json_path && bench_report_json(opt.json_path, &h, rows, nrows))
+  if (opt.suites & BENCH_SUITE_SCALAR) {
+    printf("\n");
+    bench_report_table(stdout, &h, rows, nrows, opt.markdown);
+    bench_report_outliers(stdout, rows, nrows);
+    if (opt.json_path && bench_report_json(opt.json_path, &h, rows, nrows))
+      goto cleanup;
+  }
+  if ((opt.suites & BENCH_SUITE_CONTACTS) &&
+      bench_contacts_run(&opt, env.ctx, env.ref, opt.contacts))
     goto cleanup;
   rc = 0;
 cleanup:

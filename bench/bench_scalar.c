@@ -33,6 +33,10 @@ void bench_scalar_end(bench_env *env) {
   /* Device outputs may still be written by an aborted run. */
   if (env->queue)
     clFinish(env->queue);
+  /* The cached copy kernel must not keep handles of buffers freed here. */
+  static const cl_uint copy_mem_args[] = {1, 2};
+  if (env->copy)
+    fricl__kernel_unbind(env->copy, copy_mem_args, 2);
   env->d_y = release_mem(env->d_y);
   env->d_ype = release_mem(env->d_ype);
   env->d_eps = release_mem(env->d_eps);

@@ -7,6 +7,7 @@ set(FRICL_BENCH_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/bench_timer.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_data.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_scalar.c
+    ${CMAKE_CURRENT_LIST_DIR}/bench_contacts.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_accuracy.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_report.c
     ${CMAKE_CURRENT_LIST_DIR}/../tests/ref/scalar_ref_ld.c)

@@ -11,6 +11,11 @@
 #include "fricl/fricl.h"
 
 #define BENCH_MAX_GROUP_ARGS 32
+
+/* Suites of `fricl bench`: the scalar family and the per-contact
+ * tangential potential. */
+#define BENCH_SUITE_SCALAR 0x1u
+#define BENCH_SUITE_CONTACTS 0x2u
 #define BENCH_NAME_MAX 48
 
 /* Targets (benchmark goals, printed as PASS/MISS; the exit status ignores
@@ -29,6 +34,8 @@ typedef struct bench_options {
   int ngroups;                              /* 0: all groups */
   const char *json_path;
   int markdown;
+  unsigned suites;     /* BENCH_SUITE_* bits */
+  size_t contacts;     /* contacts per row of the contacts suite */
   double min_sample_s; /* a timed sample lasts at least this long */
   size_t err_samples;  /* elements checked per output */
 } bench_options;

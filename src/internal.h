@@ -40,7 +40,7 @@ typedef struct fricl__staging {
   size_t bytes;
 } fricl__staging;
 
-#define FRICL__STAGING_SLOTS 16
+#define FRICL__STAGING_SLOTS 20
 
 struct fricl_context {
   fricl_backend backend;
@@ -85,6 +85,12 @@ fricl_status fricl__kernel_get(fricl_context *ctx, const char *file,
                                const char *const *headers,
                                const char *kernel_name, const char *defines,
                                cl_kernel *kernel, double *build_ms);
+
+/* Set the listed buffer arguments of a cached kernel back to NULL. Called
+ * right after every enqueue (which captures the values): a cached kernel
+ * must not hold handles of buffers that are released afterwards, because
+ * some runtimes (PoCL) read the old value when an argument is set again. */
+void fricl__kernel_unbind(cl_kernel k, const cl_uint *idx, int n);
 
 /* Drop every cached program (the next request rebuilds). */
 void fricl__program_cache_clear(fricl_context *ctx);

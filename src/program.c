@@ -21,6 +21,12 @@ static double now_ms(void) {
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+void fricl__kernel_unbind(cl_kernel k, const cl_uint *idx, int n) {
+  const cl_mem none = NULL;
+  for (int i = 0; i < n; ++i)
+    clSetKernelArg(k, idx[i], sizeof none, &none);
+}
+
 void fricl__program_cache_clear(fricl_context *ctx) {
   fricl__program_entry *e = ctx->programs;
   while (e) {

@@ -85,6 +85,9 @@ static fricl_status enqueue(fricl_context *ctx, cl_kernel k, fricl_precision p,
   err =
       FRICL__CL(clEnqueueNDRangeKernel)(ctx->queue, k, 1, NULL, &global, NULL,
                                         num_wait, num_wait ? wait : NULL, done);
+  static const cl_uint mem_args[] = {1,  3,  6,  9,  12, 14, 16, 18,
+                                     20, 22, 24, 26, 28, 30, 32, 34};
+  fricl__kernel_unbind(k, mem_args, (int)(sizeof mem_args / sizeof *mem_args));
   if (err != CL_SUCCESS)
     return fricl__fail_cl(ctx, err, "clEnqueueNDRangeKernel");
   return FRICL_STATUS_OK;

@@ -5,12 +5,11 @@
  * (../shared/spec/ipc-friction.md section 4). Included by <fricl/fricl.h>.
  *
  * Contents
- *   Stencils ....... fricl_stencil, fricl_stencil_name, fricl_stencil_from_name,
- *                    fricl_stencil_vertex_count, fricl_stencil_coord_count
- *   Projection ..... fricl_psd, fricl_psd_name, fricl_psd_from_name
- *   Contacts ....... fricl_contact_group
- *   Plan ........... fricl_tangential_plan_create, _destroy, _bsr,
- *                    fricl_tangential_plan_csr
+ *   Stencils ....... fricl_stencil, fricl_stencil_name,
+ * fricl_stencil_from_name, fricl_stencil_vertex_count,
+ * fricl_stencil_coord_count Projection ..... fricl_psd, fricl_psd_name,
+ * fricl_psd_from_name Contacts ....... fricl_contact_group Plan ...........
+ * fricl_tangential_plan_create, _destroy, _bsr, fricl_tangential_plan_csr
  *   Evaluation ..... fricl_tangential_batch_init, fricl_tangential_eval
  *
  * The data model: contacts come in groups of one stencil type. Everything
@@ -145,8 +144,8 @@ FRICL_API void fricl_tangential_plan_destroy(fricl_tangential_plan *plan);
  * @since 0.2
  */
 FRICL_API fricl_status fricl_tangential_plan_bsr(
-    const fricl_tangential_plan *plan, size_t *n_block_rows,
-    size_t *nnz_blocks, const int64_t **row_ptr, const int32_t **block_cols);
+    const fricl_tangential_plan *plan, size_t *n_block_rows, size_t *nnz_blocks,
+    const int64_t **row_ptr, const int32_t **block_cols);
 
 /**
  * Expand BSR values into scalar CSR (rows sorted, columns sorted within a
@@ -167,6 +166,10 @@ FRICL_API fricl_status fricl_tangential_plan_csr(
  * dynamic and y = 0 branches return 0 while the generic branch returns |H|.
  * Without the flag fricl applies |.| uniformly (spec 4.5). */
 #define FRICL_TANGENTIAL_FLAG_IPCTK_ABS 0x1u
+/* Reject tangent bases whose columns are not orthonormal to within 1e-8
+ * (f64) or 1e-4 (f32) in every entry of P^T P - I. Off by default: it reads
+ * every basis once more. */
+#define FRICL_TANGENTIAL_FLAG_CHECK_BASIS 0x2u
 
 typedef struct fricl_tangential_batch {
   uint32_t struct_size;
@@ -213,8 +216,8 @@ FRICL_API void fricl_tangential_batch_init(fricl_tangential_batch *batch);
  *         BUILD_FAILED. Details in fricl_context_last_error.
  * @since 0.2
  */
-FRICL_API fricl_status fricl_tangential_eval(
-    fricl_context *ctx, const fricl_tangential_batch *batch);
+FRICL_API fricl_status
+fricl_tangential_eval(fricl_context *ctx, const fricl_tangential_batch *batch);
 
 #ifdef __cplusplus
 }

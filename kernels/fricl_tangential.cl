@@ -1,0 +1,230 @@
+/*
+ * fricl_tangential.cl - the tangential potential per contact, and the
+ * deterministic assembly of its global outputs.
+ *
+ * The host prepends FRICL_EMBEDDED, the defines below, fricl_cl_compat.h,
+ * fricl_scalar_math.h and fricl_tangential_math.h.
+ *   FRICL_REAL, FRICL_FN, FRICL_FABS, FRICL_SQRT   precision
+ *   FRICL_DIM                                     2 or 3
+ * and for fricl_tangential_contacts only:
+ *   FRICL_STENCIL, FRICL_K, FRICL_NB   stencil type, vertices, coordinates
+ *   FRICL_PROFILE, FRICL_PSD, FRICL_IPCTK_ABS, FRICL_NEED_HESS
+ *   FRICL_HAS_WEIGHT, FRICL_HAS_ANISO  optional inputs present
+ *   FRICL_OUT_MASK                     which outputs are written (bits below)
+ *
+ * Assembly never uses atomics: each work item of a gather owns one output
+ * (a vertex's dim entries or one Hessian block) and sums its contributions
+ * in contact order, starting from the previous chunk's value, so results
+ * are bitwise reproducible and chunking does not change them.
+ */
+#ifndef FRICL_EMBEDDED
+#include "fricl_cl_compat.h"
+#include "fricl_scalar_math.h"
+#include "fricl_tangential_math.h"
+#endif
+
+#define FRICL_O_POT 0x01   /* per-contact D into the group's array */
+#define FRICL_O_HLOC 0x02  /* dense local Hessian */
+#define FRICL_O_GAMMA 0x04 /* factored gamma */
+#define FRICL_O_GRAD 0x08  /* factored q */
+#define FRICL_O_S 0x10     /* factored S */
+#define FRICL_O_REC 0x20   /* record for the gathers */
+#define FRICL_O_DALL 0x40  /* D into the chunk's array for the total */
+#define FRICL_O_T 0x80     /* t = S sum_j gamma_j p_j into the record */
+
+#ifdef FRICL_OUT_MASK
+#define FRICL_WANT(bit) ((FRICL_OUT_MASK & (bit)) != 0)
+#define FRICL_NPK (FRICL_DIM * (FRICL_DIM + 1) / 2)
+#define FRICL_M (FRICL_DIM - 1)
+#define FRICL_NDOF (FRICL_K * FRICL_DIM)
+
+__kernel void fricl_tangential_contacts(
+    ulong n, __global const int *restrict vert,
+    __global const FRICL_REAL *restrict vel,
+    __global const FRICL_REAL *restrict dir,
+    __global const FRICL_REAL *restrict beta_a,
+    __global const FRICL_REAL *restrict P_a,
+    __global const FRICL_REAL *restrict N_a,
+    __global const FRICL_REAL *restrict w_a,
+    __global const FRICL_REAL *restrict ms_a,
+    __global const FRICL_REAL *restrict mk_a,
+    __global const FRICL_REAL *restrict an_a, FRICL_REAL eps,
+    __global FRICL_REAL *restrict pot, __global FRICL_REAL *restrict hloc,
+    __global FRICL_REAL *restrict gam, __global FRICL_REAL *restrict grd,
+    __global FRICL_REAL *restrict Sout, __global FRICL_REAL *restrict rec,
+    __global FRICL_REAL *restrict dall, ulong base) {
+  const size_t c = get_global_id(0);
+  if (c >= n)
+    return;
+  int vx[FRICL_K];
+  for (int i = 0; i < FRICL_K; ++i)
+    vx[i] = vert[c * FRICL_K + i];
+  FRICL_REAL beta[2] = {0, 0}, gamma[4] = {0, 0, 0, 0};
+  for (int i = 0; i < FRICL_NB; ++i)
+    beta[i] = beta_a[c * FRICL_NB + i];
+  FRICL_FN(stencil_gamma)(FRICL_STENCIL, beta, gamma);
+  FRICL_REAL urel[3];
+  for (int r = 0; r < FRICL_DIM; ++r) {
+    FRICL_REAL s = 0;
+    for (int i = 0; i < FRICL_K; ++i)
+      s += gamma[i] * vel[(size_t)vx[i] * FRICL_DIM + r];
+    urel[r] = s;
+  }
+  FRICL_REAL P[6], a[2] = {1, 1};
+  for (int i = 0; i < FRICL_DIM * FRICL_M; ++i)
+    P[i] = P_a[c * (FRICL_DIM * FRICL_M) + i];
+#if FRICL_HAS_ANISO
+  for (int i = 0; i < FRICL_M; ++i)
+    a[i] = an_a[c * FRICL_M + i];
+#endif
+#if FRICL_HAS_WEIGHT
+  const FRICL_REAL w = w_a[c];
+#else
+  const FRICL_REAL w = 1;
+#endif
+  FRICL_REAL D, q[3], S[6] = {0, 0, 0, 0, 0, 0};
+  FRICL_FN(tangential_contact)
+  (FRICL_DIM, urel, P, a, N_a[c], w, ms_a[c], mk_a[c], eps, FRICL_PROFILE,
+   FRICL_PSD, FRICL_IPCTK_ABS, FRICL_NEED_HESS, &D, q, S);
+#if FRICL_WANT(FRICL_O_POT)
+  pot[c] = D;
+#endif
+#if FRICL_WANT(FRICL_O_DALL)
+  dall[base + c] = D;
+#endif
+#if FRICL_WANT(FRICL_O_GAMMA)
+  for (int i = 0; i < FRICL_K; ++i)
+    gam[c * FRICL_K + i] = gamma[i];
+#endif
+#if FRICL_WANT(FRICL_O_GRAD)
+  for (int r = 0; r < FRICL_DIM; ++r)
+    grd[c * FRICL_DIM + r] = q[r];
+#endif
+#if FRICL_WANT(FRICL_O_S)
+  for (int i = 0; i < FRICL_NPK; ++i)
+    Sout[c * FRICL_NPK + i] = S[i];
+#endif
+#if FRICL_WANT(FRICL_O_HLOC)
+  {
+    __global FRICL_REAL *H = hloc + c * (FRICL_NDOF * FRICL_NDOF);
+    for (int i = 0; i < FRICL_K; ++i)
+      for (int j = 0; j < FRICL_K; ++j) {
+        const FRICL_REAL coef = gamma[i] * gamma[j];
+        for (int r = 0; r < FRICL_DIM; ++r)
+          for (int s = 0; s < FRICL_DIM; ++s)
+            H[(i * FRICL_DIM + r) * FRICL_NDOF + j * FRICL_DIM + s] =
+                coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);
+      }
+  }
+#endif
+#if FRICL_WANT(FRICL_O_REC)
+  {
+    __global FRICL_REAL *R = rec + (base + c) * FRICL_REC_STRIDE;
+    for (int i = 0; i < 4; ++i)
+      R[FRICL_REC_GAMMA + i] = gamma[i];
+    for (int r = 0; r < 3; ++r)
+      R[FRICL_REC_Q + r] = q[r];
+    for (int i = 0; i < 6; ++i)
+      R[FRICL_REC_S + i] = S[i];
+#if FRICL_WANT(FRICL_O_T)
+    FRICL_REAL pc[3];
+    for (int r = 0; r < FRICL_DIM; ++r) {
+      FRICL_REAL s = 0;
+      for (int j = 0; j < FRICL_K; ++j)
+        s += gamma[j] * dir[(size_t)vx[j] * FRICL_DIM + r];
+      pc[r] = s;
+    }
+    for (int r = 0; r < FRICL_DIM; ++r) {
+      FRICL_REAL s = 0;
+      for (int u = 0; u < FRICL_DIM; ++u)
+        s += FRICL_FN(packed_at)(S, FRICL_DIM, r, u) * pc[u];
+      R[FRICL_REC_T + r] = s;
+    }
+#endif
+  }
+#endif
+  (void)dir;
+  (void)w_a;
+  (void)an_a;
+}
+#endif /* FRICL_OUT_MASK */
+
+/* out[v] (dim entries) = (first ? 0 : out[v]) + sum over v's list of
+ * gamma_i * rec[c].field, for the contacts c of this chunk [c0, c1). */
+__kernel void fricl_tangential_gather_vec(ulong nv,
+                                          __global const long *restrict vptr,
+                                          __global const ulong *restrict vent,
+                                          __global const FRICL_REAL *rec,
+                                          ulong c0, ulong c1, int field,
+                                          int first, __global FRICL_REAL *out) {
+  const size_t v = get_global_id(0);
+  if (v >= nv)
+    return;
+  FRICL_REAL acc[3];
+  for (int r = 0; r < FRICL_DIM; ++r)
+    acc[r] = first ? (FRICL_REAL)0 : out[v * FRICL_DIM + r];
+  for (long x = vptr[v]; x < vptr[v + 1]; ++x) {
+    const ulong en = vent[x];
+    const ulong c = en >> 2;
+    if (c < c0)
+      continue;
+    if (c >= c1)
+      break;
+    __global const FRICL_REAL *R = rec + (c - c0) * FRICL_REC_STRIDE;
+    const FRICL_REAL gi = R[FRICL_REC_GAMMA + (int)(en & 3)];
+    for (int r = 0; r < FRICL_DIM; ++r)
+      acc[r] += gi * R[field + r];
+  }
+  for (int r = 0; r < FRICL_DIM; ++r)
+    out[v * FRICL_DIM + r] = acc[r];
+}
+
+/* One BSR block: the sum of gamma_i gamma_j S over its contributions. */
+__kernel void fricl_tangential_gather_bsr(ulong nnz,
+                                          __global const long *restrict bptr,
+                                          __global const ulong *restrict bent,
+                                          __global const FRICL_REAL *rec,
+                                          ulong c0, ulong c1, int first,
+                                          __global FRICL_REAL *out) {
+  const size_t b = get_global_id(0);
+  if (b >= nnz)
+    return;
+  FRICL_REAL acc[9];
+  __global FRICL_REAL *o = out + b * (FRICL_DIM * FRICL_DIM);
+  for (int i = 0; i < FRICL_DIM * FRICL_DIM; ++i)
+    acc[i] = first ? (FRICL_REAL)0 : o[i];
+  for (long x = bptr[b]; x < bptr[b + 1]; ++x) {
+    const ulong en = bent[x];
+    const ulong c = en >> 4;
+    if (c < c0)
+      continue;
+    if (c >= c1)
+      break;
+    __global const FRICL_REAL *R = rec + (c - c0) * FRICL_REC_STRIDE;
+    const FRICL_REAL coef = R[(int)((en >> 2) & 3)] * R[(int)(en & 3)];
+    FRICL_REAL S[6];
+    for (int i = 0; i < 6; ++i)
+      S[i] = R[FRICL_REC_S + i];
+    for (int r = 0; r < FRICL_DIM; ++r)
+      for (int s = 0; s < FRICL_DIM; ++s)
+        acc[r * FRICL_DIM + s] +=
+            coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);
+  }
+  for (int i = 0; i < FRICL_DIM * FRICL_DIM; ++i)
+    o[i] = acc[i];
+}
+
+/* partial[blk] = sequential sum of d over its block of `block` values. */
+__kernel void fricl_tangential_block_sum(ulong n, ulong block,
+                                         __global const FRICL_REAL *d,
+                                         __global FRICL_REAL *partial) {
+  const size_t blk = get_global_id(0);
+  const ulong lo = blk * block;
+  if (lo >= n)
+    return;
+  const ulong hi = n - lo < block ? n : lo + block;
+  FRICL_REAL s = 0;
+  for (ulong i = lo; i < hi; ++i)
+    s += d[i];
+  partial[blk] = s;
+}
