@@ -5,5 +5,6 @@
 
 int cmd_devices_main(int argc, char **argv);
 int cmd_eval_main(int argc, char **argv);
+int cmd_tangential_main(int argc, char **argv);
 
 #endif

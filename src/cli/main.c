@@ -14,6 +14,8 @@ static void print_usage(FILE *f) {
       "  devices   list the OpenCL devices and the reference backend, and\n"
       "            which one --device auto picks\n"
       "  eval      evaluate friction terms on a 1-D NPY array of y\n"
+      "  tangential  friction potential, gradient and Hessian of a contact\n"
+      "            set read from an .npz archive\n"
       "  bench     run the benchmark harness\n"
       "  version   print the library version\n"
       "\n"
@@ -36,6 +38,8 @@ int main(int argc, char **argv) {
     return fricl_bench_main(argc - 1, argv + 1);
   if (strcmp(cmd, "eval") == 0)
     return cmd_eval_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "tangential") == 0)
+    return cmd_tangential_main(argc - 1, argv + 1);
   if (strcmp(cmd, "devices") == 0)
     return cmd_devices_main(argc - 1, argv + 1);
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
