@@ -10,6 +10,20 @@ foreach(group read malformed write fuzz)
   add_test(NAME npy_${group} COMMAND test_npy ${group})
 endforeach()
 
+# The .npz (ZIP) layer over it; the numpy-written fixtures are in
+# tests/data/npz (make_npz_fixtures.py).
+find_package(ZLIB REQUIRED)
+add_executable(test_npz ${CMAKE_CURRENT_LIST_DIR}/test_npz.c
+                        ${PROJECT_SOURCE_DIR}/src/cli/npz.c
+                        ${PROJECT_SOURCE_DIR}/src/cli/npy.c)
+target_include_directories(test_npz PRIVATE ${PROJECT_SOURCE_DIR}/src/cli)
+target_compile_options(test_npz PRIVATE ${FRICL_C_FLAGS})
+target_link_libraries(test_npz PRIVATE ZLIB::ZLIB)
+foreach(group read malformed write)
+  add_test(NAME npz_${group}
+           COMMAND test_npz ${group} ${PROJECT_SOURCE_DIR}/tests/data/npz)
+endforeach()
+
 add_executable(test_cli ${CMAKE_CURRENT_LIST_DIR}/test_cli.c)
 target_compile_options(test_cli PRIVATE ${FRICL_C_FLAGS})
 if(FRICL_LIBM)
