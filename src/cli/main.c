@@ -41,6 +41,8 @@ int main(int argc, char **argv) {
     return cmd_eval_main(argc - 1, argv + 1);
   if (strcmp(cmd, "tangential") == 0)
     return cmd_tangential_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "build") == 0)
+    return cmd_build_main(argc - 1, argv + 1);
   if (strcmp(cmd, "law") == 0)
     return cmd_law_main(argc - 1, argv + 1);
   if (strcmp(cmd, "devices") == 0)
