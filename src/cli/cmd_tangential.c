@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "build_input.h"
 #include "commands.h"
 #include "fricl/fricl.h"
 #include "npz.h"
@@ -28,9 +29,11 @@ static const char *const field_names[] = {
 #define N_FIELDS (sizeof field_names / sizeof field_names[0])
 
 /* One stencil type's contacts: inputs converted to the working precision
- * (owned), outputs allocated here. */
+ * (owned, or with --build borrowed from the build's outputs), outputs
+ * allocated here. */
 typedef struct group_data {
   int present;
+  int borrowed; /* the inputs (ids ... aniso) belong to run_state.build */
   fricl_stencil type;
   const char *tname;
   size_t m, k, nb;
@@ -48,6 +51,7 @@ typedef struct run_state {
   void *velocities;
   group_data g[N_TYPES];
   size_t esz;
+  build_input build; /* --build only */
 } run_state;
 
 /* --------------------------------------------------------- messages */
@@ -298,6 +302,56 @@ static int read_group(run_state *s, group_data *g) {
   return 0;
 }
 
+/* ----------------------------------------------------------- --build */
+
+/* Point the contact groups at the build's outputs, which have exactly the
+ * layout of fricl_contact_group's inputs (no copy, no file round trip).
+ * They are filled when the build runs, before the evaluation. */
+static void groups_from_build(run_state *s) {
+  for (int t = 0; t < N_TYPES; ++t) {
+    const build_type *b = &s->build.g[t];
+    group_data *g = &s->g[t];
+    g->type = b->type;
+    g->tname = b->tname;
+    g->k = b->k;
+    g->nb = b->nb;
+    if (!b->present)
+      continue;
+    g->present = 1;
+    g->borrowed = 1;
+    g->m = b->m;
+    g->ids = b->ids;
+    g->cp = b->nb ? b->cp : NULL;
+    g->basis = b->basis;
+    g->normal = b->normal;
+    g->weight = b->weight_out;
+    g->mu_s = b->mu_s_out;
+    g->mu_k = b->mu_k_out;
+  }
+}
+
+/* The build input plus velocities and eps_v, of the same vertex count. */
+static int read_build_input(run_state *s) {
+  static const char *const extra[] = {"velocities", "eps_v", NULL};
+  char got[128];
+  s->build.cmd = "fricl tangential";
+  s->build.path = s->args->in_path;
+  s->build.precision = s->args->precision;
+  int rc;
+  if ((rc = build_input_read(&s->build, &s->in, extra)) != 0 ||
+      (rc = read_globals(s)) != 0)
+    return rc;
+  if (s->n != s->build.n || s->dim != s->build.dim)
+    return bad_input(
+        s,
+        "array 'velocities': expected shape (%zu, %d) like "
+        "lagged_positions, got %s",
+        s->build.n, s->build.dim,
+        shape_text(got, sizeof got, &npz_find(&s->in, "velocities")->array));
+  groups_from_build(s);
+  return 0;
+}
+
 static int read_input(run_state *s) {
   npy_error err;
   const npy_status st = npz_read_file(s->args->in_path, &s->in, &err);
@@ -305,6 +359,8 @@ static int read_input(run_state *s) {
     fprintf(stderr, "fricl tangential: %s: %s\n", s->args->in_path, err.msg);
     return st == NPY_E_NOMEM ? EXIT_RUNTIME : EXIT_USAGE;
   }
+  if (s->args->build)
+    return read_build_input(s);
   int rc;
   if ((rc = check_names(s)) != 0 || (rc = read_globals(s)) != 0)
     return rc;
@@ -422,6 +478,8 @@ static npy_status write_outputs(FILE *f, const run_state *s,
         st = add_real(w, s, name, 2, ss, g->hfac, err);
     }
   }
+  if (st == NPY_OK && s->args->build)
+    st = build_input_write(w, &s->build, err);
   if (st == NPY_OK)
     st = npz_writer_finish(w, err);
   npz_writer_free(w);
@@ -497,12 +555,14 @@ static void report(const run_state *s, const fricl_context *ctx) {
 static void free_state(run_state *s) {
   for (int t = 0; t < N_TYPES; ++t) {
     group_data *g = &s->g[t];
-    void *owned[] = {g->ids,   g->cp,     g->basis, g->normal,    g->mu_s,
-                     g->mu_k,  g->weight, g->aniso, g->potential, g->hessian,
-                     g->gamma, g->grad,   g->hfac};
-    for (size_t i = 0; i < sizeof owned / sizeof owned[0]; ++i)
+    void *owned[] = {g->potential, g->hessian, g->gamma, g->grad,   g->hfac,
+                     g->ids,       g->cp,      g->basis, g->normal, g->mu_s,
+                     g->mu_k,      g->weight,  g->aniso};
+    const size_t n_owned = g->borrowed ? 5 : sizeof owned / sizeof owned[0];
+    for (size_t i = 0; i < n_owned; ++i)
       free(owned[i]);
   }
+  build_input_free(&s->build);
   free(s->velocities);
   npz_archive_free(&s->in);
 }
@@ -553,6 +613,15 @@ static int run_tangential(const tangential_args *a) {
   }
   if (a->verbose)
     report(&s, ctx);
+  if (a->build) {
+    st = build_input_run(ctx, &s.build, a->blend, a->physical_barrier);
+    if (st != FRICL_STATUS_OK) {
+      rc = library_error(ctx, st, a->in_path);
+      goto done;
+    }
+    if (a->verbose)
+      build_input_report(&s.build, stderr);
+  }
   memset(groups, 0, sizeof groups);
   for (int t = 0; t < N_TYPES; ++t) {
     const group_data *g = &s.g[t];
