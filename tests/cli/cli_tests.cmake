@@ -66,3 +66,21 @@ foreach(scenario list lugre maxwell gms errors)
            COMMAND test_cli_law ${scenario} $<TARGET_FILE:fricl_cli>
                    ${CMAKE_CURRENT_BINARY_DIR}/cli_law_tmp_${scenario})
 endforeach()
+
+# `fricl build` and `fricl tangential --build` (test_cli_build.py): the
+# spec's worked example end to end, bad inputs, degenerate contacts, mu.
+# The inputs are written with numpy; SKIP (77) without python3 or numpy.
+find_package(Python3 COMPONENTS Interpreter)
+foreach(scenario example errors degenerate mu)
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME cli_build_${scenario}
+             COMMAND ${Python3_EXECUTABLE}
+                     ${CMAKE_CURRENT_LIST_DIR}/test_cli_build.py ${scenario}
+                     $<TARGET_FILE:fricl_cli>
+                     ${CMAKE_CURRENT_BINARY_DIR}/cli_build_tmp/${scenario})
+  else()
+    add_test(NAME cli_build_${scenario}
+             COMMAND sh -c "echo 'SKIPPED: no python3'; exit 77")
+  endif()
+  set_tests_properties(cli_build_${scenario} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
