@@ -306,7 +306,9 @@ static int read_group(run_state *s, group_data *g) {
 
 /* Point the contact groups at the build's outputs, which have exactly the
  * layout of fricl_contact_group's inputs (no copy, no file round trip).
- * They are filled when the build runs, before the evaluation. */
+ * They are filled when the build runs, before the evaluation. The arrays
+ * pass through host memory: keeping them on the device needs a cl_mem tier
+ * of fricl_build, which the library does not offer yet (future work). */
 static void groups_from_build(run_state *s) {
   for (int t = 0; t < N_TYPES; ++t) {
     const build_type *b = &s->build.g[t];
