@@ -9,3 +9,14 @@ set(FRICL_CLI_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/eval_args.c
     ${CMAKE_CURRENT_LIST_DIR}/atomic_file.c
     ${CMAKE_CURRENT_LIST_DIR}/npy.c)
+# npz.c (numpy .npz archives, `fricl tangential`) needs zlib: the CLI links
+# FRICL_CLI_LIBS; the library itself never does.
+find_package(ZLIB REQUIRED)
+list(APPEND FRICL_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/npz.c
+     ${CMAKE_CURRENT_LIST_DIR}/npz_input.c
+     ${CMAKE_CURRENT_LIST_DIR}/cmd_tangential.c
+     ${CMAKE_CURRENT_LIST_DIR}/tangential_args.c
+     ${CMAKE_CURRENT_LIST_DIR}/build_input.c
+     ${CMAKE_CURRENT_LIST_DIR}/build_args.c
+     ${CMAKE_CURRENT_LIST_DIR}/cmd_build.c)
+set(FRICL_CLI_LIBS ZLIB::ZLIB)

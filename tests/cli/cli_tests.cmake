@@ -10,6 +10,20 @@ foreach(group read malformed write fuzz)
   add_test(NAME npy_${group} COMMAND test_npy ${group})
 endforeach()
 
+# The .npz (ZIP) layer over it; the numpy-written fixtures are in
+# tests/data/npz (make_npz_fixtures.py).
+find_package(ZLIB REQUIRED)
+add_executable(test_npz ${CMAKE_CURRENT_LIST_DIR}/test_npz.c
+                        ${PROJECT_SOURCE_DIR}/src/cli/npz.c
+                        ${PROJECT_SOURCE_DIR}/src/cli/npy.c)
+target_include_directories(test_npz PRIVATE ${PROJECT_SOURCE_DIR}/src/cli)
+target_compile_options(test_npz PRIVATE ${FRICL_C_FLAGS})
+target_link_libraries(test_npz PRIVATE ZLIB::ZLIB)
+foreach(group read malformed write)
+  add_test(NAME npz_${group}
+           COMMAND test_npz ${group} ${PROJECT_SOURCE_DIR}/tests/data/npz)
+endforeach()
+
 add_executable(test_cli ${CMAKE_CURRENT_LIST_DIR}/test_cli.c)
 target_compile_options(test_cli PRIVATE ${FRICL_C_FLAGS})
 if(FRICL_LIBM)
@@ -51,4 +65,22 @@ foreach(scenario list lugre maxwell gms errors)
   add_test(NAME cli_law_${scenario}
            COMMAND test_cli_law ${scenario} $<TARGET_FILE:fricl_cli>
                    ${CMAKE_CURRENT_BINARY_DIR}/cli_law_tmp_${scenario})
+endforeach()
+
+# `fricl build` and `fricl tangential --build` (test_cli_build.py): the
+# spec's worked example end to end, bad inputs, degenerate contacts, mu.
+# The inputs are written with numpy; SKIP (77) without python3 or numpy.
+find_package(Python3 COMPONENTS Interpreter)
+foreach(scenario example errors degenerate mu)
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME cli_build_${scenario}
+             COMMAND ${Python3_EXECUTABLE}
+                     ${CMAKE_CURRENT_LIST_DIR}/test_cli_build.py ${scenario}
+                     $<TARGET_FILE:fricl_cli>
+                     ${CMAKE_CURRENT_BINARY_DIR}/cli_build_tmp/${scenario})
+  else()
+    add_test(NAME cli_build_${scenario}
+             COMMAND sh -c "echo 'SKIPPED: no python3'; exit 77")
+  endif()
+  set_tests_properties(cli_build_${scenario} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()

@@ -1,0 +1,292 @@
+/* tangential_args.c - option parsing and help of `fricl tangential`. */
+#include "tangential_args.h"
+
+#include <string.h>
+
+#include "build_args.h"
+#include "cli_args.h"
+
+typedef enum {
+  OPT_OUT,
+  OPT_PSD,
+  OPT_HESSIAN,
+  OPT_PRECISION,
+  OPT_DEVICE,
+  OPT_MU_PROFILE,
+  OPT_BLEND,
+  OPT_COUNT
+} tangential_option;
+
+static const char *const option_names[OPT_COUNT] = {
+    "--out",    "--psd",        "--hessian", "--precision",
+    "--device", "--mu-profile", "--blend"};
+
+static const char *const hessian_names[4] = {"none", "local", "factored",
+                                             "global"};
+
+#define HINT " (see 'fricl tangential --help')"
+
+static int apply(tangential_args *a, tangential_option opt, const char *value,
+                 char *err, size_t err_size) {
+  switch (opt) {
+  case OPT_OUT:
+    a->out_path = value;
+    return 0;
+  case OPT_PSD:
+    if (fricl_psd_from_name(value, &a->psd) != FRICL_STATUS_OK) {
+      snprintf(err, err_size, "--psd '%s': not none, clamp or abs", value);
+      return -1;
+    }
+    return 0;
+  case OPT_HESSIAN:
+    for (int h = 0; h < 4; ++h)
+      if (strcmp(value, hessian_names[h]) == 0) {
+        a->hessian = (tangential_hessian)h;
+        return 0;
+      }
+    snprintf(err, err_size,
+             "--hessian '%s': not none, local, factored or global", value);
+    return -1;
+  case OPT_PRECISION:
+    if (strcmp(value, "f64") == 0)
+      a->precision = FRICL_F64;
+    else if (strcmp(value, "f32") == 0)
+      a->precision = FRICL_F32;
+    else {
+      snprintf(err, err_size, "--precision '%s': not f64 or f32", value);
+      return -1;
+    }
+    return 0;
+  case OPT_DEVICE:
+    a->device = value;
+    return 0;
+  case OPT_MU_PROFILE:
+    if (fricl_mu_profile_from_name(value, &a->profile) != FRICL_STATUS_OK) {
+      snprintf(err, err_size, "--mu-profile '%s': not cubic or ipctk", value);
+      return -1;
+    }
+    return 0;
+  case OPT_BLEND:
+    if (fricl_mu_blend_from_name(value, &a->blend) != FRICL_STATUS_OK) {
+      snprintf(err, err_size,
+               "--blend '%s': not average, min, max, product or harmonic",
+               value);
+      return -1;
+    }
+    return 0;
+  case OPT_COUNT:
+    break;
+  }
+  return -1;
+}
+
+/* Flags without a value. @return 1 if arg is one (and applied). */
+static int apply_flag(tangential_args *a, const char *arg) {
+  if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0)
+    a->verbose = 1;
+  else if (strcmp(arg, "--ipctk-abs") == 0)
+    a->ipctk_abs = 1;
+  else if (strcmp(arg, "--check-basis") == 0)
+    a->check_basis = 1;
+  else if (strcmp(arg, "--compress") == 0)
+    a->compress = 1;
+  else if (strcmp(arg, "--build") == 0)
+    a->build = 1;
+  else if (strcmp(arg, "--physical-barrier") == 0)
+    a->physical_barrier = 1;
+  else
+    return 0;
+  return 1;
+}
+
+int tangential_args_parse(int argc, char **argv, tangential_args *a, char *err,
+                          size_t err_size) {
+  memset(a, 0, sizeof *a);
+  a->psd = FRICL_PSD_NONE;
+  a->hessian = TANGENTIAL_HESSIAN_NONE;
+  a->precision = FRICL_F64;
+  a->profile = FRICL_MU_CUBIC;
+  a->blend = FRICL_BLEND_AVERAGE;
+  if (cli_wants_help(argc, argv)) {
+    a->help = 1;
+    return 0;
+  }
+  int seen[OPT_COUNT] = {0};
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    if (apply_flag(a, arg))
+      continue;
+    const char *name = NULL, *value = NULL;
+    int name_len = 0, opt = 0;
+    if (strcmp(arg, "-o") == 0) {
+      opt = OPT_OUT;
+      name = "-o";
+      name_len = 2;
+      if (i + 1 < argc && argv[i + 1][0] != '\0')
+        value = argv[++i];
+    } else if (strncmp(arg, "--", 2) == 0) {
+      cli_split_option(argc, argv, &i, &name, &name_len, &value);
+      while (opt < OPT_COUNT &&
+             !(strncmp(option_names[opt], name, (size_t)name_len) == 0 &&
+               option_names[opt][name_len] == '\0'))
+        ++opt;
+      if (opt == OPT_COUNT) {
+        snprintf(err, err_size, "unknown option '%.*s'" HINT, name_len, name);
+        return -1;
+      }
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      snprintf(err, err_size, "unknown option '%s'" HINT, arg);
+      return -1;
+    } else {
+      if (a->in_path) {
+        snprintf(err, err_size,
+                 "unexpected argument '%s': the input is already '%s'" HINT,
+                 arg, a->in_path);
+        return -1;
+      }
+      a->in_path = arg;
+      continue;
+    }
+    if (!value) {
+      snprintf(err, err_size, "option %s needs a value" HINT,
+               option_names[opt]);
+      return -1;
+    }
+    if (seen[opt]) {
+      snprintf(err, err_size, "option %s given twice" HINT, option_names[opt]);
+      return -1;
+    }
+    seen[opt] = 1;
+    if (apply(a, (tangential_option)opt, value, err, err_size) != 0)
+      return -1;
+  }
+  if (!a->build && (seen[OPT_BLEND] || a->physical_barrier)) {
+    snprintf(err, err_size, "%s applies to the build: it needs --build" HINT,
+             seen[OPT_BLEND] ? "--blend" : "--physical-barrier");
+    return -1;
+  }
+  if (!a->in_path) {
+    snprintf(err, err_size, "the input IN.npz is required" HINT);
+    return -1;
+  }
+  if (!a->out_path) {
+    snprintf(err, err_size, "-o/--out OUT.npz is required" HINT);
+    return -1;
+  }
+  return 0;
+}
+
+void tangential_print_help(FILE *f) {
+  fputs(
+      "Usage: fricl tangential IN.npz -o OUT.npz [--psd none|clamp|abs]\n"
+      "           [--hessian none|local|factored|global] [--precision "
+      "f64|f32]\n"
+      "           [--device SPEC] [--mu-profile cubic|ipctk] [--ipctk-abs]\n"
+      "           [--check-basis] [--compress] [--verbose]\n"
+      "       fricl tangential IN.npz -o OUT.npz --build [--blend B]\n"
+      "           [--physical-barrier] [the options above]\n"
+      "\n"
+      "Evaluate the IPC friction (tangential) potential D of a set of\n"
+      "contacts with lagged data, its gradient and its Hessian, reading the\n"
+      "contacts from a numpy.savez / numpy.savez_compressed archive and\n"
+      "writing the results as another.\n"
+      "\n"
+      "Options (a value may also be attached: --psd=clamp):\n"
+      "  -o, --out FILE    the output archive (see Output). Required.\n"
+      "  --psd P           projection of each contact Hessian to positive\n"
+      "                    semi-definite: none (default, the exact Hessian),\n"
+      "                    clamp (negative eigenvalues to 0) or abs (to\n"
+      "                    their magnitude).\n"
+      "  --hessian H       which Hessian to write: none (default), local\n"
+      "                    (dense per contact), factored (per contact gamma\n"
+      "                    and the symmetric dim x dim block S) or global\n"
+      "                    (assembled, scalar COO).\n"
+      "  --precision P     working precision and dtype of the real outputs:\n"
+      "                    f64 (default) or f32. Real inputs of the other\n"
+      "                    dtype are converted.\n"
+      "  --device SPEC     auto, gpu, cpu, reference or\n"
+      "                    opencl:<platform>:<device> (see 'fricl devices').\n"
+      "                    Default: FRICL_DEVICE, else auto.\n"
+      "  --mu-profile P    static-to-kinetic transition of mu: cubic\n"
+      "                    (default) or ipctk (what IPC Toolkit >= 1.4\n"
+      "                    computes).\n"
+      "  --ipctk-abs       with --psd abs, reproduce ipctk's projection for\n"
+      "                    w N <= 0 (0 in its dynamic and y = 0 branches)\n"
+      "                    instead of applying |.| uniformly.\n"
+      "  --check-basis     reject tangent bases that are not orthonormal\n"
+      "                    (1e-8 in f64, 1e-4 in f32).\n"
+      "  --compress        deflate the output members (as\n"
+      "                    numpy.savez_compressed); default stored.\n"
+      "  -v, --verbose     report the device and the contact counts.\n"
+      "  --build           IN is a build input (see 'fricl build --help' and\n"
+      "                    below) plus velocities and eps_v: run the lagged\n"
+      "                    build, then evaluate on its outputs in one call.\n"
+      "  --blend B         with --build: average (default), min, max,\n"
+      "                    product or harmonic (per-vertex mu).\n"
+      "  --physical-barrier  with --build: N *= dhat / x^^2.\n"
+      "  -h, --help        show this help and exit.\n"
+      "\n",
+      f);
+  fputs(
+      "Input arrays (n vertices, dim 2 or 3, m contacts of a type):\n"
+      "  velocities             (n, dim) float64 (or float32)\n"
+      "  eps_v                  scalar (shape () or (1,)), finite and > 0\n"
+      "  and for each stencil type T present, T one of vv ev ee fv pv\n"
+      "  (ee and fv in 3-D only):\n"
+      "  T                      (m, k) int32 or int64 vertex ids in stencil\n"
+      "                         order, k = 2 (vv), 3 (ev), 4 (ee, fv), 1 (pv)\n"
+      "  T_closest_point        (m, nb): nb = 1 (ev; (m,) accepted),\n"
+      "                         2 (ee, fv); optional (m, 0) for vv and pv\n"
+      "  T_tangent_basis        (m, dim, dim-1)\n"
+      "  T_normal_force         (m,)  finite and >= 0\n"
+      "  T_mu_s, T_mu_k         (m,)  finite and >= 0\n"
+      "  T_weight               (m,)  optional, default 1\n"
+      "  T_mu_aniso             (m, dim-1) optional, default 1\n"
+      "  Real arrays may be float64 or float32, any array C or Fortran\n"
+      "  order. Any other array name is an error (most likely a misspelt\n"
+      "  optional array), as are T_* arrays without T.\n"
+      "\n"
+      "Output arrays (real ones in the dtype of --precision):\n"
+      "  potential              ()    total D, summed in a fixed order\n"
+      "  gradient               (n*dim,) vertex-major [x0 y0 (z0) x1 ...]\n"
+      "  T_potential            (m,)  D of each contact\n"
+      "  --hessian local:       T_hessian (m, k*dim, k*dim)\n"
+      "  --hessian factored:    T_gamma (m, k), T_grad (m, dim) (the\n"
+      "                         gradient block of vertex i is gamma_i q),\n"
+      "                         T_hessian_factored (m, dim(dim+1)/2): S\n"
+      "                         packed by rows of its upper triangle; block\n"
+      "                         (i, j) of the contact Hessian is\n"
+      "                         gamma_i gamma_j S\n"
+      "  --hessian global:      hessian_rows, hessian_cols (nnz,) int64,\n"
+      "                         hessian_values (nnz,), hessian_shape (2,)\n"
+      "                         int64: scalar COO, rows ascending, columns\n"
+      "                         ascending within a row, duplicates summed\n"
+      "                         (entries of touched dim x dim blocks may be\n"
+      "                         explicit zeros)\n"
+      "  --build:               also the build's outputs (below)\n"
+      "  The output is written to a temporary file in the same directory and\n"
+      "  renamed over FILE only when complete: on any error FILE is left as\n"
+      "  it was.\n"
+      "\n",
+      f);
+  fputs("With --build the input holds velocities, eps_v and the build\n"
+        "input instead of the per-contact data above (any other array is an\n"
+        "error); lagged_positions and velocities must have the same shape.\n"
+        "\n",
+        f);
+  build_print_schema(f);
+  fputs("Exit status:\n"
+        "  0  success.\n"
+        "  1  runtime error: device unusable, OpenCL or build failure, out of\n"
+        "     memory, output not writable.\n"
+        "  2  usage error or bad input: bad option, input missing or not a\n"
+        "     valid archive, a required array missing, an array of the wrong\n"
+        "     dtype or shape, an unknown array, a vertex id out of range, a\n"
+        "     value the library rejects (eps_v <= 0, N < 0, non-finite data).\n"
+        "  Errors are one line on stderr naming the array at fault.\n"
+        "\n"
+        "Example:\n"
+        "  fricl tangential contacts.npz -o out.npz --psd clamp --hessian "
+        "global\n",
+        f);
+}

@@ -1,0 +1,44 @@
+/* tangential_args.h - the options of `fricl tangential` and its --help. */
+#ifndef FRICL_CLI_TANGENTIAL_ARGS_H
+#define FRICL_CLI_TANGENTIAL_ARGS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "fricl/fricl.h"
+
+typedef enum tangential_hessian {
+  TANGENTIAL_HESSIAN_NONE = 0,
+  TANGENTIAL_HESSIAN_LOCAL,
+  TANGENTIAL_HESSIAN_FACTORED,
+  TANGENTIAL_HESSIAN_GLOBAL
+} tangential_hessian;
+
+typedef struct tangential_args {
+  const char *in_path; /* borrowed from argv */
+  const char *out_path;
+  fricl_psd psd;              /* default none */
+  tangential_hessian hessian; /* default none */
+  fricl_precision precision;  /* default f64 */
+  fricl_mu_profile profile;   /* default cubic */
+  const char *device;         /* NULL: FRICL_DEVICE, else auto */
+  int ipctk_abs;              /* FRICL_TANGENTIAL_FLAG_IPCTK_ABS */
+  int check_basis;            /* FRICL_TANGENTIAL_FLAG_CHECK_BASIS */
+  int compress;               /* deflate the output members */
+  int verbose;
+  /* --build: the input is a build input (fricl build) plus velocities and
+   * eps_v; the build runs first and feeds the evaluation. */
+  int build;
+  fricl_mu_blend blend; /* --blend (with --build), default average */
+  int physical_barrier; /* --physical-barrier (with --build) */
+  int help;             /* -h/--help seen: print help, nothing else */
+} tangential_args;
+
+/* Parse argv (argv[0] is "tangential"). @return 0, or -1 with a one-line
+ * message (no trailing newline) in err. */
+int tangential_args_parse(int argc, char **argv, tangential_args *args,
+                          char *err, size_t err_size);
+
+void tangential_print_help(FILE *f);
+
+#endif
