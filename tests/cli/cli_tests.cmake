@@ -84,3 +84,32 @@ foreach(scenario example errors degenerate mu)
   endif()
   set_tests_properties(cli_build_${scenario} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+
+# `fricl tangential` and the .npz writer as numpy sees them
+# (tangential_cli_test.py; each scenario SKIPs, exit 77, without numpy).
+set(FRICL_TANGENTIAL_CLI_SCENARIOS
+    example consistency variants f32 compress empty errors usage atomic
+    npz_numpy)
+if(FRICL_VALGRIND AND NOT FRICL_SANITIZE)
+  list(APPEND FRICL_TANGENTIAL_CLI_SCENARIOS valgrind)
+endif()
+foreach(scenario ${FRICL_TANGENTIAL_CLI_SCENARIOS})
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME cli_tangential_${scenario}
+             COMMAND ${Python3_EXECUTABLE}
+                     ${CMAKE_CURRENT_LIST_DIR}/tangential_cli_test.py
+                     ${scenario} $<TARGET_FILE:fricl_cli>
+                     ${CMAKE_CURRENT_BINARY_DIR}/cli_tmp/tangential_${scenario}
+                     $<TARGET_FILE:test_npz>)
+  else()
+    add_test(NAME cli_tangential_${scenario}
+             COMMAND sh -c "echo 'SKIPPED: no python3; the fricl tangential \
+CLI test did NOT run'; exit 77")
+  endif()
+  set_tests_properties(cli_tangential_${scenario} PROPERTIES
+                       SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()
+if(TEST cli_tangential_valgrind)
+  set_tests_properties(cli_tangential_valgrind PROPERTIES
+                       ENVIRONMENT FRICL_VALGRIND=${FRICL_VALGRIND})
+endif()

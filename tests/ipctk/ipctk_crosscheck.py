@@ -4,8 +4,9 @@
     ipctk_crosscheck.py FRICL_EXE WORKDIR [--scenes N] [--seed S] [--device SPEC]...
 
 Random small scenes are built in ipctk (stacked tetrahedra and triangles in
-3-D, stacked polylines in 2-D, so that the bodies never intersect while many
-vertex-vertex, edge-vertex, edge-edge and face-vertex pairs lie within dhat).
+3-D, often over a tilted ground plane, stacked polylines in 2-D, so that the
+bodies never intersect while many vertex-vertex, edge-vertex, edge-edge,
+face-vertex and plane-vertex pairs lie within dhat).
 ipctk builds the NormalCollisions and then the TangentialCollisions (the
 lagged data: closest point, tangent basis, normal force, weight, mu_s/mu_k
 effective lagged values), and its FrictionPotential gives D, the gradient
@@ -62,7 +63,12 @@ except ImportError as exc:  # numpy is a dependency of ipctk
 TOL = 1e-10
 HOMOGENEITY_TOL = 1e-12
 FLOOR = 1e-6
-TYPES = ("vv", "ev", "ee", "fv")
+TYPES = ("vv", "ev", "ee", "fv", "pv")
+CLASS_TYPE = {"VertexVertexTangentialCollision": "vv",
+              "EdgeVertexTangentialCollision": "ev",
+              "EdgeEdgeTangentialCollision": "ee",
+              "FaceVertexTangentialCollision": "fv",
+              "PlaneVertexTangentialCollision": "pv"}
 PSD = {"none": ipctk.PSDProjectionMethod.NONE,
        "clamp": ipctk.PSDProjectionMethod.CLAMP,
        "abs": ipctk.PSDProjectionMethod.ABS}
@@ -148,6 +154,12 @@ def build(rng, kind):
                                    np.asfortranarray(F))
         if ipctk.has_intersections(mesh, V):
             continue
+        plane = dim == 3 and rng.uniform() < 0.6
+        if plane:  # a tilted ground plane `gap` below every vertex
+            nrm = np.r_[rng.uniform(-0.2, 0.2, 2), 1.0]
+            nrm /= np.linalg.norm(nrm)
+            off = float((V @ nrm).min()) - gap * rng.uniform(0.5, 1.5)
+            mesh.planes = [ipctk.Hyperplane(nrm, nrm * off)]
         nc = ipctk.NormalCollisions()
         # ipctk warns that the improved max approximator needs area weights.
         improved = dim == 3 and rng.uniform() < 0.35
@@ -171,36 +183,41 @@ def build(rng, kind):
             tc.build(mesh, V, nc, B, mu_s, mu_k)
         if len(tc) == 0:
             continue
-        aniso = dim == 3 and rng.uniform() < 0.4
+        aniso = dim == 3 and rng.uniform() < 0.6
         negate = improved or rng.uniform() < 0.2
-        for t in TYPES:
-            for c in getattr(tc, t + "_collisions"):
-                if aniso:
-                    c.mu_aniso = rng.uniform(0.5, 2.0, 2)
-                # Improved max-approximation sets have negative weights where
-                # they subtract; make sure a few exist in every such scene.
-                if negate and rng.uniform() < 0.3:
-                    c.weight = -abs(c.weight)
+        for i in range(len(tc)):
+            c = tc[i]
+            if aniso:
+                c.mu_aniso = rng.uniform(0.5, 2.0, 2)
+            # Improved max-approximation sets have negative weights where
+            # they subtract; make sure a few exist in every such scene.
+            if negate and rng.uniform() < 0.3:
+                c.weight = -abs(c.weight)
+            del c  # see compare_scene: no item may outlive tc
         info = dict(kind=kind, dim=dim, n=len(V), dhat=dhat, kappa=kappa,
                     area=nc.use_area_weighting, improved=improved,
-                    aniso=aniso, negate=negate)
+                    aniso=aniso, negate=negate, plane=plane)
         return mesh, V, E, F, tc, info
     raise RuntimeError("could not build a %s scene with contacts" % kind)
 
 
 def lagged(tc, E, F, dim, rng):
     """The per-contact lagged data in fricl's schema, per type, and the
-    collisions in the same order."""
+    collisions in the same order. The container's items (tc[i]) hold every
+    type, plane-vertex included (the vv/ev/ee/fv lists have no pv)."""
     arrays, colls = {}, {}
+    by_type = dict((t, []) for t in TYPES)
+    for i in range(len(tc)):
+        by_type[CLASS_TYPE[type(tc[i]).__name__]].append(tc[i])
     for t in TYPES:
-        lst = list(getattr(tc, t + "_collisions"))
+        lst = by_type[t]
         if dim == 2 and t in ("ee", "fv"):
             assert not lst
             continue
         if not lst and rng.uniform() < 0.5:
             continue  # absent type; otherwise written with m = 0
-        k = {"vv": 2, "ev": 3, "ee": 4, "fv": 4}[t]
-        nb = {"vv": 0, "ev": 1, "ee": 2, "fv": 2}[t]
+        k = {"vv": 2, "ev": 3, "ee": 4, "fv": 4, "pv": 1}[t]
+        nb = {"vv": 0, "ev": 1, "ee": 2, "fv": 2, "pv": 0}[t]
         m = len(lst)
         ids = np.zeros((m, k), np.int64 if rng.uniform() < 0.5 else np.int32)
         cp = np.zeros((m, nb))
@@ -306,10 +323,24 @@ class Stats:
 
 def compare_scene(args, rng, stats, idx, kind):
     mesh, V, E, F, tc, info = build(rng, kind)
+    eps_v = 10.0 ** rng.uniform(-4, -2)
+    arrays, colls = lagged(tc, E, F, info["dim"], rng)
+    # ipctk 1.6.1: an item of the container (tc[i]) is a reference into it
+    # that does not keep it alive; freeing tc first and such an item later
+    # reads freed memory (a segfault, at the latest at interpreter exit).
+    # Drop every item before tc goes.
+    try:
+        compare_collisions(args, rng, stats, idx, kind, mesh, V, tc, info,
+                           eps_v, arrays, colls)
+    finally:
+        colls.clear()
+        del colls
+
+
+def compare_collisions(args, rng, stats, idx, kind, mesh, V, tc, info,
+                       eps_v, arrays, colls):
     dim, n = info["dim"], info["n"]
     ndofs = n * dim
-    eps_v = 10.0 ** rng.uniform(-4, -2)
-    arrays, colls = lagged(tc, E, F, dim, rng)
     SD, Sg, SH = natural_scales(arrays, eps_v)
     counts = " ".join("%s %d" % (t, len(colls[t])) for t in colls)
     for t in colls:
@@ -320,10 +351,10 @@ def compare_scene(args, rng, stats, idx, kind):
             stats.anisotropic += len(colls[t])
     print("scene %d: %s dim %d, %d vertices, eps_v %.2e, dhat %.3g, "
           "kappa %.3g, area weights %s, improved max %s, aniso %s, "
-          "negated weights %s; %s" %
+          "negated weights %s, plane %s; %s" %
           (idx, kind, dim, n, eps_v, info["dhat"], info["kappa"],
            info["area"], info["improved"], info["aniso"], info["negate"],
-           counts))
+           info["plane"], counts))
     regimes = ["zero", "static", "around", "kinetic", "mixed"]
     for regime in regimes:
         v = velocities(rng, V, eps_v, regime)
