@@ -3,12 +3,15 @@
  * that runs every selected (precision, group, profile) and reports.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "bench_build.h"
 #include "bench_contacts.h"
+#include "bench_laws.h"
 #include "bench_report.h"
 #include "bench_scalar.h"
 
@@ -67,9 +70,13 @@ static void usage(FILE *out) {
       "  --precision P       f64, f32 or both (default both)\n"
       "  --profile P         cubic, ipctk or both (default both)\n"
       "  --group NAME        run only this group (repeatable): a term name\n"
-      "                      such as smooth_mu_f0, all, all_per_element\n"
-      "  --suite S           scalar, contacts or all (default all)\n"
-      "  --contacts N        contacts per row of the contacts suite\n"
+      "                      such as smooth_mu_f0, all, all_per_element;\n"
+      "                      `laws` runs the friction-law rows alone,\n"
+      "                      `build` the lagged-build rows (= --suite build)\n"
+      "  --suite S           scalar, contacts, build, laws or all\n"
+      "                      (default all)\n"
+      "  --contacts N        contacts per row of the contacts and build\n"
+      "                      suites\n"
       "                      (default 10^6)\n"
       "  --quick             n = 2^16, 2^14 contacts, 3 repeats (for tests)\n"
       "  --json FILE         also write every row as JSON (atomically)\n"
@@ -121,7 +128,7 @@ static int parse_options(int argc, char **argv, bench_options *o) {
   memset(o, 0, sizeof *o);
   o->precisions = 3u; /* bit 0: f64 (FRICL_F64 = 0), bit 1: f32 */
   o->profiles = 3u;   /* bit 0: cubic, bit 1: ipctk */
-  o->suites = BENCH_SUITE_SCALAR | BENCH_SUITE_CONTACTS;
+  o->suites = BENCH_SUITES_ALL;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -183,13 +190,14 @@ static int parse_options(int argc, char **argv, bench_options *o) {
       bad = parse_both(val, "cubic", "ipctk", &o->profiles);
       break;
     case 5: {
-      int known = 0;
+      int known = strcmp(val, "build") == 0;
       for (int g = 0; g < BENCH_NGROUPS; ++g)
         known |= strcmp(groups[g].name, val) == 0;
       if (!known) {
         fprintf(stderr, "fricl bench: unknown group '%s'; groups are:", val);
         for (int g = 0; g < BENCH_NGROUPS; ++g)
           fprintf(stderr, " %s", groups[g].name);
+        fprintf(stderr, " build");
         fprintf(stderr, "\n");
         return 2;
       }
@@ -209,8 +217,12 @@ static int parse_options(int argc, char **argv, bench_options *o) {
         o->suites = BENCH_SUITE_SCALAR;
       else if (strcmp(val, "contacts") == 0)
         o->suites = BENCH_SUITE_CONTACTS;
+      else if (strcmp(val, "laws") == 0)
+        o->suites = BENCH_SUITE_LAWS;
+      else if (strcmp(val, "build") == 0)
+        o->suites = BENCH_SUITE_BUILD;
       else if (strcmp(val, "all") == 0)
-        o->suites = BENCH_SUITE_SCALAR | BENCH_SUITE_CONTACTS;
+        o->suites = BENCH_SUITES_ALL;
       else
         bad = 1;
       break;
@@ -232,13 +244,20 @@ static int parse_options(int argc, char **argv, bench_options *o) {
   o->repeats = repeats ? repeats
                : quick ? BENCH_QUICK_REPEATS
                        : BENCH_DEFAULT_REPEATS;
+  o->quick = quick;
   o->contacts = contacts ? contacts
                 : quick  ? BENCH_QUICK_CONTACTS
                          : BENCH_DEFAULT_CONTACTS;
   /* --group names scalar groups: it implies the scalar suite unless one
    * was chosen explicitly. */
-  if (o->ngroups && !suite_set)
-    o->suites = BENCH_SUITE_SCALAR;
+  if (o->ngroups && !suite_set) {
+    /* `--group build` is the build suite (the lagged build). */
+    unsigned s = 0;
+    for (int i = 0; i < o->ngroups; ++i)
+      s |= strcmp(o->groups[i], "build") == 0 ? BENCH_SUITE_BUILD
+                                              : BENCH_SUITE_SCALAR;
+    o->suites = s;
+  }
   o->min_sample_s = BENCH_MIN_SAMPLE_S;
   o->err_samples = BENCH_ERR_SAMPLES;
   return 0;
@@ -342,7 +361,37 @@ cleanup:
   return rc;
 }
 
+/* The friction-law rows (bench_laws.c has its own driver): the shared
+ * options passed on. */
+static int run_laws_suite(const bench_options *o) {
+  char rep[16], *argv[16];
+  int argc = 0;
+  argv[argc++] = "bench";
+  argv[argc++] = "--group";
+  argv[argc++] = "laws";
+  if (o->device) {
+    argv[argc++] = "--device";
+    argv[argc++] = (char *)(uintptr_t)o->device;
+  }
+  if (o->precisions != 3u) {
+    argv[argc++] = "--precision";
+    argv[argc++] = o->precisions == 1u ? "f64" : "f32";
+  }
+  if (o->quick)
+    argv[argc++] = "--quick";
+  snprintf(rep, sizeof rep, "%d", o->repeats);
+  argv[argc++] = "--repeats";
+  argv[argc++] = rep;
+  if (o->markdown)
+    argv[argc++] = "--markdown";
+  printf("\n");
+  fflush(stdout);
+  return bench_laws_main(argc, argv);
+}
+
 int fricl_bench_main(int argc, char **argv) {
+  if (bench_laws_selected(argc, argv)) /* friction laws: bench_laws.c */
+    return bench_laws_main(argc, argv);
   bench_options opt;
   const int prc = parse_options(argc, argv, &opt);
   if (prc)
@@ -394,6 +443,18 @@ int fricl_bench_main(int argc, char **argv) {
   }
   if ((opt.suites & BENCH_SUITE_CONTACTS) &&
       bench_contacts_run(&opt, env.ctx, env.ref, opt.contacts))
+    goto cleanup;
+  if (opt.suites & BENCH_SUITE_BUILD) {
+    bench_build_row brows[2];
+    int nbrows = 0;
+    if (bench_build_run(&opt, env.ctx, env.ref, opt.contacts, brows, &nbrows))
+      goto cleanup;
+    bench_build_report(stdout, brows, nbrows, opt.markdown);
+    if (bench_build_eval_run(&opt, env.ctx, env.ref, opt.contacts,
+                             opt.markdown))
+      goto cleanup;
+  }
+  if ((opt.suites & BENCH_SUITE_LAWS) && env.is_cl && run_laws_suite(&opt))
     goto cleanup;
   rc = 0;
 cleanup:

@@ -8,6 +8,8 @@ set(FRICL_BENCH_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/bench_data.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_scalar.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_contacts.c
+    ${CMAKE_CURRENT_LIST_DIR}/bench_laws.c
+    ${CMAKE_CURRENT_LIST_DIR}/bench_build.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_accuracy.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_report.c
     ${CMAKE_CURRENT_LIST_DIR}/../tests/ref/scalar_ref_ld.c)

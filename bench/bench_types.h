@@ -16,6 +16,9 @@
  * tangential potential. */
 #define BENCH_SUITE_SCALAR 0x1u
 #define BENCH_SUITE_CONTACTS 0x2u
+#define BENCH_SUITE_LAWS 0x4u
+#define BENCH_SUITE_BUILD 0x8u
+#define BENCH_SUITES_ALL 0xFu
 #define BENCH_NAME_MAX 48
 
 /* Targets (benchmark goals, printed as PASS/MISS; the exit status ignores
@@ -34,6 +37,7 @@ typedef struct bench_options {
   int ngroups;                              /* 0: all groups */
   const char *json_path;
   int markdown;
+  int quick;
   unsigned suites;     /* BENCH_SUITE_* bits */
   size_t contacts;     /* contacts per row of the contacts suite */
   double min_sample_s; /* a timed sample lasts at least this long */

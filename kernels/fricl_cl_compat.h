@@ -23,6 +23,20 @@
 #define FRICL_INLINE static inline
 #endif
 
+/* Fully unroll the small fixed-trip loops of the per-contact math (over
+ * stencil vertices and coordinates): unrolled, every private array is
+ * indexed by constants and lives in registers, which is what lets the
+ * OpenCL compiler vectorise across work items. (Host clang would warn,
+ * as an error, where the C reference's trip count is a run-time dim; the
+ * hint is only for OpenCL C and GCC.) */
+#if defined(__OPENCL_VERSION__)
+#define FRICL_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__)
+#define FRICL_UNROLL _Pragma("GCC unroll 16")
+#else
+#define FRICL_UNROLL
+#endif
+
 /* A constant of the working precision. Integer-valued arguments are exact;
  * write non-dyadic constants as a quotient of two of them, which the
  * compiler folds to the correctly rounded value of that precision. */

@@ -6,6 +6,8 @@
  * fricl_scalar_math.h and fricl_tangential_math.h.
  *   FRICL_REAL, FRICL_FN, FRICL_FABS, FRICL_SQRT   precision
  *   FRICL_DIM                                     2 or 3
+ *   FRICL_RSTRIDE   reals per record: FRICL_REC_STRIDE, or
+ *                   FRICL_REC_STRIDE_GRAD when only the gradient gathers
  * and for fricl_tangential_contacts only:
  *   FRICL_STENCIL, FRICL_K, FRICL_NB   stencil type, vertices, coordinates
  *   FRICL_PROFILE, FRICL_PSD, FRICL_IPCTK_ABS, FRICL_NEED_HESS
@@ -38,104 +40,140 @@
 #define FRICL_M (FRICL_DIM - 1)
 #define FRICL_NDOF (FRICL_K * FRICL_DIM)
 
+/* Every buffer argument comes with an element offset (the cl_mem tier
+ * passes the caller's offsets). A vertex index outside [0, nv) - possible
+ * only with device-resident indices, which the host cannot validate -
+ * reads NaN velocities instead of memory out of bounds. */
 __kernel void fricl_tangential_contacts(
-    ulong n, __global const int *restrict vert,
-    __global const FRICL_REAL *restrict vel,
-    __global const FRICL_REAL *restrict dir,
-    __global const FRICL_REAL *restrict beta_a,
-    __global const FRICL_REAL *restrict P_a,
-    __global const FRICL_REAL *restrict N_a,
-    __global const FRICL_REAL *restrict w_a,
-    __global const FRICL_REAL *restrict ms_a,
-    __global const FRICL_REAL *restrict mk_a,
-    __global const FRICL_REAL *restrict an_a, FRICL_REAL eps,
-    __global FRICL_REAL *restrict pot, __global FRICL_REAL *restrict hloc,
-    __global FRICL_REAL *restrict gam, __global FRICL_REAL *restrict grd,
-    __global FRICL_REAL *restrict Sout, __global FRICL_REAL *restrict rec,
-    __global FRICL_REAL *restrict dall, ulong base) {
+    ulong n, ulong nv, __global const int *restrict vert, ulong vert_off,
+    __global const FRICL_REAL *restrict vel, ulong vel_off,
+    __global const FRICL_REAL *restrict dir, ulong dir_off,
+    __global const FRICL_REAL *restrict beta_a, ulong beta_off,
+    __global const FRICL_REAL *restrict P_a, ulong P_off,
+    __global const FRICL_REAL *restrict N_a, ulong N_off,
+    __global const FRICL_REAL *restrict w_a, ulong w_off,
+    __global const FRICL_REAL *restrict ms_a, ulong ms_off,
+    __global const FRICL_REAL *restrict mk_a, ulong mk_off,
+    __global const FRICL_REAL *restrict an_a, ulong an_off, FRICL_REAL eps,
+    __global FRICL_REAL *restrict pot, ulong pot_off,
+    __global FRICL_REAL *restrict hloc, ulong hloc_off,
+    __global FRICL_REAL *restrict gam, ulong gam_off,
+    __global FRICL_REAL *restrict grd, ulong grd_off,
+    __global FRICL_REAL *restrict Sout, ulong S_off,
+    __global FRICL_REAL *restrict rec, __global FRICL_REAL *restrict dall,
+    ulong base) {
   const size_t c = get_global_id(0);
   if (c >= n)
     return;
-  int vx[FRICL_K];
-  for (int i = 0; i < FRICL_K; ++i)
-    vx[i] = vert[c * FRICL_K + i];
+  int vx[FRICL_K], ok[FRICL_K];
+  FRICL_UNROLL
+  for (int i = 0; i < FRICL_K; ++i) {
+    const int v = vert[vert_off + c * FRICL_K + i];
+    ok[i] = (ulong)(uint)v < nv && v >= 0;
+    vx[i] = ok[i] ? v : 0;
+  }
   FRICL_REAL beta[2] = {0, 0}, gamma[4] = {0, 0, 0, 0};
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_NB; ++i)
-    beta[i] = beta_a[c * FRICL_NB + i];
+    beta[i] = beta_a[beta_off + c * FRICL_NB + i];
   FRICL_FN(stencil_gamma)(FRICL_STENCIL, beta, gamma);
   FRICL_REAL urel[3];
+  FRICL_UNROLL
   for (int r = 0; r < FRICL_DIM; ++r) {
     FRICL_REAL s = 0;
-    for (int i = 0; i < FRICL_K; ++i)
-      s += gamma[i] * vel[(size_t)vx[i] * FRICL_DIM + r];
+    FRICL_UNROLL
+    for (int i = 0; i < FRICL_K; ++i) {
+      const FRICL_REAL vi = vel[vel_off + (size_t)vx[i] * FRICL_DIM + r];
+      s += gamma[i] * (ok[i] ? vi : (FRICL_REAL)NAN);
+    }
     urel[r] = s;
   }
   FRICL_REAL P[6], a[2] = {1, 1};
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_DIM * FRICL_M; ++i)
-    P[i] = P_a[c * (FRICL_DIM * FRICL_M) + i];
+    P[i] = P_a[P_off + c * (FRICL_DIM * FRICL_M) + i];
 #if FRICL_HAS_ANISO
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_M; ++i)
-    a[i] = an_a[c * FRICL_M + i];
+    a[i] = an_a[an_off + c * FRICL_M + i];
 #endif
 #if FRICL_HAS_WEIGHT
-  const FRICL_REAL w = w_a[c];
+  const FRICL_REAL w = w_a[w_off + c];
 #else
   const FRICL_REAL w = 1;
 #endif
   FRICL_REAL D, q[3], S[6] = {0, 0, 0, 0, 0, 0};
   FRICL_FN(tangential_contact)
-  (FRICL_DIM, urel, P, a, N_a[c], w, ms_a[c], mk_a[c], eps, FRICL_PROFILE,
-   FRICL_PSD, FRICL_IPCTK_ABS, FRICL_NEED_HESS, &D, q, S);
+  (FRICL_DIM, urel, P, a, N_a[N_off + c], w, ms_a[ms_off + c], mk_a[mk_off + c],
+   eps, FRICL_PROFILE, FRICL_PSD, FRICL_IPCTK_ABS, FRICL_NEED_HESS, &D, q, S);
 #if FRICL_WANT(FRICL_O_POT)
-  pot[c] = D;
+  pot[pot_off + c] = D;
 #endif
 #if FRICL_WANT(FRICL_O_DALL)
   dall[base + c] = D;
 #endif
 #if FRICL_WANT(FRICL_O_GAMMA)
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_K; ++i)
-    gam[c * FRICL_K + i] = gamma[i];
+    gam[gam_off + c * FRICL_K + i] = gamma[i];
 #endif
 #if FRICL_WANT(FRICL_O_GRAD)
+  FRICL_UNROLL
   for (int r = 0; r < FRICL_DIM; ++r)
-    grd[c * FRICL_DIM + r] = q[r];
+    grd[grd_off + c * FRICL_DIM + r] = q[r];
 #endif
 #if FRICL_WANT(FRICL_O_S)
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_NPK; ++i)
-    Sout[c * FRICL_NPK + i] = S[i];
+    Sout[S_off + c * FRICL_NPK + i] = S[i];
 #endif
 #if FRICL_WANT(FRICL_O_HLOC)
   {
-    __global FRICL_REAL *H = hloc + c * (FRICL_NDOF * FRICL_NDOF);
+    __global FRICL_REAL *H = hloc + hloc_off + c * (FRICL_NDOF * FRICL_NDOF);
+    FRICL_UNROLL
     for (int i = 0; i < FRICL_K; ++i)
-      for (int j = 0; j < FRICL_K; ++j) {
-        const FRICL_REAL coef = gamma[i] * gamma[j];
-        for (int r = 0; r < FRICL_DIM; ++r)
-          for (int s = 0; s < FRICL_DIM; ++s)
-            H[(i * FRICL_DIM + r) * FRICL_NDOF + j * FRICL_DIM + s] =
-                coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);
-      }
+      FRICL_UNROLL
+    for (int j = 0; j < FRICL_K; ++j) {
+      const FRICL_REAL coef = gamma[i] * gamma[j];
+      FRICL_UNROLL
+      for (int r = 0; r < FRICL_DIM; ++r)
+        FRICL_UNROLL
+      for (int s = 0; s < FRICL_DIM; ++s)
+        H[(i * FRICL_DIM + r) * FRICL_NDOF + j * FRICL_DIM + s] =
+            coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);
+    }
   }
 #endif
 #if FRICL_WANT(FRICL_O_REC)
   {
-    __global FRICL_REAL *R = rec + (base + c) * FRICL_REC_STRIDE;
+    __global FRICL_REAL *R = rec + (base + c) * FRICL_RSTRIDE;
+    FRICL_UNROLL
     for (int i = 0; i < 4; ++i)
       R[FRICL_REC_GAMMA + i] = gamma[i];
+    FRICL_UNROLL
     for (int r = 0; r < 3; ++r)
       R[FRICL_REC_Q + r] = q[r];
+#if FRICL_RSTRIDE == FRICL_REC_STRIDE
+    FRICL_UNROLL
     for (int i = 0; i < 6; ++i)
       R[FRICL_REC_S + i] = S[i];
+#endif
 #if FRICL_WANT(FRICL_O_T)
     FRICL_REAL pc[3];
+    FRICL_UNROLL
     for (int r = 0; r < FRICL_DIM; ++r) {
       FRICL_REAL s = 0;
-      for (int j = 0; j < FRICL_K; ++j)
-        s += gamma[j] * dir[(size_t)vx[j] * FRICL_DIM + r];
+      FRICL_UNROLL
+      for (int j = 0; j < FRICL_K; ++j) {
+        const FRICL_REAL pj = dir[dir_off + (size_t)vx[j] * FRICL_DIM + r];
+        s += gamma[j] * (ok[j] ? pj : (FRICL_REAL)NAN);
+      }
       pc[r] = s;
     }
+    FRICL_UNROLL
     for (int r = 0; r < FRICL_DIM; ++r) {
       FRICL_REAL s = 0;
+      FRICL_UNROLL
       for (int u = 0; u < FRICL_DIM; ++u)
         s += FRICL_FN(packed_at)(S, FRICL_DIM, r, u) * pc[u];
       R[FRICL_REC_T + r] = s;
@@ -144,8 +182,11 @@ __kernel void fricl_tangential_contacts(
   }
 #endif
   (void)dir;
+  (void)dir_off;
   (void)w_a;
+  (void)w_off;
   (void)an_a;
+  (void)an_off;
 }
 #endif /* FRICL_OUT_MASK */
 
@@ -156,13 +197,15 @@ __kernel void fricl_tangential_gather_vec(ulong nv,
                                           __global const ulong *restrict vent,
                                           __global const FRICL_REAL *rec,
                                           ulong c0, ulong c1, int field,
-                                          int first, __global FRICL_REAL *out) {
+                                          int first, __global FRICL_REAL *out,
+                                          ulong out_off) {
   const size_t v = get_global_id(0);
   if (v >= nv)
     return;
   FRICL_REAL acc[3];
+  FRICL_UNROLL
   for (int r = 0; r < FRICL_DIM; ++r)
-    acc[r] = first ? (FRICL_REAL)0 : out[v * FRICL_DIM + r];
+    acc[r] = first ? (FRICL_REAL)0 : out[out_off + v * FRICL_DIM + r];
   for (long x = vptr[v]; x < vptr[v + 1]; ++x) {
     const ulong en = vent[x];
     const ulong c = en >> 2;
@@ -170,27 +213,28 @@ __kernel void fricl_tangential_gather_vec(ulong nv,
       continue;
     if (c >= c1)
       break;
-    __global const FRICL_REAL *R = rec + (c - c0) * FRICL_REC_STRIDE;
+    __global const FRICL_REAL *R = rec + (c - c0) * FRICL_RSTRIDE;
     const FRICL_REAL gi = R[FRICL_REC_GAMMA + (int)(en & 3)];
+    FRICL_UNROLL
     for (int r = 0; r < FRICL_DIM; ++r)
       acc[r] += gi * R[field + r];
   }
+  FRICL_UNROLL
   for (int r = 0; r < FRICL_DIM; ++r)
-    out[v * FRICL_DIM + r] = acc[r];
+    out[out_off + v * FRICL_DIM + r] = acc[r];
 }
 
 /* One BSR block: the sum of gamma_i gamma_j S over its contributions. */
-__kernel void fricl_tangential_gather_bsr(ulong nnz,
-                                          __global const long *restrict bptr,
-                                          __global const ulong *restrict bent,
-                                          __global const FRICL_REAL *rec,
-                                          ulong c0, ulong c1, int first,
-                                          __global FRICL_REAL *out) {
+__kernel void fricl_tangential_gather_bsr(
+    ulong nnz, __global const long *restrict bptr,
+    __global const ulong *restrict bent, __global const FRICL_REAL *rec,
+    ulong c0, ulong c1, int first, __global FRICL_REAL *out, ulong out_off) {
   const size_t b = get_global_id(0);
   if (b >= nnz)
     return;
   FRICL_REAL acc[9];
-  __global FRICL_REAL *o = out + b * (FRICL_DIM * FRICL_DIM);
+  __global FRICL_REAL *o = out + out_off + b * (FRICL_DIM * FRICL_DIM);
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_DIM * FRICL_DIM; ++i)
     acc[i] = first ? (FRICL_REAL)0 : o[i];
   for (long x = bptr[b]; x < bptr[b + 1]; ++x) {
@@ -203,13 +247,16 @@ __kernel void fricl_tangential_gather_bsr(ulong nnz,
     __global const FRICL_REAL *R = rec + (c - c0) * FRICL_REC_STRIDE;
     const FRICL_REAL coef = R[(int)((en >> 2) & 3)] * R[(int)(en & 3)];
     FRICL_REAL S[6];
+    FRICL_UNROLL
     for (int i = 0; i < 6; ++i)
       S[i] = R[FRICL_REC_S + i];
+    FRICL_UNROLL
     for (int r = 0; r < FRICL_DIM; ++r)
-      for (int s = 0; s < FRICL_DIM; ++s)
-        acc[r * FRICL_DIM + s] +=
-            coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);
+      FRICL_UNROLL
+    for (int s = 0; s < FRICL_DIM; ++s)
+      acc[r * FRICL_DIM + s] += coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);
   }
+  FRICL_UNROLL
   for (int i = 0; i < FRICL_DIM * FRICL_DIM; ++i)
     o[i] = acc[i];
 }
@@ -227,4 +274,18 @@ __kernel void fricl_tangential_block_sum(ulong n, ulong block,
   for (ulong i = lo; i < hi; ++i)
     s += d[i];
   partial[blk] = s;
+}
+
+/* total = (first ? 0 : total) + partial[0] + ... + partial[nblk - 1], in
+ * order, by one work item: the chunk's contribution to the potential. */
+__kernel void
+fricl_tangential_pot_accumulate(ulong nblk, __global const FRICL_REAL *partial,
+                                int first, __global FRICL_REAL *total,
+                                ulong total_off) {
+  if (get_global_id(0) != 0)
+    return;
+  FRICL_REAL s = first ? (FRICL_REAL)0 : total[total_off];
+  for (ulong i = 0; i < nblk; ++i)
+    s += partial[i];
+  total[total_off] = s;
 }

@@ -17,6 +17,8 @@
 /* Reals per contact in the record buffer that feeds the assembly:
  * gamma[4] q[3] S[6] t[3] (t = S sum_j gamma_j p_j for the product). */
 #define FRICL_REC_STRIDE 16
+/* The stride when only the gradient is assembled: gamma[4] q[3] pad. */
+#define FRICL_REC_STRIDE_GRAD 8
 #define FRICL_REC_GAMMA 0
 #define FRICL_REC_Q 4
 #define FRICL_REC_S 7

@@ -72,30 +72,39 @@ FRICL_INLINE void FRICL_FN(tangential_contact)(
   const FRICL_REAL zero = FRICL_R(0);
   const FRICL_REAL scale = w * N;
   /* B = P diag(a); u_a = a (.) (P^T urel) = B^T urel. */
-  FRICL_REAL B[3][2];
-  FRICL_REAL ua[2];
+  FRICL_REAL B[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+  FRICL_REAL ua[2] = {0, 0};
   const int m = dim - 1;
+  FRICL_UNROLL
   for (int c = 0; c < m; ++c) {
     FRICL_REAL s = zero;
+    FRICL_UNROLL
     for (int r = 0; r < dim; ++r) {
       B[r][c] = P[r * m + c] * a[c];
       s += P[r * m + c] * urel[r];
     }
     ua[c] = a[c] * s;
   }
-  /* y = |u_a| with a scaled norm in 3-D, so that tiny components do not
-   * square into subnormals (spec 3.7); in 2-D it is |u_a[0]|. The unit
+  /* y = |u_a|; in 2-D it is |u_a[0]|. In f32 a scaled norm, so that tiny
+   * components do not square into subnormals (spec 3.7); in f64 that
+   * happens only below |u| ~ 1e-154, where the direction's error cannot
+   * matter (the two eigenvalues of M agree to O(y/e) there), so f64 takes
+   * the plain norm and saves a division on its critical path. The unit
    * direction u is 0 at y = 0. */
   FRICL_REAL y, u0, u1 = zero;
   if (m == 1) {
     y = FRICL_FABS(ua[0]);
     u0 = ua[0] < zero ? -FRICL_R(1) : FRICL_R(1);
   } else {
-    const FRICL_REAL a0 = FRICL_FABS(ua[0]), a1 = FRICL_FABS(ua[1]);
-    const FRICL_REAL big = a0 > a1 ? a0 : a1;
-    const FRICL_REAL inv = FRICL_R(1) / (big > zero ? big : FRICL_R(1));
-    const FRICL_REAL s0 = ua[0] * inv, s1 = ua[1] * inv;
-    y = big * FRICL_SQRT(s0 * s0 + s1 * s1);
+    if (sizeof(FRICL_REAL) == sizeof(float)) {
+      const FRICL_REAL a0 = FRICL_FABS(ua[0]), a1 = FRICL_FABS(ua[1]);
+      const FRICL_REAL big = a0 > a1 ? a0 : a1;
+      const FRICL_REAL inv = FRICL_R(1) / (big > zero ? big : FRICL_R(1));
+      const FRICL_REAL s0 = ua[0] * inv, s1 = ua[1] * inv;
+      y = big * FRICL_SQRT(s0 * s0 + s1 * s1);
+    } else {
+      y = FRICL_SQRT(ua[0] * ua[0] + ua[1] * ua[1]);
+    }
     const FRICL_REAL iy = FRICL_R(1) / (y > zero ? y : FRICL_R(1));
     u0 = ua[0] * iy;
     u1 = ua[1] * iy;
@@ -108,8 +117,10 @@ FRICL_INLINE void FRICL_FN(tangential_contact)(
   *D = scale * FRICL_FN(smooth_mu_f0)(y, e, ms, mk, profile);
   const FRICL_REAL g = FRICL_FN(smooth_mu_f1_over_x)(y, e, ms, mk, profile);
   const FRICL_REAL sg = scale * g;
+  FRICL_UNROLL
   for (int r = 0; r < dim; ++r) {
     FRICL_REAL s = zero;
+    FRICL_UNROLL
     for (int c = 0; c < m; ++c)
       s += B[r][c] * ua[c];
     q[r] = sg * s;
@@ -140,14 +151,17 @@ FRICL_INLINE void FRICL_FN(tangential_contact)(
   const FRICL_REAL M11 = lperp + dl * u1 * u1;
   /* S = B M B^T: C = B M (3 x 2), then S_rs = C_r . B_s. */
   FRICL_REAL C[3][2];
+  FRICL_UNROLL
   for (int r = 0; r < 3; ++r) {
     C[r][0] = B[r][0] * M00 + B[r][1] * M01;
     C[r][1] = B[r][0] * M01 + B[r][1] * M11;
   }
   int k = 0;
+  FRICL_UNROLL
   for (int r = 0; r < 3; ++r)
-    for (int s = r; s < 3; ++s)
-      S[k++] = C[r][0] * B[s][0] + C[r][1] * B[s][1];
+    FRICL_UNROLL
+  for (int s = r; s < 3; ++s)
+    S[k++] = C[r][0] * B[s][0] + C[r][1] * B[s][1];
 }
 
 /* Entry (r, s) of the packed symmetric S. */

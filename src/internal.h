@@ -92,6 +92,25 @@ fricl_status fricl__kernel_get(fricl_context *ctx, const char *file,
  * some runtimes (PoCL) read the old value when an argument is set again. */
 void fricl__kernel_unbind(cl_kernel k, const cl_uint *idx, int n);
 
+/* How a host tier uses a wrapped host array. */
+typedef enum {
+  FRICL__HOST_IN,   /* read by the device */
+  FRICL__HOST_OUT,  /* written by the device */
+  FRICL__HOST_INOUT /* written, and read again (accumulated over chunks) */
+} fricl__host_access;
+
+/* A buffer over `bytes` of the caller's host array (NULL mem when ptr is
+ * NULL or bytes 0): wrapped in place on unified-memory devices, a device
+ * buffer elsewhere (inputs copied in). UNSUPPORTED beyond one allocation.
+ * The caller releases it. */
+fricl_status fricl__host_buffer(fricl_context *ctx, const void *ptr,
+                                size_t bytes, fricl__host_access access,
+                                cl_mem *mem);
+
+/* Make the device's writes to `mem` visible at dst (blocking). */
+fricl_status fricl__host_read_back(fricl_context *ctx, cl_mem mem, void *dst,
+                                   size_t bytes);
+
 /* Drop every cached program (the next request rebuilds). */
 void fricl__program_cache_clear(fricl_context *ctx);
 

@@ -74,16 +74,26 @@ static fricl_status check_topology(fricl_context *ctx, int dim,
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "groups[%zu] (%s): vertices is NULL with count = %zu",
                          g, name, G->count);
-    for (size_t c = 0; c < G->count; ++c)
-      for (size_t i = 0; i < k; ++i) {
-        const int32_t v = G->vertices[c * k + i];
+    /* Blocks without an early exit (they vectorise); only a failing
+     * block is scanned again for the first bad index. */
+    const size_t nk = G->count * k;
+    for (size_t b0 = 0; b0 < nk; b0 += 4096) {
+      const size_t b1 = nk - b0 < 4096 ? nk : b0 + 4096;
+      unsigned bad = 0;
+      for (size_t e = b0; e < b1; ++e)
+        bad |= (uint32_t)G->vertices[e] >= (uint32_t)n_vertices;
+      if (!bad)
+        continue;
+      for (size_t e = b0; e < b1; ++e) {
+        const int32_t v = G->vertices[e];
         if (v < 0 || (size_t)v >= n_vertices)
           return fricl__fail(
               ctx, FRICL_STATUS_INVALID_ARGUMENT,
               "groups[%zu] (%s) contact %zu: vertex index %d (stencil slot "
               "%zu) is out of range [0, %zu) (first bad contact)",
-              g, name, c, (int)v, i, n_vertices);
+              g, name, e / k, (int)v, e % k, n_vertices);
       }
+    }
   }
   return FRICL_STATUS_OK;
 }
@@ -119,11 +129,52 @@ static double at(fricl_precision p, const void *a, size_t i) {
                         : ((const double *)a)[i];
 }
 
-/* Every value finite (and >= 0 when nonneg). */
+/* 1 when some value of x[0..n) may be non-finite or negative (exact for
+ * non-finite; -0 may trigger it, which the caller's exact rescan then
+ * clears). It ORs the bits of x * 0 (+-0 for finite x, NaN otherwise) and
+ * of x (for the sign) - integer ORs and one multiply, which compilers
+ * vectorise without any floating-point reassociation. Validation reads
+ * every lagged input once more and must cost little next to the
+ * evaluation. */
+static int any_bad_d(const double *x, size_t n, int nonneg) {
+  uint64_t nan_bits = 0, sign_bits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double z = x[i] * 0.0;
+    uint64_t uz, ux;
+    memcpy(&uz, &z, sizeof uz);
+    memcpy(&ux, &x[i], sizeof ux);
+    nan_bits |= uz;
+    sign_bits |= ux;
+  }
+  const uint64_t exp = 0x7FF0000000000000ull;
+  return (nan_bits & exp) == exp || (nonneg && (sign_bits >> 63));
+}
+
+static int any_bad_f(const float *x, size_t n, int nonneg) {
+  uint32_t nan_bits = 0, sign_bits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const float z = x[i] * 0.0f;
+    uint32_t uz, ux;
+    memcpy(&uz, &z, sizeof uz);
+    memcpy(&ux, &x[i], sizeof ux);
+    nan_bits |= uz;
+    sign_bits |= ux;
+  }
+  const uint32_t exp = 0x7F800000u;
+  return (nan_bits & exp) == exp || (nonneg && (sign_bits >> 31));
+}
+
+/* Every value finite (and >= 0 when nonneg); the message names the first
+ * bad contact. */
 static fricl_status check_reals(fricl_context *ctx, fricl_precision p, size_t g,
                                 const char *gname, const char *field,
                                 const void *a, size_t count, size_t per,
                                 int nonneg) {
+  const size_t n = count * per;
+  const int bad =
+      p == FRICL_F32 ? any_bad_f(a, n, nonneg) : any_bad_d(a, n, nonneg);
+  if (!bad)
+    return FRICL_STATUS_OK;
   for (size_t c = 0; c < count; ++c)
     for (size_t j = 0; j < per; ++j) {
       const double v = at(p, a, c * per + j);
@@ -196,6 +247,40 @@ static int any_group_output(const fricl_contact_group *G) {
          G->factored_grad || G->factored_hessian;
 }
 
+/* The batch parameters both tiers share. */
+static fricl_status check_common(fricl_context *ctx, fricl_precision prec,
+                                 fricl_mu_profile profile, fricl_psd psd,
+                                 uint32_t flags, double eps_v) {
+  if (prec != FRICL_F64 && prec != FRICL_F32)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.precision %d is not FRICL_F64 or FRICL_F32",
+                       (int)prec);
+  if (profile != FRICL_MU_CUBIC && profile != FRICL_MU_IPCTK)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.mu_profile %d is not cubic (0) or ipctk (1)",
+                       (int)profile);
+  if ((unsigned)psd > 2)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.psd %d is not none (0), clamp (1) or abs (2)",
+                       (int)psd);
+  if (flags &
+      ~(FRICL_TANGENTIAL_FLAG_IPCTK_ABS | FRICL_TANGENTIAL_FLAG_CHECK_BASIS))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.flags = 0x%x has unknown bits", (unsigned)flags);
+  if (prec == FRICL_F64 && !ctx->has_fp64)
+    return fricl__fail(ctx, FRICL_STATUS_NO_FP64,
+                       "device \"%s\" has no double precision: use FRICL_F32 "
+                       "or another device",
+                       ctx->device_name);
+  const double eps = prec == FRICL_F32 ? (double)(float)eps_v : eps_v;
+  if (!(isfinite(eps) && eps > 0))
+    return fricl__fail(
+        ctx, FRICL_STATUS_INVALID_ARGUMENT,
+        "batch.eps_v = %g is invalid: it must be finite and > 0%s", eps_v,
+        eps != eps_v ? " (in float32)" : "");
+  return FRICL_STATUS_OK;
+}
+
 static fricl_status validate(fricl_context *ctx,
                              const fricl_tangential_batch *b, int *need_hess) {
   if (b->struct_size < sizeof *b)
@@ -203,37 +288,11 @@ static fricl_status validate(fricl_context *ctx,
                        "batch.struct_size is %u, expected %zu: initialise the "
                        "batch with fricl_tangential_batch_init",
                        (unsigned)b->struct_size, sizeof *b);
-  if (b->precision != FRICL_F64 && b->precision != FRICL_F32)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.precision %d is not FRICL_F64 or FRICL_F32",
-                       (int)b->precision);
-  if (b->mu_profile != FRICL_MU_CUBIC && b->mu_profile != FRICL_MU_IPCTK)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.mu_profile %d is not cubic (0) or ipctk (1)",
-                       (int)b->mu_profile);
-  if ((unsigned)b->psd > 2)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.psd %d is not none (0), clamp (1) or abs (2)",
-                       (int)b->psd);
-  if (b->flags &
-      ~(FRICL_TANGENTIAL_FLAG_IPCTK_ABS | FRICL_TANGENTIAL_FLAG_CHECK_BASIS))
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.flags = 0x%x has unknown bits",
-                       (unsigned)b->flags);
-  if (b->precision == FRICL_F64 && !ctx->has_fp64)
-    return fricl__fail(ctx, FRICL_STATUS_NO_FP64,
-                       "device \"%s\" has no double precision: use FRICL_F32 "
-                       "or another device",
-                       ctx->device_name);
-  const double eps =
-      b->precision == FRICL_F32 ? (double)(float)b->eps_v : b->eps_v;
-  if (!(isfinite(eps) && eps > 0))
-    return fricl__fail(
-        ctx, FRICL_STATUS_INVALID_ARGUMENT,
-        "batch.eps_v = %g is invalid: it must be finite and > 0%s", b->eps_v,
-        eps != b->eps_v ? " (in float32)" : "");
-  fricl_status st =
-      check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
+  fricl_status st = check_common(ctx, b->precision, b->mu_profile, b->psd,
+                                 b->flags, b->eps_v);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
   if (st != FRICL_STATUS_OK)
     return st;
   if (b->n_groups > 64)
@@ -399,5 +458,148 @@ fricl_status fricl_tangential_eval(fricl_context *ctx,
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_cl(ctx, batch, plan, need_hess);
   fricl_tangential_plan_destroy(tmp);
+  return st;
+}
+
+/* ------------------------------------------------------------- cl tier */
+
+void fricl_tangential_batch_cl_init(fricl_tangential_batch_cl *batch) {
+  if (!batch)
+    return;
+  memset(batch, 0, sizeof *batch);
+  batch->struct_size = (uint32_t)sizeof *batch;
+  batch->dim = 3;
+}
+
+static fricl_status validate_cl(fricl_context *ctx,
+                                const fricl_tangential_batch_cl *b,
+                                int *need_hess) {
+  if (b->struct_size < sizeof *b)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.struct_size is %u, expected %zu: initialise the "
+                       "batch with fricl_tangential_batch_cl_init",
+                       (unsigned)b->struct_size, sizeof *b);
+  fricl_status st = check_common(ctx, b->precision, b->mu_profile, b->psd,
+                                 b->flags, b->eps_v);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  if (b->dim != 2 && b->dim != 3)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "dim = %d: it must be 2 or 3", b->dim);
+  if (b->n_groups && !b->groups)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups is NULL with n_groups = %zu", b->n_groups);
+  if (b->n_groups > 64)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_groups = %zu: at most 64 groups per call",
+                       b->n_groups);
+  if (b->n_vertices > (size_t)INT32_MAX)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "n_vertices = %zu exceeds the int32 vertex indices",
+                       b->n_vertices);
+  size_t total = 0;
+  int hess = b->hessian_values.mem || b->hessian_product.mem;
+  int any = b->potential.mem || b->gradient.mem || hess;
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    const fricl_contact_group_cl *G = &b->groups[g];
+    const char *name = fricl_stencil_name(G->type);
+    if (!name)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu].type = %d is not a stencil type", g,
+                         (int)G->type);
+    if (b->dim == 2 &&
+        (G->type == FRICL_STENCIL_EE || G->type == FRICL_STENCIL_FV))
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (%s) exists only in 3-D, dim is 2", g,
+                         name);
+    if (G->count > ((size_t)1 << 58) - total)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (%s): count = %zu is too large", g, name,
+                         G->count);
+    total += G->count;
+    any |= G->potential.mem || G->local_hessian.mem || G->factored_gamma.mem ||
+           G->factored_grad.mem || G->factored_hessian.mem;
+    hess |= G->local_hessian.mem || G->factored_hessian.mem;
+    if (!G->count)
+      continue;
+    const struct {
+      cl_mem m;
+      const char *what;
+    } req[] = {
+        {G->vertices.mem, "vertices"},
+        {G->tangent_basis.mem, "tangent_basis"},
+        {G->normal_force.mem, "normal_force"},
+        {G->mu_s.mem, "mu_s"},
+        {G->mu_k.mem, "mu_k"},
+        {fricl_stencil_coord_count(G->type) ? G->closest_point.mem : (cl_mem)1,
+         "closest_point"}};
+    for (size_t i = 0; i < sizeof req / sizeof req[0]; ++i)
+      if (!req[i].m)
+        return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                           "groups[%zu] (%s): %s.mem is NULL with count = %zu",
+                           g, name, req[i].what, G->count);
+  }
+  if (!any)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "no output requested: set at least one output buffer");
+  if (b->n_vertices && !b->velocities.mem && total)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.velocities.mem is NULL");
+  if (b->hessian_product.mem && !b->direction.mem)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_product is requested but "
+                       "batch.direction.mem is NULL");
+  const fricl_tangential_plan *plan = b->plan;
+  if ((b->gradient.mem || b->hessian_values.mem || b->hessian_product.mem) &&
+      !plan)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.plan is required for gradient, hessian_values "
+                       "and hessian_product in the cl_mem tier");
+  if (plan) {
+    int same = plan->ctx == ctx && plan->dim == b->dim &&
+               plan->n_vertices == b->n_vertices &&
+               plan->n_groups == b->n_groups;
+    for (size_t g = 0; same && g < b->n_groups; ++g)
+      same = plan->types[g] == b->groups[g].type &&
+             plan->counts[g] == b->groups[g].count;
+    if (!same)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "batch.plan was made for another context or contact "
+                         "topology (dim, n_vertices, group types or counts "
+                         "differ)");
+    if (b->hessian_values.mem && !plan->has_bsr)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "batch.plan has no Hessian pattern");
+  }
+  *need_hess = hess;
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl_tangential_eval_cl(fricl_context *ctx,
+                                      const fricl_tangential_batch_cl *batch,
+                                      cl_uint num_wait,
+                                      const cl_event *wait_list,
+                                      cl_event *done) {
+  if (!ctx || !batch)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "ctx and batch must not be NULL");
+  fricl__clear_error(ctx);
+  if (ctx->backend != FRICL_BACKEND_OPENCL)
+    return fricl__fail(ctx, FRICL_STATUS_UNSUPPORTED,
+                       "fricl_tangential_eval_cl needs an OpenCL context");
+  if (num_wait && !wait_list)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "wait_list is NULL with num_wait = %u",
+                       (unsigned)num_wait);
+  int need_hess = 0;
+  fricl_status st = validate_cl(ctx, batch, &need_hess);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  fricl_tangential_plan *plan = (fricl_tangential_plan *)batch->plan;
+  if (plan)
+    st = fricl__plan_upload(plan);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__tangential_enqueue_cl(ctx, batch, plan, need_hess, num_wait,
+                                      wait_list, done);
   return st;
 }

@@ -65,4 +65,10 @@ fricl_status fricl__tangential_cl(fricl_context *ctx,
                                   const fricl_tangential_batch *b,
                                   fricl_tangential_plan *plan, int need_hess);
 
+fricl_status fricl__tangential_enqueue_cl(fricl_context *ctx,
+                                          const fricl_tangential_batch_cl *b,
+                                          fricl_tangential_plan *plan,
+                                          int need_hess, cl_uint num_wait,
+                                          const cl_event *wait, cl_event *done);
+
 #endif

@@ -35,11 +35,29 @@ int fricl_stencil_coord_count(fricl_stencil type) {
   return (unsigned)type < FRICL_STENCIL_COUNT ? stencil_nb[type] : 0;
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+/* A fast 64-bit checksum: four independent multiply-xorshift lanes over
+ * 8-byte words (memcpy keeps it alignment-safe), so that hashing millions
+ * of vertex indices per evaluation costs a small fraction of the
+ * evaluation itself. Collisions only matter against accidental misuse. */
+static uint64_t mix(uint64_t h, uint64_t w) {
+  h ^= w;
+  h *= 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n) {
   const unsigned char *c = p;
-  for (size_t i = 0; i < n; ++i)
-    h = (h ^ c[i]) * 0x100000001b3ull;
-  return h;
+  uint64_t l[4] = {h, h ^ 0x1ull, h ^ 0x2ull, h ^ 0x3ull};
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    for (int k = 0; k < 4; ++k) {
+      uint64_t w;
+      memcpy(&w, c + i + 8 * (size_t)k, 8);
+      l[k] = mix(l[k], w);
+    }
+  for (; i < n; ++i)
+    l[0] = mix(l[0], c[i]);
+  return mix(mix(mix(mix(h, l[0]), l[1]), l[2]), l[3] ^ (uint64_t)n);
 }
 
 uint64_t fricl__topology_checksum(int dim, size_t n_vertices, size_t n_groups,
@@ -47,14 +65,15 @@ uint64_t fricl__topology_checksum(int dim, size_t n_vertices, size_t n_groups,
   uint64_t h = 0xcbf29ce484222325ull;
   const uint64_t head[3] = {(uint64_t)dim, (uint64_t)n_vertices,
                             (uint64_t)n_groups};
-  h = fnv(h, head, sizeof head);
+  h = hash_bytes(h, head, sizeof head);
   for (size_t g = 0; g < n_groups; ++g) {
     const uint64_t gh[2] = {(uint64_t)groups[g].type,
                             (uint64_t)groups[g].count};
-    h = fnv(h, gh, sizeof gh);
+    h = hash_bytes(h, gh, sizeof gh);
     const size_t k = (size_t)fricl_stencil_vertex_count(groups[g].type);
     if (groups[g].count && groups[g].vertices)
-      h = fnv(h, groups[g].vertices, groups[g].count * k * sizeof(int32_t));
+      h = hash_bytes(h, groups[g].vertices,
+                     groups[g].count * k * sizeof(int32_t));
   }
   return h;
 }
@@ -158,87 +177,111 @@ static int build_vertex_lists(fricl_tangential_plan *p,
   return 1;
 }
 
-/* The block lists: every (contact, i, j) keyed by (v_i, v_j), counting
- * sorted by row, then stably by column within each row; equal keys merge
- * into one BSR block whose contributions stay in contact order. */
+/* The block lists, row by row from the vertex lists: row v collects
+ * (v_j, (c, i, j)) for every (c, i) of v's list (contact order) and every
+ * j of contact c, sorts it stably by column in a small buffer and appends
+ * it; equal columns merge into one BSR block whose contributions stay in
+ * (contact, i, j) order. Working row by row keeps the scatter in cache. */
 static int build_block_lists(fricl_tangential_plan *p,
                              const fricl_contact_group *groups) {
-  size_t n_entries = 0;
+  size_t n_entries = 0, total = 0;
   for (size_t g = 0; g < p->n_groups; ++g) {
     const size_t k = (size_t)stencil_k[p->types[g]];
     n_entries += p->counts[g] * k * k;
+    total += p->counts[g];
   }
   const size_t ne = n_entries ? n_entries : 1;
   int ok = 0;
-  int64_t *rptr = fricl__calloc(p->n_vertices + 1, sizeof *rptr);
-  int32_t *col = fricl__malloc(ne * sizeof *col);
+  /* Every contact's ids in one table, 4 slots per contact (unused slots
+   * of smaller stencils hold -1), so that row building indexes by the
+   * global contact number. */
+  int32_t *ids = fricl__malloc((total ? total : 1) * 4 * sizeof *ids);
   uint64_t *ent = fricl__malloc(ne * sizeof *ent);
-  int32_t *tc = fricl__malloc(ne * sizeof *tc);
-  uint64_t *te = fricl__malloc(ne * sizeof *te);
+  int32_t *cols = fricl__malloc(ne * sizeof *cols);
+  int64_t *bptr = fricl__malloc((ne + 1) * sizeof *bptr);
+  size_t cap = 64;
+  int32_t *rc = fricl__malloc(cap * sizeof *rc), *tc = NULL;
+  uint64_t *re = fricl__malloc(cap * sizeof *re), *te = NULL;
   p->row_ptr = fricl__calloc(p->n_vertices + 1, sizeof *p->row_ptr);
-  if (!rptr || !col || !ent || !tc || !te || !p->row_ptr)
+  if (!ids || !ent || !cols || !bptr || !rc || !re || !p->row_ptr)
     goto done;
-  for (size_t g = 0; g < p->n_groups; ++g) {
-    const size_t k = (size_t)stencil_k[p->types[g]];
-    for (size_t c = 0; c < p->counts[g]; ++c)
-      for (size_t i = 0; i < k; ++i)
-        rptr[groups[g].vertices[c * k + i] + 1] += (int64_t)k;
-  }
-  for (size_t v = 0; v < p->n_vertices; ++v)
-    rptr[v + 1] += rptr[v];
   {
-    int64_t *fill = fricl__malloc((p->n_vertices + 1) * sizeof *fill);
-    if (!fill)
-      goto done;
-    memcpy(fill, rptr, (p->n_vertices + 1) * sizeof *fill);
-    size_t base = 0;
+    size_t c = 0;
     for (size_t g = 0; g < p->n_groups; ++g) {
       const size_t k = (size_t)stencil_k[p->types[g]];
-      const int32_t *vx = groups[g].vertices;
-      for (size_t c = 0; c < p->counts[g]; ++c)
-        for (size_t i = 0; i < k; ++i)
-          for (size_t j = 0; j < k; ++j) {
-            const int64_t at = fill[vx[c * k + i]]++;
-            col[at] = vx[c * k + j];
-            ent[at] = ((uint64_t)(base + c) << 4) | (i << 2) | j;
-          }
-      base += p->counts[g];
+      for (size_t q = 0; q < p->counts[g]; ++q, ++c)
+        for (size_t i = 0; i < 4; ++i)
+          ids[c * 4 + i] = i < k ? groups[g].vertices[q * k + i] : -1;
     }
-    free(fill);
   }
-  /* Sort each row by column and count the distinct blocks. */
-  size_t nnz = 0;
+  size_t out = 0, nnz = 0, tcap = 0;
   for (size_t v = 0; v < p->n_vertices; ++v) {
-    const size_t a = (size_t)rptr[v], n = (size_t)(rptr[v + 1] - rptr[v]);
-    sort_row(col + a, ent + a, n, tc, te);
-    for (size_t e = 0; e < n; ++e)
-      if (e == 0 || col[a + e] != col[a + e - 1])
-        ++nnz;
+    size_t n = 0;
+    for (int64_t x = p->vptr[v]; x < p->vptr[v + 1]; ++x) {
+      const uint64_t cv = p->ventries[x];
+      const size_t c = (size_t)(cv >> 2), i = (size_t)(cv & 3);
+      if (n + 4 > cap) {
+        cap *= 2;
+        int32_t *nc = realloc(rc, cap * sizeof *rc);
+        if (nc)
+          rc = nc;
+        uint64_t *nr = realloc(re, cap * sizeof *re);
+        if (nr)
+          re = nr;
+        if (!nc || !nr)
+          goto done;
+      }
+      for (size_t j = 0; j < 4 && ids[c * 4 + j] >= 0; ++j) {
+        rc[n] = ids[c * 4 + j];
+        re[n++] = ((uint64_t)c << 4) | (i << 2) | j;
+      }
+    }
+    if (n > 32 && n > tcap) { /* merge-sort scratch, grow only */
+      free(tc);
+      free(te);
+      tc = fricl__malloc(n * sizeof *tc);
+      te = fricl__malloc(n * sizeof *te);
+      tcap = n;
+      if (!tc || !te)
+        goto done;
+    }
+    sort_row(rc, re, n, tc, te);
+    for (size_t e = 0; e < n; ++e) {
+      if (e == 0 || rc[e] != rc[e - 1]) {
+        cols[nnz] = rc[e];
+        bptr[nnz++] = (int64_t)(out + e);
+      }
+      ent[out + e] = re[e];
+    }
+    out += n;
     p->row_ptr[v + 1] = (int64_t)nnz;
   }
+  bptr[nnz] = (int64_t)n_entries;
   p->nnz = nnz;
-  p->cols = fricl__malloc((nnz ? nnz : 1) * sizeof *p->cols);
-  p->bptr = fricl__malloc((nnz + 1) * sizeof *p->bptr);
-  if (!p->cols || !p->bptr)
-    goto done;
-  /* A new block starts at a row start or a column change. */
-  size_t b = 0;
-  for (size_t v = 0; v < p->n_vertices; ++v) {
-    const size_t a = (size_t)rptr[v], z = (size_t)rptr[v + 1];
-    for (size_t e = a; e < z; ++e)
-      if (e == a || col[e] != col[e - 1]) {
-        p->cols[b] = col[e];
-        p->bptr[b++] = (int64_t)e;
-      }
+  /* Shrink to size (realloc to a smaller size cannot fail harmfully: on
+   * failure the larger block is kept). */
+  p->cols = cols;
+  p->bptr = bptr;
+  {
+    int32_t *c2 = realloc(cols, (nnz ? nnz : 1) * sizeof *cols);
+    if (c2)
+      p->cols = c2;
+    int64_t *b2 = realloc(bptr, (nnz + 1) * sizeof *bptr);
+    if (b2)
+      p->bptr = b2;
   }
-  p->bptr[nnz] = (int64_t)n_entries;
+  cols = NULL;
+  bptr = NULL;
   p->bentries = ent;
   ent = NULL;
   ok = 1;
 done:
-  free(rptr);
-  free(col);
+  free(ids);
   free(ent);
+  free(cols);
+  free(bptr);
+  free(rc);
+  free(re);
   free(tc);
   free(te);
   return ok;
@@ -307,9 +350,13 @@ fricl_status fricl__plan_upload(fricl_tangential_plan *p) {
                          "allocation",
                          parts[i].bytes);
     cl_int err = CL_SUCCESS;
+    /* On unified memory the device reads the plan's own arrays (they live
+     * as long as the buffers); elsewhere they are copied once. */
     *parts[i].mem = FRICL__CL(clCreateBuffer)(
-        ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, parts[i].bytes,
-        (void *)(uintptr_t)parts[i].src, &err);
+        ctx->cl_ctx,
+        CL_MEM_READ_ONLY |
+            (ctx->host_unified ? CL_MEM_USE_HOST_PTR : CL_MEM_COPY_HOST_PTR),
+        parts[i].bytes, (void *)(uintptr_t)parts[i].src, &err);
     if (err != CL_SUCCESS) {
       *parts[i].mem = NULL;
       return fricl__fail_cl(ctx, err, "clCreateBuffer (contact plan)");

@@ -17,6 +17,7 @@
  *                    fricl_scalar_batch_init, fricl_scalar_prepare,
  *                    fricl_scalar_eval
  *   Tangential ..... see <fricl/fricl_tangential.h>, included below
+ *   Lagged build ... see <fricl/fricl_build.h>, included below
  *
  * Ownership: every pointer passed to fricl is borrowed for the duration of
  * the call only; fricl never keeps, frees or writes through an input pointer.
@@ -284,7 +285,15 @@ FRICL_API fricl_status fricl_scalar_prepare(fricl_context *ctx,
 }
 #endif
 
-/* Per-contact IPC friction (potential, gradient, Hessian, assembly). */
+/* The other parts of the API, each in its own header:
+ *   fricl_tangential.h  per-contact IPC friction (potential, gradient,
+ *                       projected Hessian, assembly)
+ *   fricl_laws.h        the other friction laws (Exudyn, Modelica, the
+ *                       Fortran friction library), stateless and stateful */
+#include "fricl/fricl_laws.h"
 #include "fricl/fricl_tangential.h"
+
+/* The lagged friction build from geometry. */
+#include "fricl/fricl_build.h"
 
 #endif /* FRICL_H */

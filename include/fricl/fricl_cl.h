@@ -87,8 +87,67 @@ FRICL_API fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
                                             const cl_event *wait_list,
                                             cl_event *done);
 
+/* ------------------------------------------- tangential potential (cl_mem) */
+
+/* Device-tier twin of fricl_contact_group (same layouts; buffers with
+ * element offsets; vertices hold int32, everything else the working
+ * precision). mem == NULL means absent. */
+typedef struct fricl_contact_group_cl {
+  fricl_stencil type;
+  size_t count;
+  fricl_buffer_cl vertices, closest_point, tangent_basis, normal_force, weight,
+      mu_s, mu_k, mu_aniso;
+  fricl_buffer_cl potential, local_hessian, factored_gamma, factored_grad,
+      factored_hessian;
+} fricl_contact_group_cl;
+
+/* Device-tier twin of fricl_tangential_batch. The potential is a buffer of
+ * one element, summed on the device in the same fixed order as the host
+ * tier. */
+typedef struct fricl_tangential_batch_cl {
+  uint32_t struct_size;
+  fricl_precision precision;
+  fricl_mu_profile mu_profile;
+  fricl_psd psd;
+  uint32_t flags;
+  int dim;
+  size_t n_vertices;
+  fricl_buffer_cl velocities;
+  double eps_v;
+  size_t n_groups;
+  const fricl_contact_group_cl *groups;
+  /* Required for gradient, hessian_values and hessian_product (the device
+   * vertex indices cannot be read back to build one). It must have been
+   * created from the same vertex indices; only types and counts can be
+   * checked here. */
+  const fricl_tangential_plan *plan;
+  fricl_buffer_cl direction;
+  fricl_buffer_cl potential, gradient, hessian_values, hessian_product;
+} fricl_tangential_batch_cl;
+
+/** Zero @p batch, set struct_size and dim 3. @since 0.2 */
+FRICL_API void fricl_tangential_batch_cl_init(fricl_tangential_batch_cl *batch);
+
+/**
+ * Enqueue the evaluation on the context's queue after @p wait_list; the
+ * caller's buffers must stay alive until @p done (if requested; the caller
+ * releases it) or a clFinish. Batch parameters, types, counts and the plan
+ * are validated on the host before anything is enqueued; device-resident
+ * data is not read back: a vertex index out of range yields NaN for its
+ * contact, never an out-of-bounds access, and invalid lagged values give
+ * NaN or meaningless results, never a crash. Scratch buffers belong to the
+ * context, so evaluations on one context are ordered by its queue.
+ * @return UNSUPPORTED on the reference backend.
+ * @since 0.2
+ */
+FRICL_API fricl_status fricl_tangential_eval_cl(
+    fricl_context *ctx, const fricl_tangential_batch_cl *batch,
+    cl_uint num_wait, const cl_event *wait_list, cl_event *done);
+
 #ifdef __cplusplus
 }
 #endif
+
+#include "fricl/fricl_laws_cl.h" /* laws on cl_mem (since 0.2) */
 
 #endif /* FRICL_CL_H */

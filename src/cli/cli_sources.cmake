@@ -5,6 +5,7 @@ set(FRICL_CLI_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/cli_args.c
     ${CMAKE_CURRENT_LIST_DIR}/cmd_devices.c
     ${CMAKE_CURRENT_LIST_DIR}/cmd_eval.c
+    ${CMAKE_CURRENT_LIST_DIR}/cmd_law.c
     ${CMAKE_CURRENT_LIST_DIR}/eval_args.c
     ${CMAKE_CURRENT_LIST_DIR}/atomic_file.c
     ${CMAKE_CURRENT_LIST_DIR}/npy.c)
@@ -12,6 +13,10 @@ set(FRICL_CLI_SOURCES
 # FRICL_CLI_LIBS; the library itself never does.
 find_package(ZLIB REQUIRED)
 list(APPEND FRICL_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/npz.c
+     ${CMAKE_CURRENT_LIST_DIR}/npz_input.c
      ${CMAKE_CURRENT_LIST_DIR}/cmd_tangential.c
-     ${CMAKE_CURRENT_LIST_DIR}/tangential_args.c)
+     ${CMAKE_CURRENT_LIST_DIR}/tangential_args.c
+     ${CMAKE_CURRENT_LIST_DIR}/build_input.c
+     ${CMAKE_CURRENT_LIST_DIR}/build_args.c
+     ${CMAKE_CURRENT_LIST_DIR}/cmd_build.c)
 set(FRICL_CLI_LIBS ZLIB::ZLIB)

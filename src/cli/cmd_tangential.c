@@ -1,7 +1,6 @@
 /* cmd_tangential.c - `fricl tangential`: read a contact set from an .npz
  * archive, evaluate the tangential potential with fricl_tangential_eval,
  * write D, the gradient and the requested Hessian as an .npz atomically. */
-#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -11,9 +10,11 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "build_input.h"
 #include "commands.h"
 #include "fricl/fricl.h"
 #include "npz.h"
+#include "npz_input.h"
 #include "tangential_args.h"
 
 #define EXIT_RUNTIME 1
@@ -28,9 +29,11 @@ static const char *const field_names[] = {
 #define N_FIELDS (sizeof field_names / sizeof field_names[0])
 
 /* One stencil type's contacts: inputs converted to the working precision
- * (owned), outputs allocated here. */
+ * (owned, or with --build borrowed from the build's outputs), outputs
+ * allocated here. */
 typedef struct group_data {
   int present;
+  int borrowed; /* the inputs (ids ... aniso) belong to run_state.build */
   fricl_stencil type;
   const char *tname;
   size_t m, k, nb;
@@ -48,6 +51,7 @@ typedef struct run_state {
   void *velocities;
   group_data g[N_TYPES];
   size_t esz;
+  build_input build; /* --build only */
 } run_state;
 
 /* --------------------------------------------------------- messages */
@@ -73,85 +77,6 @@ static int out_of_memory(const char *what) {
 
 static const char *shape_text(char *buf, size_t size, const npy_array *a) {
   return npy_format_shape(buf, size, a->info.ndim, a->info.shape);
-}
-
-/* ------------------------------------------------------ conversions */
-
-/* a * b * c without overflow; SIZE_MAX when it would. */
-static size_t mul3(size_t a, size_t b, size_t c) {
-  if (b && a > SIZE_MAX / b)
-    return SIZE_MAX;
-  const size_t ab = a * b;
-  if (c && ab > SIZE_MAX / c)
-    return SIZE_MAX;
-  return ab * c;
-}
-
-/* An array of n elements (at least one byte), NULL on overflow or when out
- * of memory. */
-static void *alloc_array(size_t n, size_t size) {
-  if (size == 0 || n > (size_t)PTRDIFF_MAX / size)
-    return NULL;
-  return calloc(n ? n : 1, size);
-}
-
-/* double -> float rounded to nearest without C's undefined behaviour out
- * of range (as `fricl eval` does): beyond the midpoint to 2^128, +-inf. */
-static float double_to_float(double v) {
-  const double overflow_threshold = (double)FLT_MAX + 0x1p103;
-  if (isnan(v))
-    return signbit(v) ? -NAN : NAN;
-  if (v >= overflow_threshold)
-    return INFINITY;
-  if (v <= -overflow_threshold)
-    return -INFINITY;
-  return (float)v;
-}
-
-/* Index into the file's data of the element at C-order position i of a
- * Fortran-order array. */
-static size_t fortran_index(const npy_info *info, size_t i) {
-  size_t idx = 0, stride = 1;
-  size_t rest = i;
-  size_t digits[NPY_MAX_NDIM];
-  for (int d = info->ndim - 1; d >= 0; --d) {
-    digits[d] = rest % info->shape[d];
-    rest /= info->shape[d];
-  }
-  for (int d = 0; d < info->ndim; ++d) {
-    idx += digits[d] * stride;
-    stride *= info->shape[d];
-  }
-  return idx;
-}
-
-static double real_at(const npy_array *a, size_t i) {
-  const size_t j = a->info.fortran_order ? fortran_index(&a->info, i) : i;
-  return a->info.dtype == NPY_F8 ? ((const double *)a->data)[j]
-                                 : (double)((const float *)a->data)[j];
-}
-
-static int64_t int_at(const npy_array *a, size_t i) {
-  const size_t j = a->info.fortran_order ? fortran_index(&a->info, i) : i;
-  return a->info.dtype == NPY_I8 ? ((const int64_t *)a->data)[j]
-                                 : (int64_t)((const int32_t *)a->data)[j];
-}
-
-/* A C-order copy of a real array in the working precision (malloc'd, at
- * least 1 byte). */
-static void *real_copy(const npy_array *a, fricl_precision prec) {
-  const size_t n = a->info.count;
-  if (prec == FRICL_F64) {
-    double *d = alloc_array(n, sizeof *d);
-    for (size_t i = 0; d && i < n; ++i)
-      d[i] = real_at(a, i);
-    return d;
-  }
-  float *f = alloc_array(n, sizeof *f);
-  for (size_t i = 0; f && i < n; ++i)
-    f[i] = a->info.dtype == NPY_F4 ? (float)real_at(a, i)
-                                   : double_to_float(real_at(a, i));
-  return f;
 }
 
 /* ------------------------------------------------------ input schema */
@@ -209,8 +134,6 @@ static int check_names(const run_state *s) {
   return 0;
 }
 
-static int is_real(npy_dtype d) { return d == NPY_F8 || d == NPY_F4; }
-
 /* The real array `name` with the expected shape (ndim dims; a dimension of
  * SIZE_MAX matches anything), converted. *out stays NULL when the array is
  * absent and optional. `alt_ndim`/`alt` give a second accepted shape
@@ -227,7 +150,7 @@ static int get_real(run_state *s, const char *name, int required, int ndim,
     return 0;
   }
   const npy_array *a = &mb->array;
-  if (!is_real(a->info.dtype))
+  if (!npy_is_real(a->info.dtype))
     return bad_input(s, "array '%s': dtype '%s' is not float64 or float32",
                      name, npy_dtype_descr(a->info.dtype));
   int ok = 0;
@@ -244,7 +167,7 @@ static int get_real(run_state *s, const char *name, int required, int ndim,
   if (!ok)
     return bad_input(s, "array '%s': expected shape %s, got %s", name, spelled,
                      shape_text(got, sizeof got, a));
-  if (!(*out = real_copy(a, s->args->precision)))
+  if (!(*out = npy_real_copy(a, s->args->precision)))
     return out_of_memory(name);
   return 0;
 }
@@ -255,7 +178,7 @@ static int read_globals(run_state *s) {
   if (!v)
     return bad_input(s, "required array 'velocities' (n, dim) is missing");
   const npy_array *a = &v->array;
-  if (!is_real(a->info.dtype))
+  if (!npy_is_real(a->info.dtype))
     return bad_input(s,
                      "array 'velocities': dtype '%s' is not float64 or "
                      "float32",
@@ -272,14 +195,14 @@ static int read_globals(run_state *s) {
                      "array 'velocities': %zu vertices exceed the int32 "
                      "vertex ids",
                      s->n);
-  if (!(s->velocities = real_copy(a, s->args->precision)))
+  if (!(s->velocities = npy_real_copy(a, s->args->precision)))
     return out_of_memory("velocities");
 
   const npz_member *e = npz_find(&s->in, "eps_v");
   if (!e)
     return bad_input(s, "required array 'eps_v' (a scalar) is missing");
   a = &e->array;
-  if (!is_real(a->info.dtype))
+  if (!npy_is_real(a->info.dtype))
     return bad_input(s, "array 'eps_v': dtype '%s' is not float64 or float32",
                      npy_dtype_descr(a->info.dtype));
   if (a->info.count != 1 || a->info.ndim > 1)
@@ -287,7 +210,7 @@ static int read_globals(run_state *s) {
                      "array 'eps_v': expected a scalar (shape () or (1,)), "
                      "got %s",
                      shape_text(got, sizeof got, a));
-  s->eps_v = real_at(a, 0);
+  s->eps_v = npy_real_at(a, 0);
   if (!(isfinite(s->eps_v) && s->eps_v > 0))
     return bad_input(s, "eps_v = %g: it must be finite and > 0", s->eps_v);
   return 0;
@@ -306,10 +229,10 @@ static int read_ids(run_state *s, group_data *g) {
                      "contacts), got %s",
                      g->tname, g->k, g->tname, shape_text(got, sizeof got, a));
   g->m = a->info.shape[0];
-  if (!(g->ids = alloc_array(g->m * g->k, sizeof *g->ids)))
+  if (!(g->ids = cli_alloc_array(g->m * g->k, sizeof *g->ids)))
     return out_of_memory(g->tname);
   for (size_t i = 0; i < g->m * g->k; ++i) {
-    const int64_t v = int_at(a, i);
+    const int64_t v = npy_int_at(a, i);
     if (v < 0 || (uint64_t)v >= s->n)
       return bad_input(s,
                        "array '%s': %s[%zu, %zu] = %" PRId64
@@ -379,6 +302,58 @@ static int read_group(run_state *s, group_data *g) {
   return 0;
 }
 
+/* ----------------------------------------------------------- --build */
+
+/* Point the contact groups at the build's outputs, which have exactly the
+ * layout of fricl_contact_group's inputs (no copy, no file round trip).
+ * They are filled when the build runs, before the evaluation. The arrays
+ * pass through host memory: keeping them on the device needs a cl_mem tier
+ * of fricl_build, which the library does not offer yet (future work). */
+static void groups_from_build(run_state *s) {
+  for (int t = 0; t < N_TYPES; ++t) {
+    const build_type *b = &s->build.g[t];
+    group_data *g = &s->g[t];
+    g->type = b->type;
+    g->tname = b->tname;
+    g->k = b->k;
+    g->nb = b->nb;
+    if (!b->present)
+      continue;
+    g->present = 1;
+    g->borrowed = 1;
+    g->m = b->m;
+    g->ids = b->ids;
+    g->cp = b->nb ? b->cp : NULL;
+    g->basis = b->basis;
+    g->normal = b->normal;
+    g->weight = b->weight_out;
+    g->mu_s = b->mu_s_out;
+    g->mu_k = b->mu_k_out;
+  }
+}
+
+/* The build input plus velocities and eps_v, of the same vertex count. */
+static int read_build_input(run_state *s) {
+  static const char *const extra[] = {"velocities", "eps_v", NULL};
+  char got[128];
+  s->build.cmd = "fricl tangential";
+  s->build.path = s->args->in_path;
+  s->build.precision = s->args->precision;
+  int rc;
+  if ((rc = build_input_read(&s->build, &s->in, extra)) != 0 ||
+      (rc = read_globals(s)) != 0)
+    return rc;
+  if (s->n != s->build.n || s->dim != s->build.dim)
+    return bad_input(
+        s,
+        "array 'velocities': expected shape (%zu, %d) like "
+        "lagged_positions, got %s",
+        s->build.n, s->build.dim,
+        shape_text(got, sizeof got, &npz_find(&s->in, "velocities")->array));
+  groups_from_build(s);
+  return 0;
+}
+
 static int read_input(run_state *s) {
   npy_error err;
   const npy_status st = npz_read_file(s->args->in_path, &s->in, &err);
@@ -386,6 +361,8 @@ static int read_input(run_state *s) {
     fprintf(stderr, "fricl tangential: %s: %s\n", s->args->in_path, err.msg);
     return st == NPY_E_NOMEM ? EXIT_RUNTIME : EXIT_USAGE;
   }
+  if (s->args->build)
+    return read_build_input(s);
   int rc;
   if ((rc = check_names(s)) != 0 || (rc = read_globals(s)) != 0)
     return rc;
@@ -419,9 +396,10 @@ static int alloc_outputs(run_state *s) {
     if (!g->present)
       continue;
     const size_t ndof = g->k * dim;
-    const size_t sizes[5] = {mul3(g->m, 1, esz), mul3(g->m, ndof * ndof, esz),
-                             mul3(g->m, g->k, esz), mul3(g->m, dim, esz),
-                             mul3(g->m, dim * (dim + 1) / 2, esz)};
+    const size_t sizes[5] = {
+        cli_mul3(g->m, 1, esz), cli_mul3(g->m, ndof * ndof, esz),
+        cli_mul3(g->m, g->k, esz), cli_mul3(g->m, dim, esz),
+        cli_mul3(g->m, dim * (dim + 1) / 2, esz)};
     void **slots[5] = {&g->potential, &g->hessian, &g->gamma, &g->grad,
                        &g->hfac};
     const int want[5] = {1, s->args->hessian == TANGENTIAL_HESSIAN_LOCAL,
@@ -431,7 +409,7 @@ static int alloc_outputs(run_state *s) {
     for (int i = 0; i < 5; ++i) {
       if (!want[i])
         continue;
-      if (sizes[i] == SIZE_MAX || !(*slots[i] = alloc_array(sizes[i], 1)))
+      if (sizes[i] == SIZE_MAX || !(*slots[i] = cli_alloc_array(sizes[i], 1)))
         return out_of_memory(g->tname);
     }
   }
@@ -502,6 +480,8 @@ static npy_status write_outputs(FILE *f, const run_state *s,
         st = add_real(w, s, name, 2, ss, g->hfac, err);
     }
   }
+  if (st == NPY_OK && s->args->build)
+    st = build_input_write(w, &s->build, err);
   if (st == NPY_OK)
     st = npz_writer_finish(w, err);
   npz_writer_free(w);
@@ -537,12 +517,12 @@ static int expand_global(const run_state *s, const fricl_tangential_plan *plan,
   if (fricl_tangential_plan_bsr(plan, NULL, &nnz_blocks, NULL, NULL) !=
       FRICL_STATUS_OK)
     return out_of_memory("plan");
-  h->nnz = mul3(nnz_blocks, dim, dim);
-  int64_t *row_ptr = alloc_array(nrows + 1, sizeof *row_ptr);
-  int32_t *cols32 = alloc_array(h->nnz, sizeof *cols32);
-  h->rows = alloc_array(h->nnz, sizeof *h->rows);
-  h->cols = alloc_array(h->nnz, sizeof *h->cols);
-  h->values = alloc_array(h->nnz, s->esz);
+  h->nnz = cli_mul3(nnz_blocks, dim, dim);
+  int64_t *row_ptr = cli_alloc_array(nrows + 1, sizeof *row_ptr);
+  int32_t *cols32 = cli_alloc_array(h->nnz, sizeof *cols32);
+  h->rows = cli_alloc_array(h->nnz, sizeof *h->rows);
+  h->cols = cli_alloc_array(h->nnz, sizeof *h->cols);
+  h->values = cli_alloc_array(h->nnz, s->esz);
   int rc = 0;
   if (h->nnz == SIZE_MAX || !row_ptr || !cols32 || !h->rows || !h->cols ||
       !h->values)
@@ -577,12 +557,14 @@ static void report(const run_state *s, const fricl_context *ctx) {
 static void free_state(run_state *s) {
   for (int t = 0; t < N_TYPES; ++t) {
     group_data *g = &s->g[t];
-    void *owned[] = {g->ids,   g->cp,     g->basis, g->normal,    g->mu_s,
-                     g->mu_k,  g->weight, g->aniso, g->potential, g->hessian,
-                     g->gamma, g->grad,   g->hfac};
-    for (size_t i = 0; i < sizeof owned / sizeof owned[0]; ++i)
+    void *owned[] = {g->potential, g->hessian, g->gamma, g->grad,   g->hfac,
+                     g->ids,       g->cp,      g->basis, g->normal, g->mu_s,
+                     g->mu_k,      g->weight,  g->aniso};
+    const size_t n_owned = g->borrowed ? 5 : sizeof owned / sizeof owned[0];
+    for (size_t i = 0; i < n_owned; ++i)
       free(owned[i]);
   }
+  build_input_free(&s->build);
   free(s->velocities);
   npz_archive_free(&s->in);
 }
@@ -613,7 +595,7 @@ static int run_tangential(const tangential_args *a) {
     goto done;
   rc = EXIT_RUNTIME;
   const size_t ndofs = s.n * (size_t)s.dim;
-  if (!(gradient = alloc_array(ndofs, s.esz)) || alloc_outputs(&s) != 0) {
+  if (!(gradient = cli_alloc_array(ndofs, s.esz)) || alloc_outputs(&s) != 0) {
     out_of_memory("outputs");
     goto done;
   }
@@ -633,6 +615,15 @@ static int run_tangential(const tangential_args *a) {
   }
   if (a->verbose)
     report(&s, ctx);
+  if (a->build) {
+    st = build_input_run(ctx, &s.build, a->blend, a->physical_barrier);
+    if (st != FRICL_STATUS_OK) {
+      rc = library_error(ctx, st, a->in_path);
+      goto done;
+    }
+    if (a->verbose)
+      build_input_report(&s.build, stderr);
+  }
   memset(groups, 0, sizeof groups);
   for (int t = 0; t < N_TYPES; ++t) {
     const group_data *g = &s.g[t];
@@ -678,8 +669,8 @@ static int run_tangential(const tangential_args *a) {
     }
     size_t nnz_blocks = 0;
     fricl_tangential_plan_bsr(plan, NULL, &nnz_blocks, NULL, NULL);
-    const size_t bytes = mul3(nnz_blocks, (size_t)(s.dim * s.dim), s.esz);
-    if (bytes == SIZE_MAX || !(bsr = alloc_array(bytes, 1))) {
+    const size_t bytes = cli_mul3(nnz_blocks, (size_t)(s.dim * s.dim), s.esz);
+    if (bytes == SIZE_MAX || !(bsr = cli_alloc_array(bytes, 1))) {
       out_of_memory("global Hessian");
       goto done;
     }

@@ -6,5 +6,7 @@
 int cmd_devices_main(int argc, char **argv);
 int cmd_eval_main(int argc, char **argv);
 int cmd_tangential_main(int argc, char **argv);
+int cmd_build_main(int argc, char **argv);
+int cmd_law_main(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static void print_usage(FILE *f) {
       "  eval      evaluate friction terms on a 1-D NPY array of y\n"
       "  tangential  friction potential, gradient and Hessian of a contact\n"
       "            set read from an .npz archive\n"
+      "  law       evaluate or step a friction law (fricl law --list)\n"
       "  bench     run the benchmark harness\n"
       "  version   print the library version\n"
       "\n"
@@ -40,6 +41,10 @@ int main(int argc, char **argv) {
     return cmd_eval_main(argc - 1, argv + 1);
   if (strcmp(cmd, "tangential") == 0)
     return cmd_tangential_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "build") == 0)
+    return cmd_build_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "law") == 0)
+    return cmd_law_main(argc - 1, argv + 1);
   if (strcmp(cmd, "devices") == 0)
     return cmd_devices_main(argc - 1, argv + 1);
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "build_args.h"
 #include "cli_args.h"
 
 typedef enum {
@@ -12,11 +13,13 @@ typedef enum {
   OPT_PRECISION,
   OPT_DEVICE,
   OPT_MU_PROFILE,
+  OPT_BLEND,
   OPT_COUNT
 } tangential_option;
 
 static const char *const option_names[OPT_COUNT] = {
-    "--out", "--psd", "--hessian", "--precision", "--device", "--mu-profile"};
+    "--out",    "--psd",        "--hessian", "--precision",
+    "--device", "--mu-profile", "--blend"};
 
 static const char *const hessian_names[4] = {"none", "local", "factored",
                                              "global"};
@@ -63,6 +66,14 @@ static int apply(tangential_args *a, tangential_option opt, const char *value,
       return -1;
     }
     return 0;
+  case OPT_BLEND:
+    if (fricl_mu_blend_from_name(value, &a->blend) != FRICL_STATUS_OK) {
+      snprintf(err, err_size,
+               "--blend '%s': not average, min, max, product or harmonic",
+               value);
+      return -1;
+    }
+    return 0;
   case OPT_COUNT:
     break;
   }
@@ -79,6 +90,10 @@ static int apply_flag(tangential_args *a, const char *arg) {
     a->check_basis = 1;
   else if (strcmp(arg, "--compress") == 0)
     a->compress = 1;
+  else if (strcmp(arg, "--build") == 0)
+    a->build = 1;
+  else if (strcmp(arg, "--physical-barrier") == 0)
+    a->physical_barrier = 1;
   else
     return 0;
   return 1;
@@ -91,6 +106,7 @@ int tangential_args_parse(int argc, char **argv, tangential_args *a, char *err,
   a->hessian = TANGENTIAL_HESSIAN_NONE;
   a->precision = FRICL_F64;
   a->profile = FRICL_MU_CUBIC;
+  a->blend = FRICL_BLEND_AVERAGE;
   if (cli_wants_help(argc, argv)) {
     a->help = 1;
     return 0;
@@ -144,6 +160,11 @@ int tangential_args_parse(int argc, char **argv, tangential_args *a, char *err,
     if (apply(a, (tangential_option)opt, value, err, err_size) != 0)
       return -1;
   }
+  if (!a->build && (seen[OPT_BLEND] || a->physical_barrier)) {
+    snprintf(err, err_size, "%s applies to the build: it needs --build" HINT,
+             seen[OPT_BLEND] ? "--blend" : "--physical-barrier");
+    return -1;
+  }
   if (!a->in_path) {
     snprintf(err, err_size, "the input IN.npz is required" HINT);
     return -1;
@@ -162,6 +183,8 @@ void tangential_print_help(FILE *f) {
       "f64|f32]\n"
       "           [--device SPEC] [--mu-profile cubic|ipctk] [--ipctk-abs]\n"
       "           [--check-basis] [--compress] [--verbose]\n"
+      "       fricl tangential IN.npz -o OUT.npz --build [--blend B]\n"
+      "           [--physical-barrier] [the options above]\n"
       "\n"
       "Evaluate the IPC friction (tangential) potential D of a set of\n"
       "contacts with lagged data, its gradient and its Hessian, reading the\n"
@@ -195,6 +218,12 @@ void tangential_print_help(FILE *f) {
       "  --compress        deflate the output members (as\n"
       "                    numpy.savez_compressed); default stored.\n"
       "  -v, --verbose     report the device and the contact counts.\n"
+      "  --build           IN is a build input (see 'fricl build --help' and\n"
+      "                    below) plus velocities and eps_v: run the lagged\n"
+      "                    build, then evaluate on its outputs in one call.\n"
+      "  --blend B         with --build: average (default), min, max,\n"
+      "                    product or harmonic (per-vertex mu).\n"
+      "  --physical-barrier  with --build: N *= dhat / x^^2.\n"
       "  -h, --help        show this help and exit.\n"
       "\n",
       f);
@@ -234,11 +263,18 @@ void tangential_print_help(FILE *f) {
       "                         ascending within a row, duplicates summed\n"
       "                         (entries of touched dim x dim blocks may be\n"
       "                         explicit zeros)\n"
+      "  --build:               also the build's outputs (below)\n"
       "  The output is written to a temporary file in the same directory and\n"
       "  renamed over FILE only when complete: on any error FILE is left as\n"
       "  it was.\n"
       "\n",
       f);
+  fputs("With --build the input holds velocities, eps_v and the build\n"
+        "input instead of the per-contact data above (any other array is an\n"
+        "error); lagged_positions and velocities must have the same shape.\n"
+        "\n",
+        f);
+  build_print_schema(f);
   fputs("Exit status:\n"
         "  0  success.\n"
         "  1  runtime error: device unusable, OpenCL or build failure, out of\n"

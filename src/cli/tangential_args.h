@@ -26,7 +26,12 @@ typedef struct tangential_args {
   int check_basis;            /* FRICL_TANGENTIAL_FLAG_CHECK_BASIS */
   int compress;               /* deflate the output members */
   int verbose;
-  int help; /* -h/--help seen: print help, nothing else */
+  /* --build: the input is a build input (fricl build) plus velocities and
+   * eps_v; the build runs first and feeds the evaluation. */
+  int build;
+  fricl_mu_blend blend; /* --blend (with --build), default average */
+  int physical_barrier; /* --physical-barrier (with --build) */
+  int help;             /* -h/--help seen: print help, nothing else */
 } tangential_args;
 
 /* Parse argv (argv[0] is "tangential"). @return 0, or -1 with a one-line

@@ -82,3 +82,35 @@ if(TEST cli_tangential_valgrind)
   set_tests_properties(cli_tangential_valgrind PROPERTIES
                        ENVIRONMENT FRICL_VALGRIND=${FRICL_VALGRIND})
 endif()
+
+# `fricl law` (friction laws): black-box scenarios, NPY files via npy.c.
+add_executable(test_cli_law ${CMAKE_CURRENT_LIST_DIR}/test_cli_law.c
+                            ${PROJECT_SOURCE_DIR}/src/cli/npy.c)
+target_include_directories(test_cli_law PRIVATE ${PROJECT_SOURCE_DIR}/src/cli)
+target_compile_options(test_cli_law PRIVATE ${FRICL_C_FLAGS})
+if(FRICL_LIBM)
+  target_link_libraries(test_cli_law PRIVATE ${FRICL_LIBM})
+endif()
+foreach(scenario list lugre maxwell gms errors)
+  add_test(NAME cli_law_${scenario}
+           COMMAND test_cli_law ${scenario} $<TARGET_FILE:fricl_cli>
+                   ${CMAKE_CURRENT_BINARY_DIR}/cli_law_tmp_${scenario})
+endforeach()
+
+# `fricl build` and `fricl tangential --build` (test_cli_build.py): the
+# spec's worked example end to end, bad inputs, degenerate contacts, mu.
+# The inputs are written with numpy; SKIP (77) without python3 or numpy.
+find_package(Python3 COMPONENTS Interpreter)
+foreach(scenario example errors degenerate mu)
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME cli_build_${scenario}
+             COMMAND ${Python3_EXECUTABLE}
+                     ${CMAKE_CURRENT_LIST_DIR}/test_cli_build.py ${scenario}
+                     $<TARGET_FILE:fricl_cli>
+                     ${CMAKE_CURRENT_BINARY_DIR}/cli_build_tmp/${scenario})
+  else()
+    add_test(NAME cli_build_${scenario}
+             COMMAND sh -c "echo 'SKIPPED: no python3'; exit 77")
+  endif()
+  set_tests_properties(cli_build_${scenario} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()

@@ -1,0 +1,79 @@
+/* npz_input.c - see npz_input.h. */
+#include "npz_input.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+size_t cli_mul3(size_t a, size_t b, size_t c) {
+  if (b && a > SIZE_MAX / b)
+    return SIZE_MAX;
+  const size_t ab = a * b;
+  if (c && ab > SIZE_MAX / c)
+    return SIZE_MAX;
+  return ab * c;
+}
+
+void *cli_alloc_array(size_t n, size_t size) {
+  if (size == 0 || n > (size_t)PTRDIFF_MAX / size)
+    return NULL;
+  return calloc(n ? n : 1, size);
+}
+
+float cli_double_to_float(double v) {
+  const double overflow_threshold = (double)FLT_MAX + 0x1p103;
+  if (isnan(v))
+    return signbit(v) ? -NAN : NAN;
+  if (v >= overflow_threshold)
+    return INFINITY;
+  if (v <= -overflow_threshold)
+    return -INFINITY;
+  return (float)v;
+}
+
+int npy_is_real(npy_dtype d) { return d == NPY_F8 || d == NPY_F4; }
+
+/* Index into the file's data of the element at C-order position i of a
+ * Fortran-order array. */
+static size_t fortran_index(const npy_info *info, size_t i) {
+  size_t idx = 0, stride = 1;
+  size_t rest = i;
+  size_t digits[NPY_MAX_NDIM];
+  for (int d = info->ndim - 1; d >= 0; --d) {
+    digits[d] = rest % info->shape[d];
+    rest /= info->shape[d];
+  }
+  for (int d = 0; d < info->ndim; ++d) {
+    idx += digits[d] * stride;
+    stride *= info->shape[d];
+  }
+  return idx;
+}
+
+double npy_real_at(const npy_array *a, size_t i) {
+  const size_t j = a->info.fortran_order ? fortran_index(&a->info, i) : i;
+  return a->info.dtype == NPY_F8 ? ((const double *)a->data)[j]
+                                 : (double)((const float *)a->data)[j];
+}
+
+int64_t npy_int_at(const npy_array *a, size_t i) {
+  const size_t j = a->info.fortran_order ? fortran_index(&a->info, i) : i;
+  return a->info.dtype == NPY_I8 ? ((const int64_t *)a->data)[j]
+                                 : (int64_t)((const int32_t *)a->data)[j];
+}
+
+void *npy_real_copy(const npy_array *a, fricl_precision prec) {
+  const size_t n = a->info.count;
+  if (prec == FRICL_F64) {
+    double *d = cli_alloc_array(n, sizeof *d);
+    for (size_t i = 0; d && i < n; ++i)
+      d[i] = npy_real_at(a, i);
+    return d;
+  }
+  float *f = cli_alloc_array(n, sizeof *f);
+  for (size_t i = 0; f && i < n; ++i)
+    f[i] = a->info.dtype == NPY_F4 ? (float)npy_real_at(a, i)
+                                   : cli_double_to_float(npy_real_at(a, i));
+  return f;
+}
