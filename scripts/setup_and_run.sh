@@ -21,9 +21,10 @@ esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FRICL_BUILD_DIR:-$root/build}
 
-# Debian packages fricl needs to build and to run its OpenCL tests.
+# Debian packages fricl needs to build and to run its OpenCL tests (zlib:
+# the .npz reader/writer of the CLI).
 packages=(gcc g++ make cmake pkg-config opencl-headers ocl-icd-opencl-dev
-  ocl-icd-libopencl1 pocl-opencl-icd)
+  ocl-icd-libopencl1 pocl-opencl-icd zlib1g-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

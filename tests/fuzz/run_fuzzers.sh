@@ -32,7 +32,8 @@ trap 'rm -rf "$work"' EXIT
 
 status=0
 # target  corpus  extra flags
-for spec in "fuzz_npy npy -dict=$here/npy.dict" "fuzz_scalar_api scalar"; do
+for spec in "fuzz_npy npy -dict=$here/npy.dict" "fuzz_npz npz -dict=$here/npz.dict" \
+  "fuzz_scalar_api scalar"; do
   read -r target corpus extra <<<"$spec"
   exe=$build/tests/fuzz/$target
   if [ ! -x "$exe" ]; then
