@@ -391,6 +391,9 @@ fricl_status fricl_tangential_plan_csr(const fricl_tangential_plan *plan,
       (values && !bsr_values))
     return FRICL_STATUS_INVALID_ARGUMENT;
   const size_t d = (size_t)plan->dim, esz = fricl__elem_bytes(precision);
+  /* Scalar column indices are int32 (as the BSR block columns are). */
+  if (cols && plan->n_vertices * d > (size_t)INT32_MAX)
+    return FRICL_STATUS_UNSUPPORTED;
   if (values && plan->nnz) {
     const uintptr_t a = (uintptr_t)values, b = (uintptr_t)bsr_values;
     const size_t bytes = plan->nnz * d * d * esz;

@@ -154,6 +154,8 @@ FRICL_API fricl_status fricl_tangential_plan_bsr(
  * @param[out] row_ptr    n + 1 entries, or NULL.
  * @param[out] cols       nnz entries, or NULL.
  * @param[out] values     nnz reals, or NULL. Must not overlap bsr_values.
+ * @return OK; INVALID_ARGUMENT; UNSUPPORTED when cols are requested and
+ *         n exceeds INT32_MAX (the scalar column indices are int32).
  * @since 0.2
  */
 FRICL_API fricl_status fricl_tangential_plan_csr(
