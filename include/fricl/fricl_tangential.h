@@ -5,12 +5,13 @@
  * (../shared/spec/ipc-friction.md section 4). Included by <fricl/fricl.h>.
  *
  * Contents
- *   Stencils ....... fricl_stencil, fricl_stencil_name,
- * fricl_stencil_from_name, fricl_stencil_vertex_count,
- * fricl_stencil_coord_count Projection ..... fricl_psd, fricl_psd_name,
- * fricl_psd_from_name Contacts ....... fricl_contact_group Plan ...........
- * fricl_tangential_plan_create, _destroy, _bsr, fricl_tangential_plan_csr
- *   Evaluation ..... fricl_tangential_batch_init, fricl_tangential_eval
+ *   Stencils ..... fricl_stencil, fricl_stencil_name, _from_name,
+ *                  fricl_stencil_vertex_count, fricl_stencil_coord_count
+ *   Projection ... fricl_psd, fricl_psd_name, fricl_psd_from_name
+ *   Contacts ..... fricl_contact_group
+ *   Plan ......... fricl_tangential_plan_create, _destroy, _bsr, _csr
+ *   Evaluation ... fricl_tangential_batch_init, fricl_tangential_eval
+ *   cl_mem tier .. fricl_tangential_eval_cl in <fricl/fricl_cl.h>
  *
  * The data model: contacts come in groups of one stencil type. Everything
  * per contact is lagged (computed once from geometry, e.g. by the lagged
