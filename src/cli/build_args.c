@@ -18,8 +18,10 @@ static const char *const option_names[OPT_COUNT] = {"--out", "--blend",
 
 #define HINT " (see 'fricl build --help')"
 
-static int apply(build_args *a, build_option opt, const char *value, char *err,
+static int apply(void *args, int option, const char *value, char *err,
                  size_t err_size) {
+  build_args *a = args;
+  const build_option opt = (build_option)option;
   switch (opt) {
   case OPT_OUT:
     a->out_path = value;
@@ -51,7 +53,8 @@ static int apply(build_args *a, build_option opt, const char *value, char *err,
   return -1;
 }
 
-static int apply_flag(build_args *a, const char *arg) {
+static int apply_flag(void *args, const char *arg) {
+  build_args *a = args;
   if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0)
     a->verbose = 1;
   else if (strcmp(arg, "--physical-barrier") == 0)
@@ -73,52 +76,10 @@ int build_args_parse(int argc, char **argv, build_args *a, char *err,
     return 0;
   }
   int seen[OPT_COUNT] = {0};
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-    if (apply_flag(a, arg))
-      continue;
-    const char *name = NULL, *value = NULL;
-    int name_len = 0, opt = 0;
-    if (strcmp(arg, "-o") == 0) {
-      opt = OPT_OUT;
-      if (i + 1 < argc && argv[i + 1][0] != '\0')
-        value = argv[++i];
-    } else if (strncmp(arg, "--", 2) == 0) {
-      cli_split_option(argc, argv, &i, &name, &name_len, &value);
-      while (opt < OPT_COUNT &&
-             !(strncmp(option_names[opt], name, (size_t)name_len) == 0 &&
-               option_names[opt][name_len] == '\0'))
-        ++opt;
-      if (opt == OPT_COUNT) {
-        snprintf(err, err_size, "unknown option '%.*s'" HINT, name_len, name);
-        return -1;
-      }
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-      snprintf(err, err_size, "unknown option '%s'" HINT, arg);
-      return -1;
-    } else {
-      if (a->in_path) {
-        snprintf(err, err_size,
-                 "unexpected argument '%s': the input is already '%s'" HINT,
-                 arg, a->in_path);
-        return -1;
-      }
-      a->in_path = arg;
-      continue;
-    }
-    if (!value) {
-      snprintf(err, err_size, "option %s needs a value" HINT,
-               option_names[opt]);
-      return -1;
-    }
-    if (seen[opt]) {
-      snprintf(err, err_size, "option %s given twice" HINT, option_names[opt]);
-      return -1;
-    }
-    seen[opt] = 1;
-    if (apply(a, (build_option)opt, value, err, err_size) != 0)
-      return -1;
-  }
+  if (cli_parse_options(argc, argv, option_names, OPT_COUNT, HINT, a,
+                        apply_flag, apply, &a->in_path, seen, err,
+                        err_size) != 0)
+    return -1;
   if (!a->in_path) {
     snprintf(err, err_size, "the input IN.npz is required" HINT);
     return -1;

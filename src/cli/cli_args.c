@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,5 +64,61 @@ int cli_wants_help(int argc, char **argv) {
   for (int i = 1; i < argc; ++i)
     if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
       return 1;
+  return 0;
+}
+
+int cli_parse_options(int argc, char **argv, const char *const *option_names,
+                      int n_options, const char *hint, void *args,
+                      cli_flag_fn flag, cli_apply_fn apply,
+                      const char **in_path, int *seen, char *err,
+                      size_t err_size) {
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    if (flag(args, arg))
+      continue;
+    const char *name = NULL, *value = NULL;
+    int name_len = 0, opt = 0;
+    if (strcmp(arg, "-o") == 0) {
+      opt = 0; /* --out */
+      if (i + 1 < argc && argv[i + 1][0] != '\0')
+        value = argv[++i];
+    } else if (strncmp(arg, "--", 2) == 0) {
+      cli_split_option(argc, argv, &i, &name, &name_len, &value);
+      while (opt < n_options &&
+             !(strncmp(option_names[opt], name, (size_t)name_len) == 0 &&
+               option_names[opt][name_len] == '\0'))
+        ++opt;
+      if (opt == n_options) {
+        snprintf(err, err_size, "unknown option '%.*s'%s", name_len, name,
+                 hint);
+        return -1;
+      }
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      snprintf(err, err_size, "unknown option '%s'%s", arg, hint);
+      return -1;
+    } else {
+      if (*in_path) {
+        snprintf(err, err_size,
+                 "unexpected argument '%s': the input is already '%s'%s", arg,
+                 *in_path, hint);
+        return -1;
+      }
+      *in_path = arg;
+      continue;
+    }
+    if (!value) {
+      snprintf(err, err_size, "option %s needs a value%s", option_names[opt],
+               hint);
+      return -1;
+    }
+    if (seen[opt]) {
+      snprintf(err, err_size, "option %s given twice%s", option_names[opt],
+               hint);
+      return -1;
+    }
+    seen[opt] = 1;
+    if (apply(args, opt, value, err, err_size) != 0)
+      return -1;
+  }
   return 0;
 }

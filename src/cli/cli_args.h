@@ -2,6 +2,8 @@
 #ifndef FRICL_CLI_ARGS_H
 #define FRICL_CLI_ARGS_H
 
+#include <stddef.h>
+
 /*
  * Parse all of @p text as a double with strtod (any syntax strtod accepts:
  * 1e-3, 0x1p-10, inf, nan). Empty text, leading white space, trailing
@@ -19,6 +21,22 @@ int cli_parse_double(const char *text, double *value, const char **why);
  */
 void cli_split_option(int argc, char **argv, int *i, const char **name,
                       int *name_len, const char **value);
+
+/*
+ * The grammar of the NPZ commands: one input path, "-o OUT", value options
+ * "--name VALUE" / "--name=VALUE" (each at most once; option 0 is --out)
+ * and flags without a value. For each argument after argv[0]: `flag`
+ * applies a flag (returns 1 if arg was one), `apply` applies value option
+ * `opt`. Messages end with `hint`. @return 0, or -1 with err set.
+ */
+typedef int (*cli_flag_fn)(void *args, const char *arg);
+typedef int (*cli_apply_fn)(void *args, int opt, const char *value, char *err,
+                            size_t err_size);
+int cli_parse_options(int argc, char **argv, const char *const *option_names,
+                      int n_options, const char *hint, void *args,
+                      cli_flag_fn flag, cli_apply_fn apply,
+                      const char **in_path, int *seen, char *err,
+                      size_t err_size);
 
 /* 1 when argv holds -h or --help anywhere after argv[0]. */
 int cli_wants_help(int argc, char **argv);

@@ -26,8 +26,10 @@ static const char *const hessian_names[4] = {"none", "local", "factored",
 
 #define HINT " (see 'fricl tangential --help')"
 
-static int apply(tangential_args *a, tangential_option opt, const char *value,
-                 char *err, size_t err_size) {
+static int apply(void *args, int option, const char *value, char *err,
+                 size_t err_size) {
+  tangential_args *a = args;
+  const tangential_option opt = (tangential_option)option;
   switch (opt) {
   case OPT_OUT:
     a->out_path = value;
@@ -81,7 +83,8 @@ static int apply(tangential_args *a, tangential_option opt, const char *value,
 }
 
 /* Flags without a value. @return 1 if arg is one (and applied). */
-static int apply_flag(tangential_args *a, const char *arg) {
+static int apply_flag(void *args, const char *arg) {
+  tangential_args *a = args;
   if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0)
     a->verbose = 1;
   else if (strcmp(arg, "--ipctk-abs") == 0)
@@ -112,54 +115,10 @@ int tangential_args_parse(int argc, char **argv, tangential_args *a, char *err,
     return 0;
   }
   int seen[OPT_COUNT] = {0};
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-    if (apply_flag(a, arg))
-      continue;
-    const char *name = NULL, *value = NULL;
-    int name_len = 0, opt = 0;
-    if (strcmp(arg, "-o") == 0) {
-      opt = OPT_OUT;
-      name = "-o";
-      name_len = 2;
-      if (i + 1 < argc && argv[i + 1][0] != '\0')
-        value = argv[++i];
-    } else if (strncmp(arg, "--", 2) == 0) {
-      cli_split_option(argc, argv, &i, &name, &name_len, &value);
-      while (opt < OPT_COUNT &&
-             !(strncmp(option_names[opt], name, (size_t)name_len) == 0 &&
-               option_names[opt][name_len] == '\0'))
-        ++opt;
-      if (opt == OPT_COUNT) {
-        snprintf(err, err_size, "unknown option '%.*s'" HINT, name_len, name);
-        return -1;
-      }
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-      snprintf(err, err_size, "unknown option '%s'" HINT, arg);
-      return -1;
-    } else {
-      if (a->in_path) {
-        snprintf(err, err_size,
-                 "unexpected argument '%s': the input is already '%s'" HINT,
-                 arg, a->in_path);
-        return -1;
-      }
-      a->in_path = arg;
-      continue;
-    }
-    if (!value) {
-      snprintf(err, err_size, "option %s needs a value" HINT,
-               option_names[opt]);
-      return -1;
-    }
-    if (seen[opt]) {
-      snprintf(err, err_size, "option %s given twice" HINT, option_names[opt]);
-      return -1;
-    }
-    seen[opt] = 1;
-    if (apply(a, (tangential_option)opt, value, err, err_size) != 0)
-      return -1;
-  }
+  if (cli_parse_options(argc, argv, option_names, OPT_COUNT, HINT, a,
+                        apply_flag, apply, &a->in_path, seen, err,
+                        err_size) != 0)
+    return -1;
   if (!a->build && (seen[OPT_BLEND] || a->physical_barrier)) {
     snprintf(err, err_size, "%s applies to the build: it needs --build" HINT,
              seen[OPT_BLEND] ? "--blend" : "--physical-barrier");
