@@ -222,32 +222,13 @@ static int read_positions(build_input *b, const npz_archive *in) {
 }
 
 static int read_ids(build_input *b, const npz_archive *in, build_type *g) {
-  char got[128];
-  const npy_array *a = &npz_find(in, g->tname)->array;
-  if (a->info.dtype != NPY_I4 && a->info.dtype != NPY_I8)
-    return bad_input(b, "array '%s': dtype '%s' is not int32 or int64",
-                     g->tname, npy_dtype_descr(a->info.dtype));
-  if (a->info.ndim != 2 || a->info.shape[1] != g->k)
-    return bad_input(
-        b,
-        "array '%s': expected shape (m, %zu) (vertex ids of %s contacts), "
-        "got %s",
-        g->tname, g->k, g->tname,
-        npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
-  g->m = a->info.shape[0];
-  if (!(g->ids = cli_alloc_array(g->m * g->k, sizeof *g->ids)))
+  char msg[256];
+  const int rc =
+      npy_read_vertex_ids(&npz_find(in, g->tname)->array, g->tname, g->k, b->n,
+                          "lagged_positions", &g->ids, &g->m, msg, sizeof msg);
+  if (rc == 1)
     return out_of_memory(b, g->tname);
-  for (size_t i = 0; i < g->m * g->k; ++i) {
-    const int64_t v = npy_int_at(a, i);
-    if (v < 0 || (uint64_t)v >= b->n)
-      return bad_input(b,
-                       "array '%s': %s[%zu, %zu] = %" PRId64
-                       " is out of range [0, %zu) (lagged_positions has %zu "
-                       "vertices)",
-                       g->tname, g->tname, i / g->k, i % g->k, v, b->n, b->n);
-    g->ids[i] = (int32_t)v;
-  }
-  return 0;
+  return rc ? bad_input(b, "%s", msg) : 0;
 }
 
 static int read_type(build_input *b, const npz_archive *in, build_type *g) {

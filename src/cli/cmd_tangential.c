@@ -218,30 +218,13 @@ static int read_globals(run_state *s) {
 
 /* The vertex ids of type t, converted to int32 with a range check. */
 static int read_ids(run_state *s, group_data *g) {
-  char got[128];
-  const npy_array *a = &npz_find(&s->in, g->tname)->array;
-  if (a->info.dtype != NPY_I4 && a->info.dtype != NPY_I8)
-    return bad_input(s, "array '%s': dtype '%s' is not int32 or int64",
-                     g->tname, npy_dtype_descr(a->info.dtype));
-  if (a->info.ndim != 2 || a->info.shape[1] != g->k)
-    return bad_input(s,
-                     "array '%s': expected shape (m, %zu) (vertex ids of %s "
-                     "contacts), got %s",
-                     g->tname, g->k, g->tname, shape_text(got, sizeof got, a));
-  g->m = a->info.shape[0];
-  if (!(g->ids = cli_alloc_array(g->m * g->k, sizeof *g->ids)))
+  char msg[256];
+  const int rc =
+      npy_read_vertex_ids(&npz_find(&s->in, g->tname)->array, g->tname, g->k,
+                          s->n, "velocities", &g->ids, &g->m, msg, sizeof msg);
+  if (rc == 1)
     return out_of_memory(g->tname);
-  for (size_t i = 0; i < g->m * g->k; ++i) {
-    const int64_t v = npy_int_at(a, i);
-    if (v < 0 || (uint64_t)v >= s->n)
-      return bad_input(s,
-                       "array '%s': %s[%zu, %zu] = %" PRId64
-                       " is out of range [0, %zu) (velocities has %zu "
-                       "vertices)",
-                       g->tname, g->tname, i / g->k, i % g->k, v, s->n, s->n);
-    g->ids[i] = (int32_t)v;
-  }
-  return 0;
+  return rc ? bad_input(s, "%s", msg) : 0;
 }
 
 static int read_group(run_state *s, group_data *g) {

@@ -2,8 +2,10 @@
 #include "npz_input.h"
 
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 size_t cli_mul3(size_t a, size_t b, size_t c) {
@@ -76,4 +78,39 @@ void *npy_real_copy(const npy_array *a, fricl_precision prec) {
     f[i] = a->info.dtype == NPY_F4 ? (float)npy_real_at(a, i)
                                    : cli_double_to_float(npy_real_at(a, i));
   return f;
+}
+
+int npy_read_vertex_ids(const npy_array *a, const char *tname, size_t k,
+                        size_t n, const char *n_from, int32_t **ids, size_t *m,
+                        char *msg, size_t msg_size) {
+  char got[128];
+  *ids = NULL;
+  if (a->info.dtype != NPY_I4 && a->info.dtype != NPY_I8) {
+    snprintf(msg, msg_size, "array '%s': dtype '%s' is not int32 or int64",
+             tname, npy_dtype_descr(a->info.dtype));
+    return 2;
+  }
+  if (a->info.ndim != 2 || a->info.shape[1] != k) {
+    snprintf(msg, msg_size,
+             "array '%s': expected shape (m, %zu) (vertex ids of %s "
+             "contacts), got %s",
+             tname, k, tname,
+             npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
+    return 2;
+  }
+  *m = a->info.shape[0];
+  if (!(*ids = cli_alloc_array(*m * k, sizeof **ids)))
+    return 1;
+  for (size_t i = 0; i < *m * k; ++i) {
+    const int64_t v = npy_int_at(a, i);
+    if (v < 0 || (uint64_t)v >= n) {
+      snprintf(msg, msg_size,
+               "array '%s': %s[%zu, %zu] = %" PRId64
+               " is out of range [0, %zu) (%s has %zu vertices)",
+               tname, tname, i / k, i % k, v, n, n_from, n);
+      return 2;
+    }
+    (*ids)[i] = (int32_t)v;
+  }
+  return 0;
 }

@@ -32,4 +32,12 @@ int64_t npy_int_at(const npy_array *a, size_t i);
  * least 1 byte), NULL when out of memory. */
 void *npy_real_copy(const npy_array *a, fricl_precision prec);
 
+/* The (m, k) vertex ids of stencil type `tname` in `a` (int32 or int64),
+ * converted to int32 with every id checked against [0, n); `n_from` names
+ * the array n comes from, for the message. *ids is malloc'd.
+ * @return 0; 2 (bad input) with msg set; 1 out of memory. */
+int npy_read_vertex_ids(const npy_array *a, const char *tname, size_t k,
+                        size_t n, const char *n_from, int32_t **ids, size_t *m,
+                        char *msg, size_t msg_size);
+
 #endif
