@@ -11,7 +11,17 @@
 #ifndef FRICL_CL_COMPAT_H
 #define FRICL_CL_COMPAT_H
 
-#ifdef __OPENCL_VERSION__
+/* Compiling as OpenCL C? OpenCL requires __OPENCL_VERSION__, but some
+ * offline compilers (clang for spir64/nvptx64/amdgcn without an OpenCL
+ * device target) define only __OPENCL_C_VERSION__ (OpenCL C 1.2 and
+ * later). Either one means OpenCL C; the C99 build defines neither. */
+#if defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+#define FRICL_OPENCL_C 1
+#else
+#define FRICL_OPENCL_C 0
+#endif
+
+#if FRICL_OPENCL_C
 /* No fused multiply-add behind our back: the kernels must round exactly as
  * the C reference does (built with -ffp-contract=off). OpenCL C defaults
  * FP_CONTRACT to ON, and the pragma acts only on code after it, so it goes
@@ -29,7 +39,7 @@
  * OpenCL compiler vectorise across work items. (Host clang would warn,
  * as an error, where the C reference's trip count is a run-time dim; the
  * hint is only for OpenCL C and GCC.) */
-#if defined(__OPENCL_VERSION__)
+#if FRICL_OPENCL_C
 #define FRICL_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__) && !defined(__clang__)
 #define FRICL_UNROLL _Pragma("GCC unroll 16")
@@ -41,5 +51,20 @@
  * write non-dyadic constants as a quotient of two of them, which the
  * compiler folds to the correctly rounded value of that precision. */
 #define FRICL_R(x) ((FRICL_REAL)(x))
+
+/* An accumulator whose additions must happen one after the other, in
+ * program order (the fixed-order sums of simple loops: the block sums of
+ * the total potential, the GMS force). Without
+ * -cl-unsafe-math-optimizations OpenCL forbids reassociating them, yet
+ * Intel's CPU compiler vectorises such a loop into lane-wise partial sums
+ * (measured: 1-4 ulp off the sequential sum; CL_CONFIG_USE_VECTORIZER=False
+ * restores it). Every access to a volatile object is a side effect that
+ * must occur in order, so no compiler may split the chain. The C reference
+ * (-ffp-contract=off, no -ffast-math) adds in order with plain variables. */
+#if FRICL_OPENCL_C
+#define FRICL_ORDERED volatile
+#else
+#define FRICL_ORDERED
+#endif
 
 #endif /* FRICL_CL_COMPAT_H */

@@ -328,12 +328,12 @@ FRICL_INLINE void FRICL_FN(law_element)(
                                                    p[3], p[6], alpha2, 0, 1);
       const FRICL_REAL fs = FRICL_FN(law_fsign)(vi);
       FRICL_REAL k1[FRICL_GMS_CAP];
-      f = FRICL_R(0);
+      FRICL_ORDERED FRICL_REAL fsum = FRICL_R(0);
       for (int j = 0; j < m; ++j) {
         k1[j] = FRICL_FN(law_gms_dz)(vi, fs, g, p[2], ge[3 * j + 2], z[j]);
-        f = f + (ge[3 * j] * z[j] + ge[3 * j + 1] * k1[j]);
+        fsum = fsum + (ge[3 * j] * z[j] + ge[3 * j + 1] * k1[j]);
       }
-      f = f + p[4] * vi;
+      f = fsum + p[4] * vi;
       if (!stepping) {
         if (dstate)
           for (int j = 0; j < m; ++j)

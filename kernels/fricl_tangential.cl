@@ -191,7 +191,11 @@ __kernel void fricl_tangential_contacts(
 #endif /* FRICL_OUT_MASK */
 
 /* out[v] (dim entries) = (first ? 0 : out[v]) + sum over v's list of
- * gamma_i * rec[c].field, for the contacts c of this chunk [c0, c1). */
+ * gamma_i * rec[c].field, for the contacts c of this chunk [c0, c1).
+ * The accumulators are plain, not FRICL_ORDERED: the loop runs over an
+ * index list and leaves early, which no vectoriser turns into a split
+ * reduction, and volatile ones halved the gathers' throughput on PoCL.
+ * test_sum_order checks the order bitwise on every device CI runs. */
 __kernel void fricl_tangential_gather_vec(ulong nv,
                                           __global const long *restrict vptr,
                                           __global const ulong *restrict vent,
@@ -261,7 +265,8 @@ __kernel void fricl_tangential_gather_bsr(
     o[i] = acc[i];
 }
 
-/* partial[blk] = sequential sum of d over its block of `block` values. */
+/* partial[blk] = sequential sum of d over its block of `block` values
+ * (FRICL_ORDERED: in this order on every implementation). */
 __kernel void fricl_tangential_block_sum(ulong n, ulong block,
                                          __global const FRICL_REAL *d,
                                          __global FRICL_REAL *partial) {
@@ -270,7 +275,7 @@ __kernel void fricl_tangential_block_sum(ulong n, ulong block,
   if (lo >= n)
     return;
   const ulong hi = n - lo < block ? n : lo + block;
-  FRICL_REAL s = 0;
+  FRICL_ORDERED FRICL_REAL s = 0;
   for (ulong i = lo; i < hi; ++i)
     s += d[i];
   partial[blk] = s;
@@ -284,7 +289,7 @@ fricl_tangential_pot_accumulate(ulong nblk, __global const FRICL_REAL *partial,
                                 ulong total_off) {
   if (get_global_id(0) != 0)
     return;
-  FRICL_REAL s = first ? (FRICL_REAL)0 : total[total_off];
+  FRICL_ORDERED FRICL_REAL s = first ? (FRICL_REAL)0 : total[total_off];
   for (ulong i = 0; i < nblk; ++i)
     s += partial[i];
   total[total_off] = s;
