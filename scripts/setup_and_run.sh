@@ -6,6 +6,7 @@
 # loader, PoCL as the CPU OpenCL device), builds fricl in ./build, then
 #   bench  runs `fricl bench` on the default device (extra args go to it)
 #   test   runs the whole test suite with CTest (extra args go to ctest)
+# FRICL_INTEL_OPENCL=1 also runs it on Intel's OpenCL CPU runtime (below).
 set -euo pipefail
 
 mode=${1:-}
@@ -57,8 +58,33 @@ jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" -j "$jobs"
 
+# Intel's OpenCL CPU runtime as a second vendor: FRICL_INTEL_OPENCL=1 runs
+# the tests (or the benchmark) on the default device, then again with
+# Intel's runtime as the only ICD vendor (CI does this); =only runs on Intel
+# alone. scripts/intel_opencl.sh installs it (pip) and registers it through
+# OCL_ICD_VENDORS, nothing under /etc.
+intel=${FRICL_INTEL_OPENCL:-0}
+intel_env=()
+if [ "$intel" != 0 ]; then
+  mapfile -t intel_env < <("$root/scripts/intel_opencl.sh" \
+    "$build/intel-icd" "$build/src/cli/fricl")
+  ((${#intel_env[@]})) || exit 1
+fi
+run() { # run CMD...: on the default device unless only Intel, then Intel
+  local status=0
+  if [ "$intel" != only ]; then
+    "$@" || status=$?
+  fi
+  if [ "$intel" != 0 ]; then
+    echo "== on Intel's OpenCL CPU runtime (${intel_env[*]}) =="
+    env "${intel_env[@]}" FRICL_DEVICE= "$@" || status=$?
+  fi
+  return $status
+}
+
 if [ "$mode" = bench ]; then
-  exec "$build/src/cli/fricl" bench "$@"
+  run "$build/src/cli/fricl" bench "$@"
+  exit
 fi
 cd "$build"
-exec ctest --output-on-failure -j "$jobs" "$@"
+run ctest --output-on-failure -j "$jobs" "$@"
