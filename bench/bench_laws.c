@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "bench_data.h"
 #include "bench_timer.h"
 #include "internal.h"
@@ -413,13 +414,9 @@ static void report(FILE *out, const char *device, const law_row *rows,
                "75%% of copy)\n");
 }
 
-static int write_json(const char *path, const char *device, const law_row *rows,
+/* Into the caller's atomic_file (opened before the run). */
+static int write_json(FILE *f, const char *device, const law_row *rows,
                       size_t nrows) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "fricl bench: cannot write %s\n", path);
-    return 1;
-  }
   fprintf(f, "{\n  \"device\": \"%s\",\n  \"rows\": [\n", device);
   for (size_t i = 0; i < nrows; ++i) {
     figures fg;
@@ -434,7 +431,7 @@ static int write_json(const char *path, const char *device, const law_row *rows,
             i + 1 < nrows ? "," : "");
   }
   fprintf(f, "  ]\n}\n");
-  return fclose(f) == 0 ? 0 : 1;
+  return ferror(f) ? 1 : 0;
 }
 
 int bench_laws_main(int argc, char **argv) {
@@ -446,6 +443,15 @@ int bench_laws_main(int argc, char **argv) {
   law_row rows[2 * NDEFS];
   size_t nrows = 0;
   int rc = 1;
+  /* The JSON file first: an unwritable path fails before the run. */
+  atomic_file json;
+  char jmsg[512];
+  memset(&json, 0, sizeof json);
+  json.slot = -1;
+  if (o.json && atomic_file_open(&json, o.json, jmsg, sizeof jmsg) != 0) {
+    fprintf(stderr, "fricl bench: --json %s: %s\n", o.json, jmsg);
+    return 1;
+  }
   fricl_context_params p;
   fricl_context_params_init(&p);
   p.device = o.device;
@@ -484,10 +490,15 @@ int bench_laws_main(int argc, char **argv) {
     }
   }
   report(stdout, dev, rows, nrows, o.markdown);
-  if (o.json && write_json(o.json, dev, rows, nrows))
+  if (o.json && (write_json(json.fp, dev, rows, nrows) ||
+                 atomic_file_commit(&json, jmsg, sizeof jmsg) != 0)) {
+    fprintf(stderr, "fricl bench: --json %s: %s\n", o.json,
+            json.fp ? "write failed" : jmsg);
     goto cleanup;
+  }
   rc = 0;
 cleanup:
+  atomic_file_abort(&json);
   fricl_context_destroy(ref);
   fricl_context_destroy(ctx);
   return rc;

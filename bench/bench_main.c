@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "bench.h"
 #include "bench_build.h"
 #include "bench_contacts.h"
@@ -404,9 +405,33 @@ int fricl_bench_main(int argc, char **argv) {
   bench_row *rows = NULL;
   size_t nrows = 0;
   int rc = 1;
+  /* The JSON file first: an unwritable path fails now, not after the run
+   * (and atomic_file reads the umask while still single-threaded). */
+  atomic_file json;
+  char msg[512];
+  memset(&json, 0, sizeof json);
+  json.slot = -1;
+  if (opt.json_path &&
+      atomic_file_open(&json, opt.json_path, msg, sizeof msg) != 0) {
+    fprintf(stderr, "fricl bench: --json %s: %s\n", opt.json_path, msg);
+    return 1;
+  }
   if (make_context(opt.device, &env.ctx) || make_context("reference", &env.ref))
     goto cleanup;
   env.is_cl = fricl_context_backend(env.ctx) == FRICL_BACKEND_OPENCL;
+  /* The law rows time kernels against the C reference: without an OpenCL
+   * device there is nothing to compare. Say so, and fail when they were
+   * all that was asked for. */
+  if ((opt.suites & BENCH_SUITE_LAWS) && !env.is_cl) {
+    fprintf(stderr,
+            "fricl bench: the laws suite needs an OpenCL device (its rows "
+            "compare the kernels with the C reference); %s is the "
+            "reference backend%s\n",
+            opt.device ? opt.device : "the default device",
+            opt.suites == BENCH_SUITE_LAWS ? "" : ": laws rows skipped");
+    if (opt.suites == BENCH_SUITE_LAWS)
+      goto cleanup;
+  }
   if (env.is_cl && fricl_context_get_cl(env.ctx, &env.cl_ctx, NULL,
                                         &env.queue) != FRICL_STATUS_OK)
     goto cleanup;
@@ -438,7 +463,7 @@ int fricl_bench_main(int argc, char **argv) {
     printf("\n");
     bench_report_table(stdout, &h, rows, nrows, opt.markdown);
     bench_report_outliers(stdout, rows, nrows);
-    if (opt.json_path && bench_report_json(opt.json_path, &h, rows, nrows))
+    if (opt.json_path && bench_report_json(json.fp, &h, rows, nrows))
       goto cleanup;
   }
   if ((opt.suites & BENCH_SUITE_CONTACTS) &&
@@ -456,8 +481,16 @@ int fricl_bench_main(int argc, char **argv) {
   }
   if ((opt.suites & BENCH_SUITE_LAWS) && env.is_cl && run_laws_suite(&opt))
     goto cleanup;
+  if (opt.json_path && !(opt.suites & BENCH_SUITE_SCALAR) &&
+      bench_report_json(json.fp, &h, rows, 0)) /* header, no scalar rows */
+    goto cleanup;
+  if (opt.json_path && atomic_file_commit(&json, msg, sizeof msg) != 0) {
+    fprintf(stderr, "fricl bench: --json %s: %s\n", opt.json_path, msg);
+    goto cleanup;
+  }
   rc = 0;
 cleanup:
+  atomic_file_abort(&json); /* no half-written JSON on failure */
   bench_scalar_end(&env);
   free(rows);
   fricl_context_destroy(env.ref);

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ------------------------------------------------------------ figures */
 
@@ -460,38 +459,8 @@ static void json_write(FILE *f, const bench_header *h, const bench_row *rows,
   fputs("  ]\n}\n", f);
 }
 
-int bench_report_json(const char *path, const bench_header *h,
-                      const bench_row *rows, size_t nrows) {
-  /* Same directory as the target, so that rename() is atomic. */
-  const size_t len = strlen(path) + 32;
-  char *tmp = malloc(len);
-  FILE *f = NULL;
-  int rc = 1;
-  if (!tmp)
-    goto cleanup;
-  snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-  f = fopen(tmp, "w");
-  if (!f) {
-    perror(tmp);
-    goto cleanup;
-  }
+int bench_report_json(FILE *f, const bench_header *h, const bench_row *rows,
+                      size_t nrows) {
   json_write(f, h, rows, nrows);
-  if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
-    perror(tmp);
-    goto cleanup;
-  }
-  const int closed = fclose(f);
-  f = NULL;
-  if (closed != 0 || rename(tmp, path) != 0) {
-    perror(path);
-    goto cleanup;
-  }
-  rc = 0;
-cleanup:
-  if (f)
-    fclose(f);
-  if (rc && tmp)
-    remove(tmp);
-  free(tmp);
-  return rc;
+  return ferror(f) ? 1 : 0;
 }

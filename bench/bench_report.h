@@ -24,9 +24,9 @@ void bench_report_table(FILE *out, const bench_header *h, const bench_row *rows,
  * values differ in kind, with the inputs of its worst element. */
 void bench_report_outliers(FILE *out, const bench_row *rows, size_t nrows);
 
-/* Header and rows as JSON, written to a temporary file that is renamed
- * over `path` only once complete. 0 on success. */
-int bench_report_json(const char *path, const bench_header *h,
-                      const bench_row *rows, size_t nrows);
+/* Header and rows as JSON into f (the caller's atomic_file, opened before
+ * the run so that an unwritable path fails at once). 0 on success. */
+int bench_report_json(FILE *f, const bench_header *h, const bench_row *rows,
+                      size_t nrows);
 
 #endif /* FRICL_BENCH_REPORT_H */

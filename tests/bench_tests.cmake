@@ -30,3 +30,11 @@ add_test(NAME bench_smoke
                  -DJSON=${CMAKE_CURRENT_BINARY_DIR}/bench_smoke.json
                  -P ${PROJECT_SOURCE_DIR}/bench/bench_smoke_check.cmake)
 set_tests_properties(bench_smoke PROPERTIES LABELS "bench" TIMEOUT 180)
+
+# `fricl bench` refuses the laws suite without an OpenCL device and an
+# unwritable --json path before it measures anything.
+add_test(NAME bench_errors
+         COMMAND ${CMAKE_COMMAND} -DCLI=$<TARGET_FILE:fricl_cli>
+                 -DDIR=${CMAKE_CURRENT_BINARY_DIR}/bench_errors
+                 -P ${PROJECT_SOURCE_DIR}/bench/bench_errors_check.cmake)
+set_tests_properties(bench_errors PROPERTIES LABELS "bench" TIMEOUT 120)

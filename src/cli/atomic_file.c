@@ -6,10 +6,95 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/*
+ * Temporary files live only between open and commit/abort, but a signal can
+ * end the process in between. So every live temporary path is registered
+ * here, in static storage a signal handler may read; SIGTERM, SIGINT and
+ * SIGHUP unlink each registered path (unlink is async-signal-safe), then
+ * take their default action again and are re-raised, so the exit status
+ * still says which signal ended the process. SIGXFSZ (a write beyond
+ * `ulimit -f`) would kill the process without a word: it is ignored, so
+ * the write fails with EFBIG, which is reported and cleaned up like any
+ * other write error. A signal already ignored (nohup) stays ignored. The
+ * handler may run on any thread (OpenCL runtimes start their own), hence
+ * fixed buffers that are never freed and a volatile flag per slot.
+ */
+#define TEMP_SLOTS 8
+static char temp_paths[TEMP_SLOTS][PATH_MAX];
+static volatile sig_atomic_t temp_live[TEMP_SLOTS];
+static const int cleanup_signals[] = {SIGTERM, SIGINT, SIGHUP};
+
+static void remove_temps_and_reraise(int sig) {
+  const int saved = errno;
+  for (int i = 0; i < TEMP_SLOTS; ++i)
+    if (temp_live[i])
+      (void)unlink(temp_paths[i]);
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  (void)sigaction(sig, &dfl, NULL);
+  (void)raise(sig);
+  errno = saved; /* only reached if the default action is to continue */
+}
+
+static void install_handlers_once(void) {
+  static int installed = 0;
+  if (installed)
+    return;
+  installed = 1;
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_IGN;
+  sigemptyset(&sa.sa_mask);
+  (void)sigaction(SIGXFSZ, &sa, NULL);
+  sa.sa_handler = remove_temps_and_reraise;
+  sigfillset(&sa.sa_mask); /* one cleanup at a time */
+  for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; ++i)
+    if (sigaction(cleanup_signals[i], NULL, &old) == 0 &&
+        old.sa_handler != SIG_IGN)
+      (void)sigaction(cleanup_signals[i], &sa, NULL);
+}
+
+/* Block the cleanup signals in this thread (while a slot changes together
+ * with the file it names), and restore the previous mask. */
+static void block_cleanup_signals(sigset_t *old) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; ++i)
+    sigaddset(&set, cleanup_signals[i]);
+  (void)sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void restore_signals(const sigset_t *old) {
+  (void)sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/* A free slot for path (-1: none, or the path does not fit: then only a
+ * signal's cleanup is lost, never the file's normal cleanup). */
+static int register_temp(const char *path) {
+  if (strlen(path) >= PATH_MAX)
+    return -1;
+  for (int i = 0; i < TEMP_SLOTS; ++i)
+    if (!temp_live[i]) {
+      memcpy(temp_paths[i], path, strlen(path) + 1);
+      temp_live[i] = 1;
+      return i;
+    }
+  return -1;
+}
+
+static void unregister_temp(int slot) {
+  if (slot >= 0)
+    temp_live[slot] = 0;
+}
 
 static char *copy_string(const char *s) {
   const size_t n = strlen(s) + 1;
@@ -84,6 +169,7 @@ static char *temp_template(const char *path) {
 int atomic_file_open(atomic_file *af, const char *path, char *err,
                      size_t err_size) {
   memset(af, 0, sizeof *af);
+  af->slot = -1;
   int fd = -1;
   mode_t mode = 0;
   const size_t len = strlen(path);
@@ -98,7 +184,17 @@ int atomic_file_open(atomic_file *af, const char *path, char *err,
     snprintf(err, err_size, "out of memory");
     goto fail;
   }
-  fd = mkstemp(af->tmp_path);
+  install_handlers_once();
+  {
+    /* The file and its slot come into being together. */
+    sigset_t mask;
+    block_cleanup_signals(&mask);
+    fd = mkstemp(af->tmp_path);
+    const int saved = errno;
+    af->slot = fd >= 0 ? register_temp(af->tmp_path) : -1;
+    restore_signals(&mask);
+    errno = saved;
+  }
   if (fd < 0) {
     snprintf(err, err_size, "cannot create a file in its directory: %s",
              strerror(errno));
@@ -169,6 +265,8 @@ int atomic_file_commit(atomic_file *af, char *err, size_t err_size) {
     atomic_file_abort(af);
     return -1;
   }
+  unregister_temp(af->slot); /* after the rename: the name is gone now */
+  af->slot = -1;
   free(af->tmp_path);
   af->tmp_path = NULL; /* it is the target now: abort must not unlink it */
   sync_parent_dir(af->final_path);
@@ -180,8 +278,11 @@ void atomic_file_abort(atomic_file *af) {
   if (af->fp)
     fclose(af->fp);
   af->fp = NULL;
-  if (af->tmp_path)
+  if (af->tmp_path) {
     unlink(af->tmp_path);
+    unregister_temp(af->slot); /* after the unlink: no window without both */
+  }
+  af->slot = -1;
   free(af->tmp_path);
   free(af->final_path);
   af->tmp_path = NULL;

@@ -12,6 +12,12 @@
  * 0666 & ~umask for a new file (as fopen would give it), not mkstemp's 0600.
  * An existing target must be a regular file; a symbolic link to one is
  * followed (the link is kept, the file it names is replaced).
+ *
+ * Signals: the first open installs handlers for SIGTERM, SIGINT and SIGHUP
+ * (unless ignored) that remove every temporary file still open, then let
+ * the signal end the process as it would have; SIGXFSZ is ignored, so that
+ * a write beyond `ulimit -f` fails with EFBIG (reported, file removed)
+ * instead of killing the process silently.
  */
 #ifndef FRICL_CLI_ATOMIC_FILE_H
 #define FRICL_CLI_ATOMIC_FILE_H
@@ -23,6 +29,7 @@ typedef struct atomic_file {
   FILE *fp;         /* write here between open and commit */
   char *tmp_path;   /* heap; NULL once committed or aborted */
   char *final_path; /* heap copy of the target */
+  int slot;         /* its entry in the signal-cleanup registry, or -1 */
 } atomic_file;
 
 /* Create the temporary file for @p path. On failure returns -1 with a

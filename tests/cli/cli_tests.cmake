@@ -36,7 +36,7 @@ set(FRICL_CLI_TEST_SCENARIOS
     wrong_dtype two_d big_endian absurd_shape missing_input
     missing_mu usage_errors help devices
     device_reference device_default device_not_found
-    out_dir_missing existing_output)
+    out_dir_missing existing_output file_size_limit signal_cleanup)
 foreach(scenario ${FRICL_CLI_TEST_SCENARIOS})
   add_test(NAME cli_${scenario}
            COMMAND test_cli ${scenario} $<TARGET_FILE:fricl_cli>

@@ -16,14 +16,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -980,6 +983,136 @@ static void t_existing_output(void) {
   CHECK(count_out_entries(NULL, 0) == 3, "stray files left");
 }
 
+/* A 1-D <f8 input of n values in [0, 2e-3) (big ones, for the tests
+ * below that need a long run or a large output). */
+static const char *write_y_big(const char *name, size_t n) {
+  char dict[96];
+  snprintf(dict, sizeof dict,
+           "{'descr': '<f8', 'fortran_order': False, 'shape': (%zu,), }", n);
+  unsigned char head[256];
+  const size_t hl = npy_bytes(head, sizeof head, 1, dict, NULL, 0);
+  const char *p = in_path(name);
+  FILE *f = fopen(p, "wb");
+  CHECK(f && fwrite(head, 1, hl, f) == hl, "cannot write %s", p);
+  unsigned char v[8];
+  for (size_t i = 0; i < n; ++i) {
+    put_f64(v, 2e-3 * (double)(i % 1000) / 1000);
+    CHECK(fwrite(v, 1, 8, f) == 8, "cannot write %s", p);
+  }
+  CHECK(fclose(f) == 0, "cannot write %s", p);
+  return p;
+}
+
+/* `ulimit -f`: the write fails with EFBIG (SIGXFSZ is ignored, not fatal),
+ * the tool says so in one line and exits 1, and no temporary file stays;
+ * an existing output is left as it was. */
+static void t_file_size_limit(void) {
+  const char *y = write_y_big("y.npy", 200000); /* 1.6 MB of output */
+  const char *target = out_path("o.npy");
+  static const char old[] = "old content\n";
+  write_file(target, old, sizeof old - 1);
+  struct rlimit rl;
+  CHECK(getrlimit(RLIMIT_FSIZE, &rl) == 0, "getrlimit");
+  rl.rlim_cur = 64 * 1024; /* inherited by the tool */
+  CHECK(setrlimit(RLIMIT_FSIZE, &rl) == 0, "setrlimit: %s", strerror(errno));
+  run_result r = RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-3",
+                     "--device", "reference", "--in", y, "--out", target);
+  CHECK_ERROR(r, 1, "File too large");
+  CHECK(strstr(r.err, "o.npy"), "the message does not name the file: %s",
+        r.err);
+  run_free(&r);
+  size_t n;
+  unsigned char *now = read_file(target, &n);
+  CHECK(n == sizeof old - 1 && memcmp(now, old, n) == 0,
+        "the existing output was modified");
+  free(now);
+  char first[256];
+  CHECK(count_out_entries(first, sizeof first) == 1,
+        "a temporary file was left behind (%s)", first);
+}
+
+/* Is there a ".o.npy.tmp-*" in TMPDIR/out? */
+static int temp_file_present(void) {
+  DIR *d = opendir(join(g_dir, "out"));
+  CHECK(d, "cannot list the output directory");
+  int found = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    found |= strncmp(e->d_name, ".o.npy.tmp-", 11) == 0;
+  closedir(d);
+  return found;
+}
+
+/* SIGTERM, SIGINT or SIGHUP while the output is being produced: the
+ * temporary file is removed, the old output stays, and the process still
+ * ends by that signal. The signal is sent as soon as the temporary file
+ * appears (the tool opens it before starting OpenCL and evaluating, so
+ * the window is wide); a run that finishes first is retried larger. */
+static void t_signal_cleanup(void) {
+  const int sigs[3] = {SIGTERM, SIGINT, SIGHUP};
+  const char *target = out_path("o.npy");
+  static const char old[] = "old content\n";
+  size_t n = 1000000;
+  const char *y = write_y_big("y.npy", n);
+  for (int k = 0; k < 3; ++k) {
+    int caught = 0;
+    for (int attempt = 0; attempt < 4 && !caught; ++attempt) {
+      write_file(target, old, sizeof old - 1);
+      const char *argv[] = {g_cli,  "eval",   "--term", "all",    "--eps-v",
+                            "1e-3", "--mu-s", "0.5",    "--mu-k", "0.3",
+                            "--in", y,        "--out",  target,   NULL};
+      posix_spawn_file_actions_t fa;
+      posix_spawn_file_actions_init(&fa);
+      posix_spawn_file_actions_addopen(&fa, 2, join(g_dir, "stderr.txt"),
+                                       O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      pid_t pid;
+      const int e =
+          posix_spawn(&pid, g_cli, &fa, NULL, (char *const *)argv, environ);
+      posix_spawn_file_actions_destroy(&fa);
+      CHECK(e == 0, "posix_spawn: %s", strerror(e));
+      int ws = 0, done = 0;
+      const struct timespec ms = {0, 1000000};
+      for (int t = 0; t < 20000 && !done; ++t) {
+        if (temp_file_present()) {
+          CHECK(kill(pid, sigs[k]) == 0, "kill: %s", strerror(errno));
+          caught = 1;
+          break;
+        }
+        done = waitpid(pid, &ws, WNOHANG) == pid;
+        nanosleep(&ms, NULL);
+      }
+      if (!done)
+        while (waitpid(pid, &ws, 0) < 0)
+          CHECK(errno == EINTR, "waitpid: %s", strerror(errno));
+      if (!caught) { /* finished before the file was seen: larger input */
+        n *= 4;
+        y = write_y_big("y.npy", n);
+        continue;
+      }
+      /* The tool may have finished just before the signal arrived. */
+      if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
+        caught = 0;
+        continue;
+      }
+      CHECK(WIFSIGNALED(ws) && WTERMSIG(ws) == sigs[k],
+            "signal %d: the tool did not end by it (status %#x)", sigs[k],
+            (unsigned)ws);
+      size_t len;
+      unsigned char *now = read_file(target, &len);
+      CHECK(len == sizeof old - 1 && memcmp(now, old, len) == 0,
+            "signal %d: the existing output was modified", sigs[k]);
+      free(now);
+      char first[256];
+      CHECK(count_out_entries(first, sizeof first) == 1,
+            "signal %d: a temporary file was left behind (%s)", sigs[k], first);
+    }
+    CHECK(caught,
+          "signal %d: the tool always finished before its temporary "
+          "file could be seen",
+          sigs[k]);
+  }
+}
+
 /* Under valgrind: no leak or memory error on success or on failure. */
 static void t_valgrind(void) {
   if (!g_valgrind) {
@@ -1040,6 +1173,8 @@ static const struct {
     {"device_not_found", t_device_not_found},
     {"out_dir_missing", t_out_dir_missing},
     {"existing_output", t_existing_output},
+    {"file_size_limit", t_file_size_limit},
+    {"signal_cleanup", t_signal_cleanup},
     {"valgrind", t_valgrind},
 };
 
