@@ -97,8 +97,7 @@ static fricl_status check_scalar(fricl_context *ctx, fricl_precision p,
     return FRICL_STATUS_OK;
   return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "batch.%s = %g%s is invalid: it must be finite and %s",
-                     name, v, w != v ? " (in float32)" : "",
-                     positive ? "> 0" : ">= 0");
+                     name, v, fricl__f32_note(v, w), positive ? "> 0" : ">= 0");
 }
 
 /* A vertex array: every entry finite (and >= 0 when nonneg). */

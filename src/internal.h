@@ -9,9 +9,17 @@
 
 #include "fricl/fricl_cl.h"
 
+#include <math.h>
 #include <stdarg.h>
 
 #include "embedded_kernels.h"
+
+/* " (in float32)" when a batch scalar changed on its way to the working
+ * precision (f32 rounding, overflow to inf), for error messages; "" when
+ * it did not, NaN included (NaN != NaN is not a conversion). */
+static inline const char *fricl__f32_note(double given, double used) {
+  return given != used && !(isnan(given) && isnan(used)) ? " (in float32)" : "";
+}
 
 #if defined(__GNUC__) || defined(__clang__)
 #define FRICL_PRINTF(f, a) __attribute__((format(printf, f, a)))

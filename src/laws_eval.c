@@ -155,7 +155,7 @@ static fricl_status check_view(fricl_context *ctx, const view *w, int stepping,
     if (!(isfinite(h) && h > 0.0))
       return FAIL("batch.h = %g%s is invalid: the time step must be finite "
                   "and > 0",
-                  w->h, h != w->h ? " (in float32)" : "");
+                  w->h, fricl__f32_note(w->h, h));
     pl->h = h;
     pl->integ = (int)w->integ;
   }
@@ -198,15 +198,15 @@ static fricl_status check_view(fricl_context *ctx, const view *w, int stepping,
       pl->nrm_mode = 0;
       const double nf = in_precision(w->prec, w->normal_force);
       if (isnan(w->normal_force))
-        return FAIL("batch.normal_force is required by %s (or give the "
+        return FAIL("batch.normal_force is required by %s: it is NaN, the "
+                    "value for \"not given\" (give a finite one or the "
                     "batch.normal array)",
                     info->name);
       if (!rule_ok(meta->normal_rule, nf))
         return FAIL("batch.normal_force = %g%s is invalid for %s: it must be "
                     "%s",
-                    w->normal_force,
-                    nf != w->normal_force ? " (in float32)" : "", info->name,
-                    rule_text(meta->normal_rule));
+                    w->normal_force, fricl__f32_note(w->normal_force, nf),
+                    info->name, rule_text(meta->normal_rule));
       pl->normal_force = nf;
     }
   }
@@ -240,11 +240,12 @@ static fricl_status check_view(fricl_context *ctx, const view *w, int stepping,
     const double p = in_precision(w->prec, raw);
     const char *nm = info->params[k].name;
     if (isnan(raw) && isnan(info->params[k].default_value))
-      return FAIL("parameter %s of %s is required (param[%d]; no default)", nm,
-                  info->name, k);
+      return FAIL("parameter %s of %s is NaN, the value for \"not given\": "
+                  "it is required (param[%d]; no default) and must be finite",
+                  nm, info->name, k);
     if (!rule_ok(meta->rule[k], p))
       return FAIL("parameter %s = %g%s of %s is invalid: it must be %s", nm,
-                  raw, p != raw ? " (in float32)" : "", info->name,
+                  raw, fricl__f32_note(raw, p), info->name,
                   rule_text(meta->rule[k]));
     pl->param[k] = p;
   }

@@ -64,7 +64,7 @@ static fricl_status check_scalar_param(fricl_context *ctx, fricl_precision p,
     return FRICL_STATUS_OK;
   return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "%s = %g%s is invalid: it must be finite and %s", name, v,
-                     w != v ? " (in float32)" : "", is_eps ? "> 0" : ">= 0");
+                     fricl__f32_note(v, w), is_eps ? "> 0" : ">= 0");
 }
 
 static fricl_status check_array_param(fricl_context *ctx, fricl_precision p,

@@ -277,7 +277,7 @@ static fricl_status check_common(fricl_context *ctx, fricl_precision prec,
     return fricl__fail(
         ctx, FRICL_STATUS_INVALID_ARGUMENT,
         "batch.eps_v = %g is invalid: it must be finite and > 0%s", eps_v,
-        eps != eps_v ? " (in float32)" : "");
+        fricl__f32_note(eps_v, eps));
   return FRICL_STATUS_OK;
 }
 

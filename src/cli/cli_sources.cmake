@@ -8,6 +8,7 @@ set(FRICL_CLI_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/cmd_law.c
     ${CMAKE_CURRENT_LIST_DIR}/eval_args.c
     ${CMAKE_CURRENT_LIST_DIR}/atomic_file.c
+    ${CMAKE_CURRENT_LIST_DIR}/same_file.c
     ${CMAKE_CURRENT_LIST_DIR}/npy.c)
 # npz.c (numpy .npz archives, `fricl tangential`) needs zlib: the CLI links
 # FRICL_CLI_LIBS; the library itself never does.

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "fricl/fricl.h"
 #include "npy.h"
+#include "same_file.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -320,6 +321,14 @@ static int set_params(const law_args *a, const fricl_law_info *info,
               eq + 1, why);
       return EXIT_USAGE;
     }
+    /* Every law parameter must be finite. Said here: the library reads
+     * NaN as "not given" and would call the parameter missing. */
+    if (!isfinite(v)) {
+      fprintf(stderr,
+              "fricl law: --param %.*s = %s is invalid: it must be finite\n",
+              (int)klen, kv, eq + 1);
+      return EXIT_USAGE;
+    }
     int found = 0;
     for (int k = 0; k < info->param_count && !found; ++k)
       if (strlen(info->params[k].name) == klen &&
@@ -374,6 +383,35 @@ static int set_params(const law_args *a, const fricl_law_info *info,
   return 0;
 }
 
+/* ------------------------------------------------------ file names */
+
+/* No output may name the same file as another output or as an input: the
+ * forces would silently replace the state (--state s.npy --out s.npy), or
+ * one output another. The state file counts as both (it may be written
+ * back); its own in-place update is the one documented exception. */
+static int check_file_names(const law_args *a) {
+  const struct {
+    const char *opt, *path;
+    int is_out; /* written (the state may be) */
+  } f[] = {
+      {"--out", a->out, 1},     {"--dstate-out", a->dstate_out, 1},
+      {"--state", a->state, 1}, {"--in", a->in, 0},
+      {"--x", a->x, 0},         {"--normal", a->normal, 0},
+  };
+  const int nf = (int)(sizeof f / sizeof f[0]);
+  for (int i = 0; i < nf; ++i)
+    for (int j = i + 1; j < nf; ++j)
+      if (f[i].path && f[j].path && (f[i].is_out || f[j].is_out) &&
+          cli_same_file(f[i].path, f[j].path)) {
+        fprintf(stderr,
+                "fricl law: %s and %s name the same file (%s): an output "
+                "may not replace another output or an input\n",
+                f[i].opt, f[j].opt, f[j].path);
+        return EXIT_USAGE;
+      }
+  return 0;
+}
+
 /* -------------------------------------------------------------- run */
 
 static int run(const law_args *a) {
@@ -391,7 +429,8 @@ static int run(const law_args *a) {
   b.precision = a->prec;
   b.options = a->options;
   size_t m = 0;
-  if ((rc = set_params(a, &info, &b, ge, &m)) != 0)
+  if ((rc = set_params(a, &info, &b, ge, &m)) != 0 ||
+      (rc = check_file_names(a)) != 0)
     goto done;
   rc = EXIT_USAGE;
   /* Inputs. The primary array fixes the shape. */

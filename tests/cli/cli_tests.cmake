@@ -61,7 +61,7 @@ target_compile_options(test_cli_law PRIVATE ${FRICL_C_FLAGS})
 if(FRICL_LIBM)
   target_link_libraries(test_cli_law PRIVATE ${FRICL_LIBM})
 endif()
-foreach(scenario list lugre maxwell gms errors)
+foreach(scenario list lugre maxwell gms errors same_file)
   add_test(NAME cli_law_${scenario}
            COMMAND test_cli_law ${scenario} $<TARGET_FILE:fricl_cli>
                    ${CMAKE_CURRENT_BINARY_DIR}/cli_law_tmp_${scenario})

@@ -941,6 +941,20 @@ static void t_existing_output(void) {
     free(now);
     CHECK(count_out_entries(NULL, 0) == 1, "case %zu: stray files left", f);
   }
+  /* "(in float32)" only where the f32 conversion changed the value: not
+   * for NaN in an f64 run, but for 1e-50, which is 0 in float32. */
+  {
+    run_result w = RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "nan",
+                       "--device", "reference", "--in", y, "--out", target);
+    CHECK_ERROR(w, 2, "eps_v = nan is invalid");
+    CHECK(!strstr(w.err, "float32"), "f64 run: %s", w.err);
+    run_free(&w);
+    w = RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-50",
+            "--precision", "f32", "--device", "reference", "--in", y, "--out",
+            target);
+    CHECK_ERROR(w, 2, "eps_v = 1e-50 (in float32) is invalid");
+    run_free(&w);
+  }
   run_result r = RUN("eval", "--term", "smooth_friction_f1", "--eps-v", "1e-3",
                      "--device", "reference", "--in", y, "--out", target);
   CHECK_OK(r);

@@ -8,7 +8,11 @@
  *   gms        k_i/b_i/nu_i parameters, spec 9 rows, f32 output dtype
  *   errors     unknown law / parameter, missing required parameter,
  *              invalid value (exit 2, message naming it, no output file),
- *              a state file with the wrong shape (left untouched)
+ *              a state file with the wrong shape (left untouched), an
+ *              explicit NaN parameter (not finite, not "missing")
+ *   same_file  outputs naming another output or an input (also through
+ *              a symbolic link or another spelling) refused, nothing
+ *              written; the in-place state update still allowed
  * Usage: test_cli_law SCENARIO FRICL TMPDIR
  */
 #define _POSIX_C_SOURCE 200809L
@@ -329,6 +333,110 @@ static void t_errors(void) {
   npy_array_free(&st);
   const char *a6[] = {"law", "lugre", "--in", path("v.npy"), NULL};
   CHECK(run(a6, NULL, &err) == 2 && strstr(err, "--out"), "no --out: %s", err);
+  /* An explicit NaN is not a missing parameter: it is not finite. */
+  const char *a7[] = {"law",         "coulomb",     "--param",
+                      "N=nan",       "--param",     "friction_coefficient=0.3",
+                      "--in",        path("v.npy"), "--out",
+                      path("f.npy"), NULL};
+  CHECK(run(a7, NULL, &err) == 2 && strstr(err, "N = nan") &&
+            strstr(err, "must be finite") && !strstr(err, "required"),
+        "normal = nan: %s", err);
+  const char *a8[] = {"law",  "exudyn_stribeck", "--param", "muDynamic=nan",
+                      "--in", path("v.npy"),     "--out",   path("f.npy"),
+                      NULL};
+  CHECK(run(a8, NULL, &err) == 2 && strstr(err, "muDynamic = nan") &&
+            strstr(err, "must be finite") && !strstr(err, "required"),
+        "muDynamic = nan: %s", err);
+  CHECK(!exists("f.npy"), "no output after an error");
+}
+
+/* Outputs that name the same file as another output or as an input are
+ * refused before anything is written (exit 2, both options named); the
+ * state file's in-place update stays allowed. */
+static void t_same_file(void) {
+  const double v[3] = {0.1, -0.2, 0.3}, z[3] = {1e-5, 2e-5, -3e-5};
+  const size_t n = 3;
+  save("v.npy", 1, &n, v);
+  save("s.npy", 1, &n, z);
+  remove(path("s_link.npy"));
+  CHECK(symlink("s.npy", path("s_link.npy")) == 0, "symlink");
+  char *err;
+  /* Each case: options a, b (with their files), the two options the
+   * message must name; --out f.npy is added when neither is --out. */
+  struct {
+    const char *what, *a, *fa, *b, *fb, *e1, *e2;
+    int integrate;
+  } cases[] = {
+      {"--out = --state", "--state", "s.npy", "--out", "s.npy", "--state",
+       "--out", 1},
+      {"--out = --state (eval)", "--state", "s.npy", "--out", "s.npy",
+       "--state", "--out", 0},
+      {"--out = link to --state", "--state", "s.npy", "--out", "s_link.npy",
+       "--state", "--out", 1},
+      {"--out = DIR/./--state", "--state", "s.npy", "--out", "./s.npy",
+       "--state", "--out", 1},
+      {"--dstate-out = --out", "--dstate-out", "f.npy", "--out", "f.npy",
+       "--dstate-out", "--out", 0},
+      {"--dstate-out = --state", "--state", "s.npy", "--dstate-out", "s.npy",
+       "--state", "--dstate-out", 0},
+      {"--out = --in", "--state", "s.npy", "--out", "v.npy", "--out", "--in",
+       1},
+      {"--state = --in", "--state", "v.npy", "--out", "f.npy", "--state",
+       "--in", 1},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    remove(path("f.npy"));
+    const char *args[40];
+    int k = 0;
+    args[k++] = "law";
+    args[k++] = "lugre";
+    for (size_t i = 0; i < sizeof LUGRE / sizeof LUGRE[0]; ++i)
+      args[k++] = LUGRE[i];
+    args[k++] = "--in";
+    args[k++] = path("v.npy");
+    if (cases[c].integrate) {
+      args[k++] = "--integrator";
+      args[k++] = "exp";
+      args[k++] = "--h";
+      args[k++] = "1e-3";
+    }
+    args[k++] = cases[c].a;
+    args[k++] = path(cases[c].fa);
+    args[k++] = cases[c].b;
+    args[k++] = path(cases[c].fb); /* "DIR/./s.npy": another spelling */
+    if (strcmp(cases[c].a, "--out") != 0 && strcmp(cases[c].b, "--out") != 0) {
+      args[k++] = "--out";
+      args[k++] = path("f.npy");
+    }
+    args[k] = NULL;
+    CHECK(run(args, NULL, &err) == 2 && strstr(err, "same file") &&
+              strstr(err, cases[c].e1) && strstr(err, cases[c].e2),
+          "%s: %s", cases[c].what, err);
+    npy_array st = load("s.npy");
+    CHECK(st.data && memcmp(st.data, z, sizeof z) == 0, "%s: state modified",
+          cases[c].what);
+    npy_array_free(&st);
+    npy_array vv = load("v.npy");
+    CHECK(vv.data && memcmp(vv.data, v, sizeof v) == 0, "%s: input modified",
+          cases[c].what);
+    npy_array_free(&vv);
+  }
+  /* The documented in-place state update still works. */
+  const char *ok[40];
+  int k = 0;
+  ok[k++] = "law";
+  ok[k++] = "lugre";
+  for (size_t i = 0; i < sizeof LUGRE / sizeof LUGRE[0]; ++i)
+    ok[k++] = LUGRE[i];
+  const char *tail[] = {
+      "--in",    path("v.npy"), "--integrator", "exp",         "--h", "1e-3",
+      "--state", path("s.npy"), "--out",        path("f.npy"), NULL};
+  for (size_t i = 0; i < sizeof tail / sizeof tail[0]; ++i)
+    ok[k++] = tail[i];
+  CHECK(run(ok, NULL, &err) == 0, "in-place state: %s", err);
+  npy_array st = load("s.npy");
+  CHECK(st.data && memcmp(st.data, z, sizeof z) != 0, "state not advanced");
+  npy_array_free(&st);
 }
 
 int main(int argc, char **argv) {
@@ -348,6 +456,8 @@ int main(int argc, char **argv) {
     t_maxwell();
   else if (strcmp(s, "gms") == 0)
     t_gms();
+  else if (strcmp(s, "same_file") == 0)
+    t_same_file();
   else if (strcmp(s, "errors") == 0)
     t_errors();
   else {
