@@ -1,14 +1,22 @@
 #!/bin/sh
 # install_consumer.sh BUILD_DIR SOURCE_DIR WORK_DIR
-# Installs the built fricl into a scratch prefix, then builds a downstream
-# project against it twice: with find_package(fricl) and with pkg-config.
+# Installs the built fricl into a scratch prefix, moves it, then builds a
+# downstream project against it twice: with find_package(fricl) and with
+# pkg-config.
 set -eu
 build=$1
 src=$2
 work=$3
 rm -rf "$work"
 mkdir -p "$work"
-cmake --install "$build" --prefix "$work/prefix" >/dev/null
+cmake --install "$build" --prefix "$work/installed" >/dev/null
+# Relocatable: the consumers below use the install after it has moved, and
+# the exported targets name no absolute path (such as libm's).
+mv "$work/installed" "$work/prefix"
+if grep -n 'INTERFACE_LINK_LIBRARIES.*/' "$work"/prefix/lib*/cmake/fricl/fricl-targets.cmake; then
+  echo "install_consumer: the exported targets hold an absolute path" >&2
+  exit 1
+fi
 cmake -S "$src/tests/consumer" -B "$work/cmake" \
   -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/cmake" >/dev/null

@@ -33,6 +33,15 @@
  * ABI: releases with the same major version are ABI compatible. Structs that
  * cross the ABI start with `struct_size`; fill them with the matching _init
  * function so that later versions can grow them.
+ *
+ * Versions: "@since X.Y" on a declaration names the minor release whose
+ * API first had it; check FRICL_VERSION_NUMBER (compile time) or
+ * fricl_version_number() (the library linked) against it. The API grew in
+ * rounds: 0.1 the scalar family, contexts and devices; 0.2 the tangential
+ * potential and the friction laws; 0.3 the lagged build; 0.4 (this release)
+ * the first whose package version (CMake project, pkg-config, soname)
+ * carries the same number; 0.2 and 0.3 were shipped as 0.1.0. A test
+ * (version_tags) keeps every tag at or below the package version.
  */
 #ifndef FRICL_H
 #define FRICL_H
@@ -254,7 +263,8 @@ typedef struct fricl_scalar_batch {
   void *out[FRICL_TERM_COUNT];
 } fricl_scalar_batch;
 
-/** Zero @p batch and set struct_size (precision f64, profile cubic). */
+/** Zero @p batch and set struct_size (precision f64, profile cubic).
+ *  @since 0.1 */
 FRICL_API void fricl_scalar_batch_init(fricl_scalar_batch *batch);
 
 /**

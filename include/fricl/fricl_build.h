@@ -37,10 +37,15 @@
  * potential on them therefore gives exactly zero. One contact's geometry
  * never affects another contact's outputs.
  */
+/* Before the guard: included first, this header is reached again from the
+ * end of fricl.h, and must then declare its contents in fricl.h's order,
+ * after the core and before the headers that use them. */
+#include "fricl/fricl.h"
+
 #ifndef FRICL_BUILD_H
 #define FRICL_BUILD_H
 
-#include "fricl/fricl.h"
+#include "fricl/fricl_tangential.h" /* fricl_stencil */
 
 #ifdef __cplusplus
 extern "C" {

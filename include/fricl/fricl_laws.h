@@ -31,10 +31,13 @@
  *
  * Since 0.2. Thread safety and ownership as in fricl.h.
  */
+/* Before the guard: included first, this header is reached again from the
+ * end of fricl.h, and must then declare its contents in fricl.h's order,
+ * after the core and before the headers that use them. */
+#include "fricl/fricl.h"
+
 #ifndef FRICL_LAWS_H
 #define FRICL_LAWS_H
-
-#include "fricl/fricl.h"
 
 #ifdef __cplusplus
 extern "C" {

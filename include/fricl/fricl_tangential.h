@@ -22,10 +22,13 @@
  * atomics. Build one plan per set of active contacts and reuse it for every
  * evaluation of a Newton solve.
  */
+/* Before the guard: included first, this header is reached again from the
+ * end of fricl.h, and must then declare its contents in fricl.h's order,
+ * after the core and before the headers that use them. */
+#include "fricl/fricl.h"
+
 #ifndef FRICL_TANGENTIAL_H
 #define FRICL_TANGENTIAL_H
-
-#include "fricl/fricl.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,9 +57,11 @@ FRICL_API const char *fricl_stencil_name(fricl_stencil type);
 /** @return OK or INVALID_ARGUMENT. @since 0.2 */
 FRICL_API fricl_status fricl_stencil_from_name(const char *name,
                                                fricl_stencil *type);
-/** @return k, the number of vertices of the stencil (0 if unknown). */
+/** @return k, the number of vertices of the stencil (0 if unknown).
+ *  @since 0.2 */
 FRICL_API int fricl_stencil_vertex_count(fricl_stencil type);
-/** @return the number of closest-point coordinates beta (0, 1 or 2). */
+/** @return the number of closest-point coordinates beta (0, 1 or 2).
+ *  @since 0.2 */
 FRICL_API int fricl_stencil_coord_count(fricl_stencil type);
 
 /* ----------------------------------------------------------- projection */
@@ -202,7 +207,7 @@ typedef struct fricl_tangential_batch {
   void *hessian_product; /* n_vertices x dim: H p, H never stored */
 } fricl_tangential_batch;
 
-/** Zero @p batch, set struct_size, dim 3, f64, cubic, PSD none. */
+/** Zero @p batch, set struct_size, dim 3, f64, cubic, PSD none. @since 0.2 */
 FRICL_API void fricl_tangential_batch_init(fricl_tangential_batch *batch);
 
 /**
