@@ -2,7 +2,7 @@
  * fricl_geometry_math.h - one contact of the lagged friction build: the
  * closest-point coordinates beta (unclamped), the tangent basis P, the
  * squared distance, the clamped-log barrier's normal force N and its
- * gradient, and the blended mu (../shared/spec/ipc-friction.md section 5).
+ * gradient, and the blended mu (docs/ipc-friction.md section 5).
  *
  * Shared by the kernels (fricl_build.cl) and the C reference backend
  * (src/build_ref.c, once per precision); no include guard for the functions

@@ -1,7 +1,7 @@
 /*
- * fricl_laws_math.h - the other friction laws of ../shared/spec/
- * friction-laws.md: Exudyn StribeckFunction, RegularizedFrictionStep and
- * RegularizedFriction (spec 1-3), Modelica InverseSpeedDependentForce (4),
+ * fricl_laws_math.h - the other friction laws of docs/friction-laws.md:
+ * Exudyn StribeckFunction, RegularizedFrictionStep and RegularizedFriction
+ * (spec 1-3), Modelica InverseSpeedDependentForce (4),
  * and the Fortran `friction` library's Coulomb, LuGre, Maxwell, GMS,
  * Stribeck and Modified Stribeck (5-11), with the state handling of each.
  *

@@ -2,7 +2,7 @@
  * fricl_scalar_math.h - the IPC Toolkit smooth-friction scalar family: the
  * mollifier f0, f1, f2, f1/x, (f2 x - f1)/x^3 and the smooth static->kinetic
  * mu forms, in the `cubic` and `ipctk` profiles
- * (../shared/spec/ipc-friction.md sections 2 and 3).
+ * (docs/ipc-friction.md sections 2 and 3).
  *
  * One source of truth: this header is compiled into every OpenCL program
  * and, once per precision, into the C reference backend. It deliberately has

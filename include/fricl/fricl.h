@@ -4,6 +4,12 @@
  * This header needs only <stddef.h> and <stdint.h>; the OpenCL interop entry
  * points (cl_mem buffers, wait lists) live in <fricl/fricl_cl.h>.
  *
+ * What fricl computes is specified, normatively, in docs/ipc-friction.md
+ * (the IPC family, the tangential potential, the lagged build) and
+ * docs/friction-laws.md (the other laws), shipped with the sources and
+ * installed with the documentation; "spec N.M" in the headers refers to
+ * their sections.
+ *
  * Contents
  *   Version ........ fricl_version_number, fricl_version_string
  *   Status ......... fricl_status, fricl_status_string

@@ -3,7 +3,7 @@
  * and a list of active contacts to the per-contact data of the tangential
  * potential (closest points beta, tangent bases P, normal force N, weight,
  * mu_s, mu_k), with a status code per contact
- * (../shared/spec/ipc-friction.md section 5). Included by <fricl/fricl.h>.
+ * (docs/ipc-friction.md section 5). Included by <fricl/fricl.h>.
  *
  * Contents
  *   Status codes ... fricl_build_status, fricl_build_status_name

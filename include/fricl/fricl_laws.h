@@ -7,8 +7,8 @@
  *
  * Included by <fricl/fricl.h>; needs nothing else. The normative definition
  * of every law (parameters, comparison operators, signs at +-0, quirks,
- * reference values) is docs/spec friction-laws.md; README "Friction laws"
- * summarises it.
+ * reference values) is docs/friction-laws.md (installed with the docs);
+ * README "Friction laws" summarises it.
  *
  * Contents
  *   fricl_law, fricl_law_name, fricl_law_from_name, fricl_law_get_info,

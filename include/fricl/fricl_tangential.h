@@ -2,7 +2,7 @@
  * fricl_tangential.h - per-contact IPC friction: the tangential potential D,
  * its gradient and its PSD-projected Hessian for every contact stencil, and
  * their assembly into global vectors and a sparse matrix
- * (../shared/spec/ipc-friction.md section 4). Included by <fricl/fricl.h>.
+ * (docs/ipc-friction.md section 4). Included by <fricl/fricl.h>.
  *
  * Contents
  *   Stencils ..... fricl_stencil, fricl_stencil_name, _from_name,

@@ -835,6 +835,24 @@ static void t_help(void) {
   CHECK(r.status == 2 && strstr(r.err, "Usage"), "no command: status %d",
         r.status);
   run_free(&r);
+  /* The usage lists every command main() dispatches, each as "  NAME ",
+   * and each command answers --help. */
+  static const char *const commands[] = {
+      "devices", "eval", "tangential", "build", "law", "bench", "version"};
+  r = run_argv(0, (const char *const[]){"--help", NULL});
+  for (size_t c = 0; c < sizeof commands / sizeof commands[0]; ++c) {
+    char line[64];
+    snprintf(line, sizeof line, "\n  %s ", commands[c]);
+    CHECK(strstr(r.out, line), "usage does not list '%s'", commands[c]);
+    if (strcmp(commands[c], "version") == 0)
+      continue;
+    run_result h =
+        run_argv(0, (const char *const[]){commands[c], "--help", NULL});
+    CHECK(h.status == 0 && strlen(h.out) > 0, "%s --help: status %d",
+          commands[c], h.status);
+    run_free(&h);
+  }
+  run_free(&r);
 }
 
 static void t_devices(void) {

@@ -44,7 +44,7 @@ typedef struct {
   const char *value; /* 17 significant digits, "0", "-inf" */
 } spec_row;
 
-/* Transcribed from spec/ipc-friction.md 3.8 (both tables) and 3.6
+/* Transcribed from docs/ipc-friction.md 3.8 (both tables) and 3.6
  * (negative arguments; the "-2e-3 (both)" column expanded per profile). */
 static const spec_row spec_rows[] = {
     {"3.8 cubic", "smooth_friction_f0", FRICL_REF_CUBIC, "0",

@@ -1,6 +1,6 @@
 /*
  * scalar_ref_ld.c - long-double reference of the smooth-friction scalar
- * family, transcribed from spec/ipc-friction.md (see scalar_ref_ld.h for
+ * family, transcribed from docs/ipc-friction.md (see scalar_ref_ld.h for
  * why it exists and which conventions it follows).
  *
  * Every formula below is the spec's literal polynomial in y and e (the

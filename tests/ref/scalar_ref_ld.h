@@ -1,6 +1,6 @@
 /*
  * scalar_ref_ld.h - an independent long-double reference of the twelve
- * smooth-friction scalar functions (spec/ipc-friction.md sections 2 and 3)
+ * smooth-friction scalar functions (docs/ipc-friction.md sections 2 and 3)
  * and of the "scale" sigma used to measure errors (section 3.9).
  *
  * Why a second implementation: the library evaluates the family from one
