@@ -120,10 +120,35 @@ cl_program fricl__fault_clCreateProgramWithSource(cl_context context,
                                    errcode_ret);
 }
 
+static fricl__program_observer_fn program_observer;
+static void *program_observer_user;
+
+void fricl__fault_observe_programs(fricl__program_observer_fn fn, void *user) {
+  program_observer = fn;
+  program_observer_user = user;
+}
+
+/* The program's full text (its sources concatenated, as the runtime keeps
+ * them) to the observer. */
+static void observe(cl_program program, const char *options) {
+  size_t n = 0;
+  if (clGetProgramInfo(program, CL_PROGRAM_SOURCE, 0, NULL, &n) != CL_SUCCESS)
+    return;
+  char *src = malloc(n + 1);
+  if (src && clGetProgramInfo(program, CL_PROGRAM_SOURCE, n, src, NULL) ==
+                 CL_SUCCESS) {
+    src[n] = '\0';
+    program_observer(program_observer_user, src, options ? options : "");
+  }
+  free(src);
+}
+
 cl_int fricl__fault_clBuildProgram(
     cl_program program, cl_uint num_devices, const cl_device_id *device_list,
     const char *options, void(CL_CALLBACK *pfn_notify)(cl_program, void *),
     void *user_data) {
+  if (program_observer)
+    observe(program, options);
   failed_build = NULL;
   if (hit(FRICL__FAULT_BUILD)) {
     failed_build = program;

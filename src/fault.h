@@ -115,6 +115,14 @@ void *fricl__fault_clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer,
                                       cl_uint num_events,
                                       const cl_event *event_wait_list,
                                       cl_event *event, cl_int *errcode_ret);
+/* Test tools (tests/tools/fricl_programs.c): fn(user, source, options) is
+ * called with the full text and the build options of every program the
+ * library builds, just before clBuildProgram (from the building thread);
+ * NULL stops it. Observing is not an operation: nothing is counted. */
+typedef void (*fricl__program_observer_fn)(void *user, const char *source,
+                                           const char *options);
+void fricl__fault_observe_programs(fricl__program_observer_fn fn, void *user);
+
 /* The synthetic build log of an injected clBuildProgram failure. */
 #define FRICL__FAULT_BUILD_LOG                                                 \
   "error: fricl fault injection: simulated CL_BUILD_PROGRAM_FAILURE\n"

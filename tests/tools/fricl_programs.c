@@ -1,0 +1,551 @@
+/*
+ * fricl_programs.c - test-only tool: write out the OpenCL programs the
+ * library builds, each as the exact text and build options it hands to
+ * clBuildProgram, for compile checks with other compilers
+ * (tests/gpu/compile_variants.sh: clang for nvptx64, amdgcn, spir64).
+ *
+ *   fricl_programs OUTDIR        (FRICL_DEVICE selects the OpenCL device)
+ *
+ * It drives the public API (and, for the copy kernel, the internal one)
+ * over every program family and records each program through the
+ * observer of the test library fricl_static_fi (src/fault.h); nothing of
+ * this is in the installed library. The variants are those the library
+ * generates for a covering set of calls, per precision:
+ *   scalar      each term alone and all terms, both mu profiles; all terms
+ *               with each per-element parameter array, and with all three
+ *   tangential  per dimension and stencil: every output (PSD clamp, ipctk
+ *               profile, weights, anisotropy), every output with PSD abs
+ *               and FRICL_TANGENTIAL_FLAG_IPCTK_ABS, the total D alone,
+ *               per-contact D alone, the gradient alone (short records);
+ *               their gather, block-sum and accumulate kernels
+ *   build       per dimension and stencil: every input and output
+ *               (rest positions, per-contact dmin and weight, per-vertex
+ *               mu_s and per-contact mu_k, physical barrier), the same with
+ *               mu_s per contact and mu_k per vertex, and N alone
+ *   laws        per law: eval with every output and every option; step
+ *               with each of its integrators; every parameter, N and (GMS)
+ *               the element parameters per element; N per step
+ *   copy        the benchmark's copy kernel
+ * so that every #if branch of every kernel file is compiled both ways and
+ * every specialisation define takes each of its values at least once.
+ * Each distinct (text, options) is written once: OUTDIR/NNN_family.cl
+ * and OUTDIR/NNN_family.opts. Exit 0 when every call succeeded.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fault.h"
+#include "fricl/fricl.h"
+#include "internal.h"
+
+static const char *g_out;
+static int g_failures, g_programs, g_family_count[5];
+static uint64_t g_seen[4096];
+static int g_nseen;
+
+static const char *const family_names[5] = {"scalar", "tangential", "build",
+                                            "laws", "copy"};
+
+static int family_of(const char *src) {
+  if (strstr(src, "fricl_scalar_eval"))
+    return 0;
+  if (strstr(src, "fricl_tangential_block_sum"))
+    return 1;
+  if (strstr(src, "fricl_build_contacts"))
+    return 2;
+  if (strstr(src, "fricl_law_run"))
+    return 3;
+  return 4;
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s) {
+  for (; *s; ++s)
+    h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+  return h;
+}
+
+static void observer(void *user, const char *source, const char *options) {
+  (void)user;
+  const uint64_t h = fnv1a(fnv1a(0xcbf29ce484222325ull, source), options);
+  for (int i = 0; i < g_nseen; ++i)
+    if (g_seen[i] == h)
+      return;
+  if (g_nseen == (int)(sizeof g_seen / sizeof g_seen[0])) {
+    fprintf(stderr, "fricl_programs: too many programs\n");
+    ++g_failures;
+    return;
+  }
+  g_seen[g_nseen++] = h;
+  const int fam = family_of(source);
+  ++g_family_count[fam];
+  char path[4096];
+  for (int pass = 0; pass < 2; ++pass) {
+    snprintf(path, sizeof path, "%s/%03d_%s.%s", g_out, g_programs,
+             family_names[fam], pass ? "opts" : "cl");
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(pass ? options : source, f) < 0 || fclose(f) != 0) {
+      fprintf(stderr, "fricl_programs: cannot write %s\n", path);
+      ++g_failures;
+      return;
+    }
+  }
+  ++g_programs;
+}
+
+static void expect_ok(fricl_context *ctx, fricl_status st, const char *what) {
+  if (st != FRICL_STATUS_OK) {
+    fprintf(stderr, "fricl_programs: %s: %s: %s\n", what,
+            fricl_status_string(st), fricl_context_last_error(ctx));
+    ++g_failures;
+  }
+}
+
+/* Doubles converted to the precision in a scratch buffer (freed by the
+ * caller with free). */
+static void *real_array(fricl_precision p, const double *v, size_t n) {
+  void *a = malloc((n ? n : 1) * 8);
+  for (size_t i = 0; i < n; ++i)
+    if (p == FRICL_F32)
+      ((float *)a)[i] = (float)v[i];
+    else
+      ((double *)a)[i] = v[i];
+  return a;
+}
+
+static void *const_array(fricl_precision p, double v, size_t n) {
+  double *d = malloc((n ? n : 1) * sizeof *d);
+  for (size_t i = 0; i < n; ++i)
+    d[i] = v;
+  void *a = real_array(p, d, n);
+  free(d);
+  return a;
+}
+
+/* ------------------------------------------------------------- scalar */
+
+static void scalar_run(fricl_context *ctx, fricl_precision p,
+                       fricl_mu_profile prof, uint32_t terms, int arrays) {
+  enum { N = 8 };
+  double y[N];
+  for (int i = 0; i < N; ++i)
+    y[i] = 2e-4 * i;
+  void *yy = real_array(p, y, N), *eps = const_array(p, 1e-3, N),
+       *mus = const_array(p, 0.5, N), *muk = const_array(p, 0.3, N);
+  void *out[FRICL_TERM_COUNT];
+  fricl_scalar_batch b;
+  fricl_scalar_batch_init(&b);
+  b.precision = p;
+  b.mu_profile = prof;
+  b.n = N;
+  b.y = yy;
+  b.eps_v = 1e-3;
+  b.mu_s = 0.5;
+  b.mu_k = 0.3;
+  b.eps_v_array = arrays & 1 ? eps : NULL;
+  b.mu_s_array = arrays & 2 ? mus : NULL;
+  b.mu_k_array = arrays & 4 ? muk : NULL;
+  b.terms = terms;
+  for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+    b.out[t] = out[t] = malloc(N * 8);
+  expect_ok(ctx, fricl_scalar_eval(ctx, &b), "scalar");
+  for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+    free(out[t]);
+  free(yy);
+  free(eps);
+  free(mus);
+  free(muk);
+}
+
+static void sweep_scalar(fricl_context *ctx, fricl_precision p) {
+  for (int prof = 0; prof < 2; ++prof) {
+    for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+      scalar_run(ctx, p, (fricl_mu_profile)prof, FRICL_TERM_BIT(t), 0);
+    scalar_run(ctx, p, (fricl_mu_profile)prof, FRICL_TERMS_ALL, 0);
+  }
+  for (int arrays = 1; arrays < 8; arrays <<= 1)
+    scalar_run(ctx, p, FRICL_MU_IPCTK, FRICL_TERMS_ALL, arrays);
+  scalar_run(ctx, p, FRICL_MU_IPCTK, FRICL_TERMS_ALL, 7);
+}
+
+/* ---------------------------------------------------------- tangential */
+
+enum { NV = 8, NC = 3 };
+
+/* Which outputs a tangential run asks for. */
+enum {
+  T_TOTAL = 1,
+  T_GRAD = 2,
+  T_HESS = 4,
+  T_PROD = 8,
+  T_GPOT = 16,
+  T_LOCAL = 32,
+  T_FACT = 64,
+  T_ALL = 127
+};
+
+static void tangential_run(fricl_context *ctx, fricl_precision p, int dim,
+                           fricl_stencil type, unsigned outs, fricl_psd psd,
+                           uint32_t flags, int extras) {
+  const int k = fricl_stencil_vertex_count(type);
+  const int nb = fricl_stencil_coord_count(type), m = dim - 1;
+  const int ndof = k * dim;
+  int32_t vx[NC * 4];
+  for (int c = 0; c < NC; ++c)
+    for (int i = 0; i < k; ++i)
+      vx[c * k + i] = (c + 2 * i) % NV;
+  double beta[NC * 2], P[NC * 6], v[NV * 3], dir[NV * 3];
+  for (int i = 0; i < NC * 2; ++i)
+    beta[i] = 0.3 + 0.1 * i;
+  for (int c = 0; c < NC; ++c)
+    for (int i = 0; i < dim * m; ++i) /* e_x (and e_y): orthonormal */
+      P[c * dim * m + i] = dim == 3 ? (i == 0 || i == 3) : (i == 0);
+  for (int i = 0; i < NV * 3; ++i) {
+    v[i] = 1e-3 * sin(1.7 * i);
+    dir[i] = cos(0.3 * i);
+  }
+  void *a_beta = real_array(p, beta, NC * (size_t)nb);
+  void *a_P = real_array(p, P, NC * (size_t)(dim * m));
+  void *a_v = real_array(p, v, NV * (size_t)dim);
+  void *a_dir = real_array(p, dir, NV * (size_t)dim);
+  void *a_N = const_array(p, 1, NC), *a_w = const_array(p, 0.5, NC);
+  void *a_ms = const_array(p, 0.5, NC), *a_mk = const_array(p, 0.3, NC);
+  void *a_an = const_array(p, 1.2, NC * (size_t)m);
+  fricl_contact_group G;
+  memset(&G, 0, sizeof G);
+  G.type = type;
+  G.count = NC;
+  G.vertices = vx;
+  G.closest_point = nb ? a_beta : NULL;
+  G.tangent_basis = a_P;
+  G.normal_force = a_N;
+  G.mu_s = a_ms;
+  G.mu_k = a_mk;
+  G.weight = extras ? a_w : NULL;
+  G.mu_aniso = extras ? a_an : NULL;
+  void *gpot = malloc(NC * 8), *loc = malloc(NC * (size_t)ndof * ndof * 8);
+  void *gam = malloc(NC * 4 * 8), *q = malloc(NC * 3 * 8),
+       *S = malloc(NC * 6 * 8);
+  if (outs & T_GPOT)
+    G.potential = gpot;
+  if (outs & T_LOCAL)
+    G.local_hessian = loc;
+  if (outs & T_FACT) {
+    G.factored_gamma = gam;
+    G.factored_grad = q;
+    G.factored_hessian = S;
+  }
+  fricl_tangential_plan *plan = NULL;
+  expect_ok(ctx, fricl_tangential_plan_create(ctx, dim, NV, 1, &G, &plan),
+            "tangential plan");
+  size_t nnz = 0;
+  if (plan)
+    fricl_tangential_plan_bsr(plan, NULL, &nnz, NULL, NULL);
+  void *pot = malloc(8), *grad = malloc(NV * 3 * 8),
+       *hess = malloc((nnz + 1) * 9 * 8), *prod = malloc(NV * 3 * 8);
+  fricl_tangential_batch b;
+  fricl_tangential_batch_init(&b);
+  b.precision = p;
+  b.mu_profile = extras ? FRICL_MU_IPCTK : FRICL_MU_CUBIC;
+  b.psd = psd;
+  b.flags = flags;
+  b.dim = dim;
+  b.n_vertices = NV;
+  b.velocities = a_v;
+  b.eps_v = 1e-3;
+  b.n_groups = 1;
+  b.groups = &G;
+  b.plan = plan;
+  b.potential = outs & T_TOTAL ? pot : NULL;
+  b.gradient = outs & T_GRAD ? grad : NULL;
+  b.hessian_values = outs & T_HESS ? hess : NULL;
+  if (outs & T_PROD) {
+    b.direction = a_dir;
+    b.hessian_product = prod;
+  }
+  if (plan)
+    expect_ok(ctx, fricl_tangential_eval(ctx, &b), "tangential");
+  fricl_tangential_plan_destroy(plan);
+  void *all[] = {a_beta, a_P, a_v, a_dir, a_N, a_w, a_ms, a_mk, a_an,
+                 gpot,   loc, gam, q,     S,   pot, grad, hess, prod};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    free(all[i]);
+}
+
+static const struct {
+  int dim;
+  fricl_stencil type;
+} shapes[8] = {{3, FRICL_STENCIL_VV}, {3, FRICL_STENCIL_EV},
+               {3, FRICL_STENCIL_EE}, {3, FRICL_STENCIL_FV},
+               {3, FRICL_STENCIL_PV}, {2, FRICL_STENCIL_VV},
+               {2, FRICL_STENCIL_EV}, {2, FRICL_STENCIL_PV}};
+
+static void sweep_tangential(fricl_context *ctx, fricl_precision p) {
+  for (int s = 0; s < 8; ++s) {
+    const int d = shapes[s].dim;
+    const fricl_stencil t = shapes[s].type;
+    tangential_run(ctx, p, d, t, T_ALL, FRICL_PSD_CLAMP, 0, 1);
+    tangential_run(ctx, p, d, t, T_ALL, FRICL_PSD_ABS,
+                   FRICL_TANGENTIAL_FLAG_IPCTK_ABS, 1);
+    tangential_run(ctx, p, d, t, T_TOTAL, FRICL_PSD_NONE, 0, 0);
+    tangential_run(ctx, p, d, t, T_GPOT, FRICL_PSD_NONE, 0, 0);
+    tangential_run(ctx, p, d, t, T_GRAD, FRICL_PSD_NONE, 0, 0);
+  }
+}
+
+/* --------------------------------------------------------------- build */
+
+static void build_run(fricl_context *ctx, fricl_precision p, int dim,
+                      fricl_stencil type, int config) {
+  const int k = fricl_stencil_vertex_count(type);
+  const int nb = fricl_stencil_coord_count(type), m = dim - 1;
+  double X[NV * 3], nrm[NC * 3];
+  for (int i = 0; i < NV * 3; ++i)
+    X[i] = 0.5 * sin(1.3 * i + 0.2) + 0.01 * i;
+  for (int i = 0; i < NC * 3; ++i)
+    nrm[i] = i % dim == dim - 1 ? 1 : 0.1;
+  int32_t vx[NC * 4];
+  for (int c = 0; c < NC; ++c)
+    for (int i = 0; i < k; ++i)
+      vx[c * k + i] = (c + 2 * i) % NV;
+  void *aX = real_array(p, X, NV * (size_t)dim);
+  void *aR = real_array(p, X, NV * (size_t)dim);
+  void *aN = real_array(p, nrm, NC * (size_t)dim);
+  void *aoff = const_array(p, -0.1, NC), *admin = const_array(p, 1e-3, NC);
+  void *aw = const_array(p, 2, NC), *cmu = const_array(p, 0.4, NC);
+  void *vmu = const_array(p, 0.3, NV);
+  void *cp = malloc(NC * 2 * 8), *P = malloc(NC * 6 * 8), *Nf = malloc(NC * 8),
+       *dN = malloc(NC * 12 * 8), *wo = malloc(NC * 8), *mso = malloc(NC * 8),
+       *mko = malloc(NC * 8);
+  uint8_t status[NC];
+  size_t counts[FRICL_BUILD_STATUS_COUNT];
+  fricl_build_group G;
+  memset(&G, 0, sizeof G);
+  G.type = type;
+  G.count = NC;
+  G.vertices = vx;
+  if (type == FRICL_STENCIL_PV) {
+    G.plane_normal = aN;
+    G.plane_offset = aoff;
+  }
+  G.normal_force = Nf;
+  fricl_build_batch b;
+  fricl_build_batch_init(&b);
+  b.precision = p;
+  b.dim = dim;
+  b.n_vertices = NV;
+  b.lagged_positions = aX;
+  b.kappa = 1e3;
+  b.dhat = 1e-1;
+  b.mu_s = 0.5;
+  b.mu_k = 0.3;
+  b.n_groups = 1;
+  b.groups = &G;
+  if (config > 0) { /* everything */
+    b.rest_positions = aR;
+    b.flags = FRICL_BUILD_FLAG_PHYSICAL_BARRIER;
+    b.blend = config == 1 ? FRICL_BLEND_HARMONIC : FRICL_BLEND_MIN;
+    G.dmin = admin;
+    G.weight = aw;
+    if (config == 1) {
+      b.vertex_mu_s = vmu;
+      G.mu_k = cmu;
+    } else {
+      G.mu_s = cmu;
+      b.vertex_mu_k = vmu;
+    }
+    G.closest_point = nb ? cp : NULL;
+    G.tangent_basis = P;
+    G.normal_force_gradient = dN;
+    G.weight_out = wo;
+    G.mu_s_out = mso;
+    G.mu_k_out = mko;
+    G.status = status;
+    G.status_counts = counts;
+  }
+  (void)m;
+  expect_ok(ctx, fricl_build(ctx, &b), "build");
+  void *all[] = {aX, aR, aN, aoff, admin, aw,  cmu, vmu,
+                 cp, P,  Nf, dN,   wo,    mso, mko};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    free(all[i]);
+}
+
+static void sweep_build(fricl_context *ctx, fricl_precision p) {
+  for (int s = 0; s < 8; ++s)
+    for (int config = 0; config < 3; ++config)
+      build_run(ctx, p, shapes[s].dim, shapes[s].type, config);
+}
+
+/* ---------------------------------------------------------------- laws */
+
+/* Valid parameters of every law (fricl_law_info order). */
+static const double LAW_P[FRICL_LAW_COUNT][7] = {
+    {0.1, 0.05, 0.3, 1e-3, 1e-3},
+    {-0.01, -1, 0.02, 2},
+    {0.1, 0.05, 0.005, 0.01, 0.2},
+    {-100, 1, 0.01, 0},
+    {0.15},
+    {0.25, 0.15, 0.01, 2},
+    {1000, 0.15},
+    {0.25, 0.15, 0.01, 2, 1e4},
+    {0.5, 0.3, 0.01, 1e4, 100, 0.4, 2},
+    {0.5, 0.3, 20, 1e4, 0.1, 0.01, 2}};
+
+enum { LN = 4, LSTEPS = 3, LM = 2 };
+
+/* mode 0: eval, every output and option; 1..3: step with integrator
+ * mode - 1 (non-ODE laws: mode 1 only); 4: eval, everything per element;
+ * 5: step, N per step. */
+static void law_run(fricl_context *ctx, fricl_precision p, fricl_law law,
+                    int mode) {
+  fricl_law_info info;
+  fricl_law_get_info(law, &info);
+  const int step = mode >= 1 && mode != 4;
+  const size_t S = (size_t)info.state_size * (law == FRICL_LAW_GMS ? LM : 1);
+  double v[LN * LSTEPS], ge[LN * 3 * LM];
+  for (int i = 0; i < LN * LSTEPS; ++i)
+    v[i] = 0.02 * sin(0.9 * i + 0.1);
+  for (int i = 0; i < LN * 3 * LM; ++i)
+    ge[i] = i % 3 == 2 ? 1.5 : 1e3;
+  void *av = real_array(p, v, LN * LSTEPS), *ax = real_array(p, v, LN * LSTEPS);
+  void *an = const_array(p, 10, LN * LSTEPS);
+  void *age = real_array(p, ge, LN * 3 * LM);
+  void *ast = const_array(p, 1e-5, LN * (S ? S : 1));
+  void *ads = malloc(LN * (S ? S : 1) * 8), *af = malloc(LN * LSTEPS * 8);
+  void *pa[7];
+  for (int q = 0; q < 7; ++q)
+    pa[q] = const_array(p, LAW_P[law][q], LN);
+  fricl_law_batch b;
+  fricl_law_batch_init(&b, law);
+  b.precision = p;
+  b.n = LN;
+  b.n_steps = step ? LSTEPS : 1;
+  for (int q = 0; q < info.param_count; ++q) {
+    b.param[q] = LAW_P[law][q];
+    if (mode == 4)
+      b.param_array[q] = pa[q];
+  }
+  if (info.uses_velocity)
+    b.v = av;
+  if (info.uses_position)
+    b.x = ax;
+  if (info.uses_normal) {
+    b.normal_force = 10;
+    if (mode == 4 || mode == 5) {
+      b.normal = an;
+      b.normal_per_step = mode == 5;
+    }
+  }
+  if (law == FRICL_LAW_GMS) {
+    b.gms_elements = LM;
+    b.gms_params = age;
+    b.gms_params_per_element = mode == 4;
+  }
+  if (mode == 0)
+    b.options = info.options;
+  b.force = af;
+  if (S) {
+    b.state = ast;
+    if (!info.ode_state || step)
+      b.state_out = ast; /* in place */
+    else
+      b.dstate = ads;
+  }
+  if (step && info.ode_state) {
+    b.h = 1e-3;
+    b.integrator =
+        mode == 5 ? FRICL_INTEGRATOR_EULER : (fricl_integrator)(mode - 1);
+  }
+  char what[64];
+  snprintf(what, sizeof what, "law %s mode %d", info.name, mode);
+  expect_ok(ctx, step ? fricl_law_step(ctx, &b) : fricl_law_eval(ctx, &b),
+            what);
+  void *all[] = {av, ax, an, age, ast, ads, af};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    free(all[i]);
+  for (int q = 0; q < 7; ++q)
+    free(pa[q]);
+}
+
+static void sweep_laws(fricl_context *ctx, fricl_precision p) {
+  for (int l = 0; l < FRICL_LAW_COUNT; ++l) {
+    fricl_law_info info;
+    fricl_law_get_info((fricl_law)l, &info);
+    const int integrators =
+        !info.ode_state ? 1 : (l == FRICL_LAW_LUGRE ? 3 : 2);
+    law_run(ctx, p, (fricl_law)l, 0);
+    for (int i = 0; i < integrators; ++i)
+      law_run(ctx, p, (fricl_law)l, 1 + i);
+    law_run(ctx, p, (fricl_law)l, 4);
+    if (info.uses_normal)
+      law_run(ctx, p, (fricl_law)l, 5);
+  }
+}
+
+/* ---------------------------------------------------------------- copy */
+
+static void copy_kernel(fricl_context *ctx, fricl_precision p) {
+  cl_kernel k = NULL;
+  const char *defines = p == FRICL_F64
+                            ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                              "#define FRICL_REAL double\n"
+                            : "#define FRICL_REAL float\n";
+  expect_ok(ctx,
+            fricl__kernel_get(ctx, "fricl_copy.cl", NULL, "fricl_copy", defines,
+                              &k, NULL),
+            "copy kernel");
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: fricl_programs OUTDIR\n");
+    return 2;
+  }
+  g_out = argv[1];
+  if (mkdir(g_out, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "fricl_programs: cannot create %s\n", g_out);
+    return 1;
+  }
+  fricl_context_params cp;
+  fricl_context_params_init(&cp);
+  char err[512] = "";
+  cp.error_buffer = err;
+  cp.error_buffer_size = sizeof err;
+  fricl_context *ctx = NULL;
+  if (fricl_context_create(&ctx, &cp) != FRICL_STATUS_OK ||
+      fricl_context_backend(ctx) != FRICL_BACKEND_OPENCL) {
+    fprintf(stderr, "fricl_programs: needs an OpenCL device: %s\n",
+            ctx ? "the default device is the reference backend" : err);
+    fricl_context_destroy(ctx);
+    return 1;
+  }
+  fricl__fault_observe_programs(observer, NULL);
+  for (int p = FRICL_F64; p <= FRICL_F32; ++p) {
+    if (p == FRICL_F64 && !fricl_context_has_fp64(ctx)) {
+      fprintf(stderr,
+              "fricl_programs: no fp64 on %s: f64 variants not "
+              "written\n",
+              fricl_context_device_name(ctx));
+      continue;
+    }
+    sweep_scalar(ctx, (fricl_precision)p);
+    sweep_tangential(ctx, (fricl_precision)p);
+    sweep_build(ctx, (fricl_precision)p);
+    sweep_laws(ctx, (fricl_precision)p);
+    copy_kernel(ctx, (fricl_precision)p);
+  }
+  fricl__fault_observe_programs(NULL, NULL);
+  printf("fricl_programs: %d programs on %s:", g_programs,
+         fricl_context_device_name(ctx));
+  for (int f = 0; f < 5; ++f)
+    printf(" %s %d", family_names[f], g_family_count[f]);
+  printf("\n");
+  fricl_context_destroy(ctx);
+  return g_failures ? 1 : 0;
+}
