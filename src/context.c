@@ -254,6 +254,11 @@ fricl_status fricl__staging_get(fricl_context *ctx, int slot, size_t bytes,
                                        NULL, &err);
   if (err != CL_SUCCESS)
     return fricl__fail_cl(ctx, err, "clCreateBuffer (staging)");
+  const fricl_status st = fricl__zero_fill(ctx, m, bytes);
+  if (st != FRICL_STATUS_OK) {
+    clReleaseMemObject(m);
+    return st;
+  }
   s->mem = m;
   s->bytes = bytes;
   *mem = m;

@@ -6,6 +6,27 @@
 #include "fault.h"
 #include "internal.h"
 
+fricl_status fricl__zero_fill(fricl_context *ctx, cl_mem mem, size_t bytes) {
+  /* One blocking write per block of zeros (not clEnqueueFillBuffer, which
+   * oclgrind records as pattern-sized stores), from a calloc'ed block the
+   * host gets as untouched zero pages. */
+  enum { BLOCK = 64 << 20 };
+  const size_t block = bytes < BLOCK ? bytes : BLOCK;
+  void *zeros = block ? fricl__calloc(1, block) : NULL;
+  if (block && !zeros)
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                       "zeroing a device buffer of %zu bytes", bytes);
+  cl_int err = CL_SUCCESS;
+  for (size_t off = 0; off < bytes && err == CL_SUCCESS; off += block) {
+    const size_t n = bytes - off < block ? bytes - off : block;
+    err = FRICL__CL(clEnqueueWriteBuffer)(ctx->queue, mem, CL_TRUE, off, n,
+                                          zeros, 0, NULL, NULL);
+  }
+  free(zeros);
+  return err == CL_SUCCESS ? FRICL_STATUS_OK
+                           : fricl__fail_cl(ctx, err, "zeroing a buffer");
+}
+
 fricl_status fricl__host_buffer(fricl_context *ctx, const void *ptr,
                                 size_t bytes, fricl__host_access access,
                                 cl_mem *mem) {

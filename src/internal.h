@@ -116,6 +116,15 @@ fricl_status fricl__host_buffer(fricl_context *ctx, const void *ptr,
                                 cl_mem *mem);
 
 /* Make the device's writes to `mem` visible at dst (blocking). */
+/* Zero mem's first `bytes` (blocking). Scratch memory that one kernel
+ * writes and another reads (the context's staging buffers) is zeroed when
+ * it is created, so no kernel ever reads bytes nobody wrote. It also keeps
+ * oclgrind 21.10 right about them: its shadow state of a released buffer
+ * stays with the buffer index, and a new buffer that reuses the index
+ * without a full host write inherits the old (smaller) shadow, which made
+ * `fricl tangential --build` report uninitialized values
+ * (tests/oclgrind/README.md). */
+fricl_status fricl__zero_fill(fricl_context *ctx, cl_mem mem, size_t bytes);
 fricl_status fricl__host_read_back(fricl_context *ctx, cl_mem mem, void *dst,
                                    size_t bytes);
 
