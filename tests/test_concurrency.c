@@ -100,12 +100,13 @@ static fricl_context *make_context(const char *spec, char *err, size_t size,
                                    fricl_status *st) {
   fricl_context_params p;
   fricl_context_params_init(&p);
-  p.device = spec;
+  test_spec_params(&p, spec);
   p.max_chunk_elements = MAX_CHUNK;
   p.error_buffer = err;
   p.error_buffer_size = size;
   fricl_context *ctx = NULL;
   *st = fricl_context_create(&ctx, &p);
+  test_spec_created(ctx, spec);
   return ctx;
 }
 
