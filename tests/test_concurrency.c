@@ -8,6 +8,8 @@
  *       caller's mutex (the documented contract): bitwise the serial run;
  *   (c) the context-free functions (fricl_devices_list, fricl_status_string,
  *       names, version, context create/destroy) called concurrently.
+ * test_concurrent_open.c covers the first OpenCL use of a process from
+ * several threads at once.
  * Run under ThreadSanitizer by CI (FRICL_TSAN=ON, see .ci/run).
  */
 #define _POSIX_C_SOURCE 200809L

@@ -44,36 +44,51 @@ const char *fricl__rule_text(fricl__rule r) {
  * the first flagged block is rescanned for the exact index. */
 #define SCAN_BLOCK 4096
 
-/* 1 when some value of x[0..n) breaks the rule. (x - x) == 0 is the
- * finiteness test that compiles to plain vector compares. */
-#define SCAN_FN(name, T)                                                       \
-  static int name(const T *x, size_t n, fricl__rule r) {                       \
-    int bad = 0;                                                               \
-    switch (r) {                                                               \
-    case FRICL__RULE_FINITE:                                                   \
-      for (size_t i = 0; i < n; ++i)                                           \
-        bad |= !(x[i] - x[i] == 0);                                            \
-      break;                                                                   \
-    case FRICL__RULE_GE0:                                                      \
-      for (size_t i = 0; i < n; ++i)                                           \
-        bad |= !(x[i] - x[i] == 0) | !(x[i] >= 0);                             \
-      break;                                                                   \
-    case FRICL__RULE_GT0:                                                      \
-      for (size_t i = 0; i < n; ++i)                                           \
-        bad |= !(x[i] - x[i] == 0) | !(x[i] > 0);                              \
-      break;                                                                   \
-    case FRICL__RULE_BOOL:                                                     \
-      for (size_t i = 0; i < n; ++i)                                           \
-        bad |= !(x[i] == 0) & !(x[i] == 1);                                    \
-      break;                                                                   \
-    default:                                                                   \
-      break;                                                                   \
-    }                                                                          \
-    return bad;                                                                \
+/* 1 when some value of x[0..n) may break the rule (exact for non-finite
+ * values; -0 may trigger it, which the caller's exact rescan then clears). It
+ * ORs the bits of x * 0 (+-0 for finite x, NaN otherwise) and of x (for the
+ * sign): integer ORs and one multiply, which compilers vectorise without any
+ * floating-point reassociation, so that validation costs little next to the
+ * evaluation it guards. */
+static int scan_d(const double *x, size_t n, fricl__rule r) {
+  uint64_t nan_bits = 0, sign_bits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double z = x[i] * 0.0;
+    uint64_t uz, ux;
+    memcpy(&uz, &z, sizeof uz);
+    memcpy(&ux, &x[i], sizeof ux);
+    nan_bits |= uz;
+    sign_bits |= ux;
   }
-SCAN_FN(scan_d, double)
-SCAN_FN(scan_f, float)
-#undef SCAN_FN
+  const uint64_t exp = 0x7FF0000000000000ull;
+  int bad = (nan_bits & exp) == exp;
+  if (r == FRICL__RULE_GE0 || r == FRICL__RULE_GT0)
+    bad |= (int)(sign_bits >> 63);
+  if (r == FRICL__RULE_GT0 || r == FRICL__RULE_BOOL)
+    for (size_t i = 0; i < n; ++i)
+      bad |= r == FRICL__RULE_GT0 ? x[i] == 0 : (x[i] != 0) & (x[i] != 1);
+  return bad;
+}
+
+static int scan_f(const float *x, size_t n, fricl__rule r) {
+  uint32_t nan_bits = 0, sign_bits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const float z = x[i] * 0.0f;
+    uint32_t uz, ux;
+    memcpy(&uz, &z, sizeof uz);
+    memcpy(&ux, &x[i], sizeof ux);
+    nan_bits |= uz;
+    sign_bits |= ux;
+  }
+  const uint32_t exp = 0x7F800000u;
+  int bad = (nan_bits & exp) == exp;
+  if (r == FRICL__RULE_GE0 || r == FRICL__RULE_GT0)
+    bad |= (int)(sign_bits >> 31);
+  if (r == FRICL__RULE_GT0 || r == FRICL__RULE_BOOL)
+    for (size_t i = 0; i < n; ++i)
+      bad |= r == FRICL__RULE_GT0 ? x[i] == 0 : (x[i] != 0) & (x[i] != 1);
+  return bad;
+}
 
 typedef struct {
   fricl_precision p;
