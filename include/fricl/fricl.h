@@ -204,8 +204,9 @@ FRICL_API fricl_backend fricl_context_backend(const fricl_context *ctx);
 FRICL_API fricl_backend fricl_context_last_backend(const fricl_context *ctx);
 
 /** @return "reference (portable C)", "host (N threads)", the OpenCL device
- *  name, or for "auto" "auto: host (N threads) + <device name>" (resolving
- *  the device if no call has yet). @since 0.1 */
+ *  name, or for "auto" "auto: host (N threads)", followed by
+ *  " + <device name>" once a call (or fricl_context_backend) has looked the
+ *  device up; this query never opens a device itself. @since 0.1 */
 FRICL_API const char *fricl_context_device_name(const fricl_context *ctx);
 
 /** @return 1 when "auto" found no OpenCL device (every call then runs on

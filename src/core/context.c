@@ -182,10 +182,8 @@ fricl_backend fricl_context_last_backend(const fricl_context *ctx) {
 }
 
 const char *fricl_context_device_name(const fricl_context *ctx) {
-  if (!ctx)
-    return "";
-  resolve(ctx);
-  return ctx->device_name;
+  /* No lookup: "auto" names its device once a call has opened it. */
+  return ctx ? ctx->device_name : "";
 }
 
 int fricl_context_fell_back(const fricl_context *ctx) {
