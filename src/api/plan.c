@@ -36,7 +36,49 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n) {
   return mix(mix(mix(mix(h, l[0]), l[1]), l[2]), l[3] ^ (uint64_t)n);
 }
 
-uint64_t fricl__topology_checksum(int dim, size_t n_vertices, size_t n_groups,
+/* The vertex arrays are hashed in blocks of HASH_BLOCK bytes, each on its
+ * own (in parallel), and the block hashes chained in order: the value
+ * depends only on the data, not on the thread count. */
+#define HASH_BLOCK ((size_t)1 << 16)
+
+typedef struct {
+  const unsigned char *p;
+  size_t n;
+  uint64_t *out;
+} hash_job;
+
+/* The hash of block b of the n bytes at p. */
+static uint64_t hash_block(const unsigned char *p, size_t n, size_t b) {
+  const size_t a = b * HASH_BLOCK;
+  return hash_bytes(b, p + a, n - a < HASH_BLOCK ? n - a : HASH_BLOCK);
+}
+
+static void hash_blocks(void *arg, size_t lo, size_t hi, unsigned w) {
+  (void)w;
+  const hash_job *j = arg;
+  for (size_t b = lo; b < hi; ++b)
+    j->out[b] = hash_block(j->p, j->n, b);
+}
+
+static uint64_t hash_array(fricl_context *ctx, uint64_t h, const void *p,
+                           size_t n) {
+  const size_t blocks = (n + HASH_BLOCK - 1) / HASH_BLOCK;
+  uint64_t small[64];
+  uint64_t *out = blocks <= 64 ? small : malloc(blocks * sizeof *out);
+  hash_job j = {p, n, out};
+  if (out)
+    fricl__pool_for(ctx->pool, blocks, fricl__grain(ctx, 8), 1, hash_blocks,
+                    &j);
+  /* Without memory for the block hashes: the same values, in order. */
+  for (size_t b = 0; b < blocks; ++b)
+    h = mix(h, out ? out[b] : hash_block(p, n, b));
+  if (out != small)
+    free(out);
+  return mix(h, (uint64_t)n);
+}
+
+uint64_t fricl__topology_checksum(fricl_context *ctx, int dim,
+                                  size_t n_vertices, size_t n_groups,
                                   const fricl_contact_group *groups) {
   uint64_t h = 0xcbf29ce484222325ull;
   const uint64_t head[3] = {(uint64_t)dim, (uint64_t)n_vertices,
@@ -48,7 +90,7 @@ uint64_t fricl__topology_checksum(int dim, size_t n_vertices, size_t n_groups,
     h = hash_bytes(h, gh, sizeof gh);
     const size_t k = (size_t)fricl_stencil_vertex_count(groups[g].type);
     if (groups[g].count && groups[g].vertices)
-      h = hash_bytes(h, groups[g].vertices,
+      h = hash_array(ctx, h, groups[g].vertices,
                      groups[g].count * k * sizeof(int32_t));
   }
   return h;
@@ -436,7 +478,8 @@ fricl_status fricl__plan_build(fricl_context *ctx, int dim, size_t n_vertices,
     p->total += groups[g].count;
     j.group_base[g + 1] = p->total;
   }
-  p->checksum = fricl__topology_checksum(dim, n_vertices, n_groups, groups);
+  p->checksum =
+      fricl__topology_checksum(ctx, dim, n_vertices, n_groups, groups);
   j.p = p;
   j.groups = groups;
   j.nv = n_vertices;
@@ -503,7 +546,7 @@ fricl_status fricl__plan_lookup(fricl_context *ctx, int dim, size_t n_vertices,
   }
   fricl__plan_cache *c = ctx->plan_cache;
   const uint64_t sum =
-      fricl__topology_checksum(dim, n_vertices, n_groups, groups);
+      fricl__topology_checksum(ctx, dim, n_vertices, n_groups, groups);
   if (c->plan &&
       same_topology(c->plan, dim, n_vertices, n_groups, groups, sum)) {
     *out = c->plan;

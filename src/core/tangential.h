@@ -55,8 +55,10 @@ struct fricl_tangential_plan {
 };
 
 /* Stable identity of a topology: a fast hash over dim, n_vertices and
- * every group's type, count and vertex indices. */
-uint64_t fricl__topology_checksum(int dim, size_t n_vertices, size_t n_groups,
+ * every group's type, count and vertex indices (on the context's host
+ * threads; the value does not depend on them). */
+uint64_t fricl__topology_checksum(fricl_context *ctx, int dim,
+                                  size_t n_vertices, size_t n_groups,
                                   const fricl_contact_group *groups);
 
 /* Build a plan (on the context's host threads); with_bsr = 0 makes only
