@@ -503,7 +503,7 @@ static void copy_kernel(fricl_context *ctx, fricl_precision p) {
                               "#define FRICL_REAL double\n"
                             : "#define FRICL_REAL float\n";
   expect_ok(ctx,
-            fricl__kernel_get(ctx, "fricl_copy.cl", NULL, "fricl_copy", defines,
+            fricl__ocl_kernel(o, "fricl_copy.cl", NULL, "fricl_copy", defines,
                               &k, NULL),
             "copy kernel");
 }
