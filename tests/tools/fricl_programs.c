@@ -27,6 +27,8 @@
  *               with each of its integrators; every parameter, N and (GMS)
  *               the element parameters per element; N per step
  *   copy        the benchmark's copy kernel
+ * and last a larger contact set in the same context (the scratch buffers
+ * grow: tests/oclgrind/README.md).
  * so that every #if branch of every kernel file is compiled both ways and
  * every specialisation define takes each of its values at least once.
  * Each distinct (text, options) is written once: OUTDIR/NNN_family.cl
@@ -176,7 +178,11 @@ static void sweep_scalar(fricl_context *ctx, fricl_precision p) {
 
 /* ---------------------------------------------------------- tangential */
 
-enum { NV = 8, NC = 3 };
+/* NV vertices; g_nc contacts per group (3, and NC_MAX in the last run:
+ * the context's scratch buffers then grow, as in a solver whose contact
+ * set grows). */
+enum { NV = 8, NC_MAX = 48 };
+static int g_nc = 3;
 
 /* Which outputs a tangential run asks for. */
 enum {
@@ -196,31 +202,33 @@ static void tangential_run(fricl_context *ctx, fricl_precision p, int dim,
   const int k = fricl_stencil_vertex_count(type);
   const int nb = fricl_stencil_coord_count(type), m = dim - 1;
   const int ndof = k * dim;
-  int32_t vx[NC * 4];
-  for (int c = 0; c < NC; ++c)
+  int32_t vx[NC_MAX * 4];
+  for (int c = 0; c < g_nc; ++c)
     for (int i = 0; i < k; ++i)
       vx[c * k + i] = (c + 2 * i) % NV;
-  double beta[NC * 2], P[NC * 6], v[NV * 3], dir[NV * 3];
-  for (int i = 0; i < NC * 2; ++i)
+  double beta[NC_MAX * 2], P[NC_MAX * 6], v[NV * 3], dir[NV * 3];
+  for (int i = 0; i < g_nc * 2; ++i)
     beta[i] = 0.3 + 0.1 * i;
-  for (int c = 0; c < NC; ++c)
+  for (int c = 0; c < g_nc; ++c)
     for (int i = 0; i < dim * m; ++i) /* e_x (and e_y): orthonormal */
       P[c * dim * m + i] = dim == 3 ? (i == 0 || i == 3) : (i == 0);
   for (int i = 0; i < NV * 3; ++i) {
     v[i] = 1e-3 * sin(1.7 * i);
     dir[i] = cos(0.3 * i);
   }
-  void *a_beta = real_array(p, beta, NC * (size_t)nb);
-  void *a_P = real_array(p, P, NC * (size_t)(dim * m));
+  void *a_beta = real_array(p, beta, (size_t)g_nc * (size_t)nb);
+  void *a_P = real_array(p, P, (size_t)g_nc * (size_t)(dim * m));
   void *a_v = real_array(p, v, NV * (size_t)dim);
   void *a_dir = real_array(p, dir, NV * (size_t)dim);
-  void *a_N = const_array(p, 1, NC), *a_w = const_array(p, 0.5, NC);
-  void *a_ms = const_array(p, 0.5, NC), *a_mk = const_array(p, 0.3, NC);
-  void *a_an = const_array(p, 1.2, NC * (size_t)m);
+  void *a_N = const_array(p, 1, (size_t)g_nc),
+       *a_w = const_array(p, 0.5, (size_t)g_nc);
+  void *a_ms = const_array(p, 0.5, (size_t)g_nc),
+       *a_mk = const_array(p, 0.3, (size_t)g_nc);
+  void *a_an = const_array(p, 1.2, (size_t)g_nc * (size_t)m);
   fricl_contact_group G;
   memset(&G, 0, sizeof G);
   G.type = type;
-  G.count = NC;
+  G.count = (size_t)g_nc;
   G.vertices = vx;
   G.closest_point = nb ? a_beta : NULL;
   G.tangent_basis = a_P;
@@ -229,9 +237,10 @@ static void tangential_run(fricl_context *ctx, fricl_precision p, int dim,
   G.mu_k = a_mk;
   G.weight = extras ? a_w : NULL;
   G.mu_aniso = extras ? a_an : NULL;
-  void *gpot = malloc(NC * 8), *loc = malloc(NC * (size_t)ndof * ndof * 8);
-  void *gam = malloc(NC * 4 * 8), *q = malloc(NC * 3 * 8),
-       *S = malloc(NC * 6 * 8);
+  void *gpot = malloc((size_t)g_nc * 8),
+       *loc = malloc((size_t)g_nc * (size_t)ndof * ndof * 8);
+  void *gam = malloc((size_t)g_nc * 4 * 8), *q = malloc((size_t)g_nc * 3 * 8),
+       *S = malloc((size_t)g_nc * 6 * 8);
   if (outs & T_GPOT)
     G.potential = gpot;
   if (outs & T_LOCAL)
@@ -305,30 +314,33 @@ static void build_run(fricl_context *ctx, fricl_precision p, int dim,
                       fricl_stencil type, int config) {
   const int k = fricl_stencil_vertex_count(type);
   const int nb = fricl_stencil_coord_count(type), m = dim - 1;
-  double X[NV * 3], nrm[NC * 3];
+  double X[NV * 3], nrm[NC_MAX * 3];
   for (int i = 0; i < NV * 3; ++i)
     X[i] = 0.5 * sin(1.3 * i + 0.2) + 0.01 * i;
-  for (int i = 0; i < NC * 3; ++i)
+  for (int i = 0; i < g_nc * 3; ++i)
     nrm[i] = i % dim == dim - 1 ? 1 : 0.1;
-  int32_t vx[NC * 4];
-  for (int c = 0; c < NC; ++c)
+  int32_t vx[NC_MAX * 4];
+  for (int c = 0; c < g_nc; ++c)
     for (int i = 0; i < k; ++i)
       vx[c * k + i] = (c + 2 * i) % NV;
   void *aX = real_array(p, X, NV * (size_t)dim);
   void *aR = real_array(p, X, NV * (size_t)dim);
-  void *aN = real_array(p, nrm, NC * (size_t)dim);
-  void *aoff = const_array(p, -0.1, NC), *admin = const_array(p, 1e-3, NC);
-  void *aw = const_array(p, 2, NC), *cmu = const_array(p, 0.4, NC);
+  void *aN = real_array(p, nrm, (size_t)g_nc * (size_t)dim);
+  void *aoff = const_array(p, -0.1, (size_t)g_nc),
+       *admin = const_array(p, 1e-3, (size_t)g_nc);
+  void *aw = const_array(p, 2, (size_t)g_nc),
+       *cmu = const_array(p, 0.4, (size_t)g_nc);
   void *vmu = const_array(p, 0.3, NV);
-  void *cp = malloc(NC * 2 * 8), *P = malloc(NC * 6 * 8), *Nf = malloc(NC * 8),
-       *dN = malloc(NC * 12 * 8), *wo = malloc(NC * 8), *mso = malloc(NC * 8),
-       *mko = malloc(NC * 8);
-  uint8_t status[NC];
+  void *cp = malloc((size_t)g_nc * 2 * 8), *P = malloc((size_t)g_nc * 6 * 8),
+       *Nf = malloc((size_t)g_nc * 8), *dN = malloc((size_t)g_nc * 12 * 8),
+       *wo = malloc((size_t)g_nc * 8), *mso = malloc((size_t)g_nc * 8),
+       *mko = malloc((size_t)g_nc * 8);
+  uint8_t status[NC_MAX];
   size_t counts[FRICL_BUILD_STATUS_COUNT];
   fricl_build_group G;
   memset(&G, 0, sizeof G);
   G.type = type;
-  G.count = NC;
+  G.count = (size_t)g_nc;
   G.vertices = vx;
   if (type == FRICL_STENCIL_PV) {
     G.plane_normal = aN;
@@ -550,6 +562,13 @@ int main(int argc, char **argv) {
     sweep_laws(ctx, (fricl_precision)p);
     copy_kernel(ctx, (fricl_precision)p);
   }
+  /* Growth: the same programs on a larger contact set, in the same
+   * context, so that its scratch buffers are released and made larger. */
+  g_nc = NC_MAX;
+  const fricl_precision pg =
+      fricl_context_has_fp64(ctx) ? FRICL_F64 : FRICL_F32;
+  tangential_run(ctx, pg, 3, FRICL_STENCIL_FV, T_ALL, FRICL_PSD_CLAMP, 0, 1);
+  build_run(ctx, pg, 3, FRICL_STENCIL_EE, 1);
   fricl__fault_observe_programs(NULL, NULL);
   printf("fricl_programs: %d programs on %s:", g_programs,
          fricl_context_device_name(ctx));
