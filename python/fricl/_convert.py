@@ -68,7 +68,7 @@ def real(a: Any, dtype: np.dtype, name: str) -> np.ndarray:
             raise TypeError("complex values are not accepted")
         if arr.dtype.kind not in "biuf":
             raise TypeError("expected real numbers, got dtype %s" % arr.dtype)
-        return np.ascontiguousarray(arr, dtype=dtype)
+        return np.asarray(arr, dtype=dtype, order="C")
     except (TypeError, ValueError) as e:
         raise InvalidArgumentError("argument '%s': %s" % (name, e)) from None
 

@@ -58,8 +58,8 @@ int native_get(native_views *views, PyObject *obj, const char *name,
 /* Like native_get for an array whose length is not known in advance:
  * *count receives the number of elements. */
 int native_get_any(native_views *views, PyObject *obj, const char *name,
-                   native_kind kind, fricl_precision precision,
-                   int writable, void **ptr, size_t *count);
+                   native_kind kind, fricl_precision precision, int writable,
+                   void **ptr, size_t *count);
 void native_release(native_views *views);
 
 /* Parse a precision (0 = f64, 1 = f32) argument. */

@@ -104,8 +104,8 @@ int native_get(native_views *views, PyObject *obj, const char *name,
   if (obj == NULL || obj == Py_None) {
     if (optional)
       return 0;
-    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                  "argument '%s' is required", name);
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT, "argument '%s' is required",
+                  name);
     return -1;
   }
   if (acquire(views, obj, name, kind, precision, writable, &view) != 0)
@@ -122,14 +122,14 @@ int native_get(native_views *views, PyObject *obj, const char *name,
 }
 
 int native_get_any(native_views *views, PyObject *obj, const char *name,
-                   native_kind kind, fricl_precision precision,
-                   int writable, void **ptr, size_t *count) {
+                   native_kind kind, fricl_precision precision, int writable,
+                   void **ptr, size_t *count) {
   Py_buffer *view;
   *ptr = NULL;
   *count = 0;
   if (obj == NULL || obj == Py_None) {
-    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                  "argument '%s' is required", name);
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT, "argument '%s' is required",
+                  name);
     return -1;
   }
   if (acquire(views, obj, name, kind, precision, writable, &view) != 0)

@@ -52,8 +52,7 @@ static PyObject *size_list(const size_t *v, int n) {
  * normal_force_gradient, weight_out, mu_s_out, mu_k_out, status,
  * status_counts); inputs after vertices and every output may be None. */
 PyObject *native_build(PyObject *self, PyObject *args) {
-  PyObject *ctx_obj, *prec_obj, *X, *rest, *mu_s, *mu_k, *items,
-      *result = NULL;
+  PyObject *ctx_obj, *prec_obj, *X, *rest, *mu_s, *mu_k, *items, *result = NULL;
   native_context *c;
   native_views *views;
   fricl_build_batch b;
@@ -67,8 +66,8 @@ PyObject *native_build(PyObject *self, PyObject *args) {
   void *p;
   (void)self;
   if (!PyArg_ParseTuple(args, "OOiIOOdddOOiO!", &ctx_obj, &prec_obj, &dim,
-                        &flags, &X, &rest, &kappa, &dhat, &dmin, &mu_s,
-                        &mu_k, &blend, &PyTuple_Type, &items))
+                        &flags, &X, &rest, &kappa, &dhat, &dmin, &mu_s, &mu_k,
+                        &blend, &PyTuple_Type, &items))
     return NULL;
   if ((c = native_context_check(ctx_obj)) == NULL)
     return NULL;
@@ -94,8 +93,8 @@ PyObject *native_build(PyObject *self, PyObject *args) {
   b.dmin = dmin;
   b.blend = (fricl_mu_blend)blend;
   b.report = &report;
-  if (native_get_any(views, X, "lagged_positions", NATIVE_REAL, b.precision,
-                     0, &p, &nx) != 0)
+  if (native_get_any(views, X, "lagged_positions", NATIVE_REAL, b.precision, 0,
+                     &p, &nx) != 0)
     goto done;
   if (nx % (size_t)dim != 0) {
     native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
@@ -107,8 +106,8 @@ PyObject *native_build(PyObject *self, PyObject *args) {
   b.lagged_positions = p;
   nv = nx / (size_t)dim;
   b.n_vertices = nv;
-  if (native_get(views, rest, "rest_positions", NATIVE_REAL, b.precision, nx,
-                 0, 1, &p) != 0)
+  if (native_get(views, rest, "rest_positions", NATIVE_REAL, b.precision, nx, 0,
+                 1, &p) != 0)
     goto done;
   b.rest_positions = p;
   if (vertex_mu(views, mu_s, "mu_s", b.precision, nv, &b.mu_s,

@@ -21,8 +21,7 @@ native_context *native_context_check(PyObject *obj) {
   }
   c = (native_context *)obj;
   if (c->ctx == NULL) {
-    native_raise(FRICL_STATUS_INVALID_ARGUMENT,
-                 "the fricl.Context is closed");
+    native_raise(FRICL_STATUS_INVALID_ARGUMENT, "the fricl.Context is closed");
     return NULL;
   }
   return c;
@@ -39,7 +38,9 @@ int native_call(native_context *c, native_call_fn fn, const void *arg,
   fricl_status st = FRICL_STATUS_OK;
   char *msg = NULL;
   int i;
-  Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(c->lock, WAIT_LOCK);
+  PyThreadState *ts;
+  ts = PyEval_SaveThread();
+  PyThread_acquire_lock(c->lock, WAIT_LOCK);
   if (c->ctx == NULL) {
     st = CLOSED_STATUS;
   } else if (repeat <= 0) {
@@ -59,10 +60,11 @@ int native_call(native_context *c, native_call_fn fn, const void *arg,
       memcpy(msg, e, len + 1);
   }
   PyThread_release_lock(c->lock);
-  Py_END_ALLOW_THREADS if (st == FRICL_STATUS_OK) return 0;
+  PyEval_RestoreThread(ts);
+  if (st == FRICL_STATUS_OK)
+    return 0;
   if (st == CLOSED_STATUS) {
-    native_raise(FRICL_STATUS_INVALID_ARGUMENT,
-                 "the fricl.Context is closed");
+    native_raise(FRICL_STATUS_INVALID_ARGUMENT, "the fricl.Context is closed");
     return -1;
   }
   native_raise(st, msg ? msg : fricl_status_string(st));
@@ -130,6 +132,7 @@ static PyObject *context_new(PyTypeObject *type, PyObject *args,
   fricl_context_params p;
   fricl_status st;
   char err[1024];
+  PyThreadState *ts;
   if (!PyArg_ParseTupleAndKeywords(args, kwds, "|znIz", kwlist, &device,
                                    &max_chunk, &flags, &build_options))
     return NULL;
@@ -152,8 +155,10 @@ static PyObject *context_new(PyTypeObject *type, PyObject *args,
   err[0] = '\0';
   p.error_buffer = err;
   p.error_buffer_size = sizeof err;
-  Py_BEGIN_ALLOW_THREADS st = fricl_context_create(&c->ctx, &p);
-  Py_END_ALLOW_THREADS if (st != FRICL_STATUS_OK) {
+  ts = PyEval_SaveThread();
+  st = fricl_context_create(&c->ctx, &p);
+  PyEval_RestoreThread(ts);
+  if (st != FRICL_STATUS_OK) {
     Py_DECREF(c);
     return native_raise(st, err[0] ? err : fricl_status_string(st));
   }
@@ -172,10 +177,14 @@ static void context_dealloc(native_context *c) {
 
 static PyObject *context_close(native_context *c, PyObject *unused) {
   (void)unused;
+  PyThreadState *ts;
   if (c->ctx == NULL)
     Py_RETURN_NONE;
-  Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(c->lock, WAIT_LOCK);
-  Py_END_ALLOW_THREADS if (c->ctx != NULL) destroy(c);
+  ts = PyEval_SaveThread();
+  PyThread_acquire_lock(c->lock, WAIT_LOCK);
+  PyEval_RestoreThread(ts);
+  if (c->ctx != NULL)
+    destroy(c);
   PyThread_release_lock(c->lock);
   Py_RETURN_NONE;
 }
@@ -214,16 +223,14 @@ static PyObject *get_closed(native_context *c, void *closure) {
 }
 
 static PyGetSetDef context_getset[] = {
-    {"backend", (getter)get_backend, NULL,
-     "fricl_context_backend() as an int", NULL},
+    {"backend", (getter)get_backend, NULL, "fricl_context_backend() as an int",
+     NULL},
     {"device_name", (getter)get_device_name, NULL,
      "fricl_context_device_name()", NULL},
     {"fell_back", (getter)get_fell_back, NULL, "fricl_context_fell_back()",
      NULL},
-    {"has_fp64", (getter)get_has_fp64, NULL, "fricl_context_has_fp64()",
-     NULL},
-    {"closed", (getter)get_closed, NULL, "True once close() was called",
-     NULL},
+    {"has_fp64", (getter)get_has_fp64, NULL, "fricl_context_has_fp64()", NULL},
+    {"closed", (getter)get_closed, NULL, "True once close() was called", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef context_methods[] = {

@@ -39,13 +39,12 @@ PyObject *native_law_info(PyObject *self, PyObject *args) {
   }
   if (params == NULL)
     return NULL;
-  d = Py_BuildValue("{s:s,s:s,s:N,s:O,s:O,s:O,s:i,s:O,s:I}", "name",
-                    info.name, "description", info.description, "params",
-                    params, "uses_velocity",
-                    info.uses_velocity ? Py_True : Py_False, "uses_position",
-                    info.uses_position ? Py_True : Py_False, "uses_normal",
-                    info.uses_normal ? Py_True : Py_False, "state_size",
-                    info.state_size, "ode_state",
+  d = Py_BuildValue("{s:s,s:s,s:N,s:O,s:O,s:O,s:i,s:O,s:I}", "name", info.name,
+                    "description", info.description, "params", params,
+                    "uses_velocity", info.uses_velocity ? Py_True : Py_False,
+                    "uses_position", info.uses_position ? Py_True : Py_False,
+                    "uses_normal", info.uses_normal ? Py_True : Py_False,
+                    "state_size", info.state_size, "ode_state",
                     info.ode_state ? Py_True : Py_False, "options",
                     info.options);
   return d;
@@ -57,9 +56,8 @@ PyObject *native_law_info(PyObject *self, PyObject *args) {
  *     dstate) -> None */
 PyObject *native_law(PyObject *self, PyObject *args) {
   static const char *param_names[FRICL_LAW_MAX_PARAMS] = {
-      "param_array[0]", "param_array[1]", "param_array[2]",
-      "param_array[3]", "param_array[4]", "param_array[5]",
-      "param_array[6]", "param_array[7]"};
+      "param_array[0]", "param_array[1]", "param_array[2]", "param_array[3]",
+      "param_array[4]", "param_array[5]", "param_array[6]", "param_array[7]"};
   PyObject *ctx_obj, *prec_obj, *v, *x, *normal, *params, *param_arrays,
       *gms_params, *state, *state_out, *force, *dstate, *result = NULL;
   native_context *c;
@@ -78,14 +76,12 @@ PyObject *native_law(PyObject *self, PyObject *args) {
                         &integrator, &v, &x, &normal, &normal_per_step,
                         &normal_force, &PyTuple_Type, &params, &PyTuple_Type,
                         &param_arrays, &gms_elements, &gms_params,
-                        &gms_per_element, &state, &state_out, &force,
-                        &dstate))
+                        &gms_per_element, &state, &state_out, &force, &dstate))
     return NULL;
   if ((c = native_context_check(ctx_obj)) == NULL)
     return NULL;
   if (fricl_law_get_info((fricl_law)law, &info) != FRICL_STATUS_OK)
-    return native_raisef(FRICL_STATUS_INVALID_ARGUMENT, "unknown law %d",
-                         law);
+    return native_raisef(FRICL_STATUS_INVALID_ARGUMENT, "unknown law %d", law);
   if (n < 0 || n_steps < 0 || gms_elements < 0)
     return native_raise(FRICL_STATUS_INVALID_ARGUMENT,
                         "n, n_steps and gms_elements must be >= 0");
@@ -117,12 +113,12 @@ PyObject *native_law(PyObject *self, PyObject *args) {
   if (views == NULL)
     return PyErr_NoMemory();
   views->n = 0;
-  if (native_get(views, v, "v", NATIVE_REAL, b.precision, per_step, 0, 1,
-                 &p) != 0)
+  if (native_get(views, v, "v", NATIVE_REAL, b.precision, per_step, 0, 1, &p) !=
+      0)
     goto done;
   b.v = p;
-  if (native_get(views, x, "x", NATIVE_REAL, b.precision, per_step, 0, 1,
-                 &p) != 0)
+  if (native_get(views, x, "x", NATIVE_REAL, b.precision, per_step, 0, 1, &p) !=
+      0)
     goto done;
   b.x = p;
   if (native_get(views, normal, "normal", NATIVE_REAL, b.precision,
@@ -141,8 +137,8 @@ PyObject *native_law(PyObject *self, PyObject *args) {
                  0, 1, &p) != 0)
     goto done;
   b.gms_params = p;
-  if (native_get(views, state, "state", NATIVE_REAL, b.precision,
-                 (size_t)n * S, 0, 1, &p) != 0)
+  if (native_get(views, state, "state", NATIVE_REAL, b.precision, (size_t)n * S,
+                 0, 1, &p) != 0)
     goto done;
   b.state = p;
   if (native_get(views, state_out, "state_out", NATIVE_REAL, b.precision,

@@ -114,9 +114,7 @@ static const char *law_name(int i) { return fricl_law_name((fricl_law)i); }
 static const char *integrator_name(int i) {
   return fricl_integrator_name((fricl_integrator)i);
 }
-static const char *option_name(int i) {
-  return fricl_law_option_name(1u << i);
-}
+static const char *option_name(int i) { return fricl_law_option_name(1u << i); }
 static const char *status_name(int i) {
   switch (-i) {
 #define NAME_(name, value, text)                                               \
@@ -189,9 +187,11 @@ static PyObject *devices(PyObject *self, PyObject *unused) {
   fricl_device_info *infos = NULL;
   PyObject *list;
   fricl_status st;
+  PyThreadState *ts;
   (void)self;
   (void)unused;
-  Py_BEGIN_ALLOW_THREADS st = fricl_devices_list(NULL, 0, &count);
+  ts = PyEval_SaveThread();
+  st = fricl_devices_list(NULL, 0, &count);
   if (st == FRICL_STATUS_OK && count > 0) {
     infos = calloc(count, sizeof *infos);
     if (infos == NULL)
@@ -199,7 +199,8 @@ static PyObject *devices(PyObject *self, PyObject *unused) {
     else
       st = fricl_devices_list(infos, count, &count);
   }
-  Py_END_ALLOW_THREADS if (st != FRICL_STATUS_OK) {
+  PyEval_RestoreThread(ts);
+  if (st != FRICL_STATUS_OK) {
     free(infos);
     return native_raise(st, "fricl_devices_list failed");
   }
@@ -253,10 +254,16 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_native",
+    PyModuleDef_HEAD_INIT,
+    "_native",
     "fricl's CPython extension: the public C API over buffers. Use the "
     "fricl package, not this module.",
-    -1, methods, NULL, NULL, NULL, NULL};
+    -1,
+    methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL};
 
 PyMODINIT_FUNC PyInit__native(void);
 PyMODINIT_FUNC PyInit__native(void) {
@@ -271,8 +278,7 @@ PyMODINIT_FUNC PyInit__native(void) {
   Py_INCREF(&native_context_type);
   Py_INCREF(&native_plan_type);
   Py_INCREF(&native_groups_type);
-  if (PyModule_AddObject(m, "Context", (PyObject *)&native_context_type) <
-          0 ||
+  if (PyModule_AddObject(m, "Context", (PyObject *)&native_context_type) < 0 ||
       PyModule_AddObject(m, "Plan", (PyObject *)&native_plan_type) < 0 ||
       PyModule_AddObject(m, "Groups", (PyObject *)&native_groups_type) < 0) {
     Py_DECREF(m);

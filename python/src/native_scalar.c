@@ -56,8 +56,8 @@ PyObject *native_scalar_eval(PyObject *self, PyObject *args) {
   (void)self;
   views.n = 0;
   if (!PyArg_ParseTuple(args, "OOiIOOOOO!|O", &ctx_obj, &prec_obj, &profile,
-                        &terms, &y, &eps_v, &mu_s, &mu_k, &PyTuple_Type,
-                        &outs, &repeat_obj))
+                        &terms, &y, &eps_v, &mu_s, &mu_k, &PyTuple_Type, &outs,
+                        &repeat_obj))
     return NULL;
   if ((c = native_context_check(ctx_obj)) == NULL)
     return NULL;
@@ -71,21 +71,20 @@ PyObject *native_scalar_eval(PyObject *self, PyObject *args) {
     return NULL;
   b.mu_profile = (fricl_mu_profile)profile;
   b.terms = terms;
-  if (native_get_any(&views, y, "y", NATIVE_REAL, b.precision, 0, &p, &n) !=
-      0)
+  if (native_get_any(&views, y, "y", NATIVE_REAL, b.precision, 0, &p, &n) != 0)
     goto done;
   b.y = p;
   b.n = n;
   if (parameter(&views, eps_v, "eps_v", b.precision, n, &b.eps_v,
                 &b.eps_v_array) != 0 ||
-      parameter(&views, mu_s, "mu_s", b.precision, n, &b.mu_s,
-                &b.mu_s_array) != 0 ||
-      parameter(&views, mu_k, "mu_k", b.precision, n, &b.mu_k,
-                &b.mu_k_array) != 0)
+      parameter(&views, mu_s, "mu_s", b.precision, n, &b.mu_s, &b.mu_s_array) !=
+          0 ||
+      parameter(&views, mu_k, "mu_k", b.precision, n, &b.mu_k, &b.mu_k_array) !=
+          0)
     goto done;
   for (t = 0; t < FRICL_TERM_COUNT; t++)
-    if (native_get(&views, PyTuple_GET_ITEM(outs, t), out_names[t],
-                   NATIVE_REAL, b.precision, n, 1, 1, &b.out[t]) != 0)
+    if (native_get(&views, PyTuple_GET_ITEM(outs, t), out_names[t], NATIVE_REAL,
+                   b.precision, n, 1, 1, &b.out[t]) != 0)
       goto done;
   if (native_call(c, call_scalar, &b, repeat, times) != 0)
     goto done;

@@ -30,9 +30,12 @@ void native_plan_close(native_plan *p) {
 
 static void plan_dealloc(native_plan *p) {
   if (p->plan != NULL && p->owner != NULL) {
+    PyThreadState *ts;
     /* Another thread may be calling fricl on the owner's context. */
-    Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(p->owner->lock, WAIT_LOCK);
-    Py_END_ALLOW_THREADS native_plan_close(p);
+    ts = PyEval_SaveThread();
+    PyThread_acquire_lock(p->owner->lock, WAIT_LOCK);
+    PyEval_RestoreThread(ts);
+    native_plan_close(p);
     PyThread_release_lock(p->owner->lock);
   }
   native_plan_close(p);
@@ -59,8 +62,7 @@ static fricl_status call_plan(fricl_context *ctx, const void *arg) {
 }
 
 /* Plan(ctx, groups, n_vertices) */
-static PyObject *plan_new(PyTypeObject *type, PyObject *args,
-                          PyObject *kwds) {
+static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
   PyObject *ctx_obj;
   native_groups *groups;
   Py_ssize_t n_vertices;
@@ -131,10 +133,10 @@ static PyObject *plan_bsr_pattern(native_plan *p, PyObject *args) {
   if (plan_check((PyObject *)p) == NULL)
     return NULL;
   fricl_tangential_plan_bsr(p->plan, &nb, &nnz, &row_ptr, &cols);
-  if (native_get(&views, rp_obj, "row_ptr", NATIVE_I64, FRICL_F64, nb + 1, 1,
-                 0, &rp) != 0 ||
-      native_get(&views, bc_obj, "block_cols", NATIVE_I32, FRICL_F64, nnz, 1,
-                 0, &bc) != 0) {
+  if (native_get(&views, rp_obj, "row_ptr", NATIVE_I64, FRICL_F64, nb + 1, 1, 0,
+                 &rp) != 0 ||
+      native_get(&views, bc_obj, "block_cols", NATIVE_I32, FRICL_F64, nnz, 1, 0,
+                 &bc) != 0) {
     native_release(&views);
     return NULL;
   }
@@ -170,8 +172,8 @@ static PyObject *plan_csr(native_plan *p, PyObject *args) {
   void *bsr = NULL, *rp = NULL, *cols = NULL;
   int rc = -1;
   views.n = 0;
-  if (!PyArg_ParseTuple(args, "OOOOO", &prec_obj, &bsr_obj, &rp_obj,
-                        &cols_obj, &val_obj))
+  if (!PyArg_ParseTuple(args, "OOOOO", &prec_obj, &bsr_obj, &rp_obj, &cols_obj,
+                        &val_obj))
     return NULL;
   if (plan_check((PyObject *)p) == NULL ||
       native_precision(prec_obj, &a.precision) != 0)
@@ -186,8 +188,8 @@ static PyObject *plan_csr(native_plan *p, PyObject *args) {
                  1, &rp) != 0 ||
       native_get(&views, cols_obj, "cols", NATIVE_I32, a.precision, nnz, 1, 1,
                  &cols) != 0 ||
-      native_get(&views, val_obj, "values", NATIVE_REAL, a.precision, nnz, 1,
-                 1, &a.values) != 0)
+      native_get(&views, val_obj, "values", NATIVE_REAL, a.precision, nnz, 1, 1,
+                 &a.values) != 0)
     goto done;
   a.bsr = bsr;
   a.row_ptr = rp;
@@ -220,8 +222,8 @@ static int csc_map(native_plan *p) {
   p->csc_stride = malloc((nnz + 1) * sizeof *p->csc_stride);
   p->csc_indptr = malloc((nb * d + 1) * sizeof *p->csc_indptr);
   p->csc_indices = malloc((nnz * d * d + 1) * sizeof *p->csc_indices);
-  if (cnt && start && fill && p->csc_base && p->csc_stride &&
-      p->csc_indptr && p->csc_indices) {
+  if (cnt && start && fill && p->csc_base && p->csc_stride && p->csc_indptr &&
+      p->csc_indices) {
     for (k = 0; k < nnz; k++)
       cnt[cols[k]]++;
     for (b = 0; b < nb; b++)
@@ -286,9 +288,10 @@ static PyObject *plan_csc(native_plan *p, PyObject *args) {
   size_t d, n, nnz, nnzb;
   void *bsr = NULL, *ip = NULL, *ix = NULL, *data = NULL;
   native_kind ik;
+  PyThreadState *ts;
   views.n = 0;
-  if (!PyArg_ParseTuple(args, "OOOOOp", &prec_obj, &bsr_obj, &ip_obj,
-                        &ix_obj, &data_obj, &index64))
+  if (!PyArg_ParseTuple(args, "OOOOOp", &prec_obj, &bsr_obj, &ip_obj, &ix_obj,
+                        &data_obj, &index64))
     return NULL;
   if (plan_check((PyObject *)p) == NULL || native_precision(prec_obj, &prec))
     return NULL;
@@ -311,8 +314,9 @@ static PyObject *plan_csc(native_plan *p, PyObject *args) {
     native_release(&views);
     return NULL;
   }
-  Py_BEGIN_ALLOW_THREADS if (ip != NULL)
-      copy_index(ip, index64, p->csc_indptr, n + 1);
+  ts = PyEval_SaveThread();
+  if (ip != NULL)
+    copy_index(ip, index64, p->csc_indptr, n + 1);
   if (ix != NULL)
     copy_index(ix, index64, p->csc_indices, nnz);
   if (data != NULL) {
@@ -335,17 +339,21 @@ static PyObject *plan_csc(native_plan *p, PyObject *args) {
                 v[i * d + j];
     }
   }
-  Py_END_ALLOW_THREADS native_release(&views);
+  PyEval_RestoreThread(ts);
+  native_release(&views);
   Py_RETURN_NONE;
 }
 
 static PyObject *plan_close_method(native_plan *p, PyObject *unused) {
   (void)unused;
+  PyThreadState *ts;
   if (p->plan == NULL)
     Py_RETURN_NONE;
   /* Destroy under the owner's lock: a call may be running on it. */
-  Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(p->owner->lock, WAIT_LOCK);
-  Py_END_ALLOW_THREADS native_plan_close(p);
+  ts = PyEval_SaveThread();
+  PyThread_acquire_lock(p->owner->lock, WAIT_LOCK);
+  PyEval_RestoreThread(ts);
+  native_plan_close(p);
   PyThread_release_lock(p->owner->lock);
   Py_RETURN_NONE;
 }
@@ -470,8 +478,7 @@ PyObject *native_tangential_eval(PyObject *self, PyObject *args) {
                  1, 1, &b.hessian_product) != 0)
     goto done;
   if (hess != Py_None && plan == NULL) {
-    native_raise(FRICL_STATUS_INVALID_ARGUMENT,
-                 "hessian_values needs a plan");
+    native_raise(FRICL_STATUS_INVALID_ARGUMENT, "hessian_values needs a plan");
     goto done;
   }
   if (native_get(&views, hess, "hessian_values", NATIVE_REAL, b.precision,
@@ -485,9 +492,8 @@ PyObject *native_tangential_eval(PyObject *self, PyObject *args) {
                     "per_group must be a tuple of %zu tuples", g->n_groups);
       goto done;
     }
-    groups = g->n_groups <= LOCAL_GROUPS
-                 ? local
-                 : malloc(g->n_groups * sizeof *groups);
+    groups = g->n_groups <= LOCAL_GROUPS ? local
+                                         : malloc(g->n_groups * sizeof *groups);
     if (groups == NULL) {
       PyErr_NoMemory();
       goto done;
@@ -496,8 +502,8 @@ PyObject *native_tangential_eval(PyObject *self, PyObject *args) {
     for (i = 0; i < g->n_groups; i++) {
       PyObject *it = PyTuple_GET_ITEM(per_group, i);
       fricl_contact_group *cg = &groups[i];
-      size_t k = (size_t)fricl_stencil_vertex_count(cg->type),
-             nd = k * d, m = cg->count;
+      size_t k = (size_t)fricl_stencil_vertex_count(cg->type), nd = k * d,
+             m = cg->count;
       const char *name = fricl_stencil_name(cg->type);
       char label[5][64];
       if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != 5) {
@@ -513,8 +519,7 @@ PyObject *native_tangential_eval(PyObject *self, PyObject *args) {
       if (native_get(&views, PyTuple_GET_ITEM(it, 0), label[0], NATIVE_REAL,
                      b.precision, m, 1, 1, &cg->potential) != 0 ||
           native_get(&views, PyTuple_GET_ITEM(it, 1), label[1], NATIVE_REAL,
-                     b.precision, m * nd * nd, 1, 1,
-                     &cg->local_hessian) != 0 ||
+                     b.precision, m * nd * nd, 1, 1, &cg->local_hessian) != 0 ||
           native_get(&views, PyTuple_GET_ITEM(it, 2), label[2], NATIVE_REAL,
                      b.precision, m * k, 1, 1, &cg->factored_gamma) != 0 ||
           native_get(&views, PyTuple_GET_ITEM(it, 3), label[3], NATIVE_REAL,
