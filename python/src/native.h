@@ -109,10 +109,16 @@ typedef struct native_plan {
   struct native_plan *prev, *next;     /* owner's list of live plans */
   int dim;
   size_t n_vertices, nnz_blocks;
-  /* CSC of the Hessian (the exact transpose of the plan's BSR order),
-   * built on first use: value (i, j) of block k goes to
-   * csc_base[k] + j * csc_stride[k] + i. */
-  int64_t *csc_base, *csc_stride, *csc_indptr, *csc_indices;
+  /* CSC of the Hessian (the exact transpose of the plan's BSR order, no
+   * symmetry assumed), built on first use: csc_order lists the blocks by
+   * block column, then block row (csc_colstart[b] .. csc_colstart[b + 1]
+   * for block column b), so that the values are written in CSC order;
+   * csc_indptr and csc_rows are the scalar pattern, the rows as int32
+   * (csc_rows32) when they fit, else int64. */
+  size_t *csc_order, *csc_colstart;
+  int64_t *csc_indptr;
+  void *csc_rows;
+  int csc_rows32;
 } native_plan;
 
 extern PyTypeObject native_plan_type;

@@ -39,10 +39,10 @@ static void plan_dealloc(native_plan *p) {
     PyThread_release_lock(p->owner->lock);
   }
   native_plan_close(p);
-  free(p->csc_base);
-  free(p->csc_stride);
+  free(p->csc_order);
+  free(p->csc_colstart);
   free(p->csc_indptr);
-  free(p->csc_indices);
+  free(p->csc_rows);
   Py_XDECREF(p->owner);
   Py_TYPE(p)->tp_free((PyObject *)p);
 }
@@ -202,79 +202,99 @@ done:
   Py_RETURN_NONE;
 }
 
-/* Where each BSR value goes in the CSC arrays of the same matrix (see
- * native.h). Block k = (a, b) lands in block column b after the blocks of
- * column b whose block row is smaller (rank), column j of the block at
- * the position of column b * dim + j. */
+/* The CSC order of the plan's blocks and the scalar CSC pattern (see
+ * native.h). */
 static int csc_map(native_plan *p) {
   const int64_t *row_ptr;
   const int32_t *cols;
-  size_t nb, nnz, a, k, b, d = (size_t)p->dim;
-  int64_t *cnt = NULL, *start = NULL, *fill = NULL;
+  size_t nb, nnzb, nnz, a, k, b, t, j, i, pos, d = (size_t)p->dim;
+  size_t *fill = NULL, *arow = NULL;
   int ok = 0;
-  if (p->csc_base != NULL)
+  if (p->csc_order != NULL)
     return 0;
-  fricl_tangential_plan_bsr(p->plan, &nb, &nnz, &row_ptr, &cols);
-  cnt = calloc(nb + 1, sizeof *cnt);
-  start = calloc(nb + 1, sizeof *start);
+  fricl_tangential_plan_bsr(p->plan, &nb, &nnzb, &row_ptr, &cols);
+  nnz = nnzb * d * d;
+  p->csc_rows32 = nb * d <= (size_t)INT32_MAX && nnz <= (size_t)INT32_MAX;
   fill = calloc(nb + 1, sizeof *fill);
-  p->csc_base = malloc((nnz + 1) * sizeof *p->csc_base);
-  p->csc_stride = malloc((nnz + 1) * sizeof *p->csc_stride);
+  arow = malloc((nnzb + 1) * sizeof *arow);
+  p->csc_order = malloc((nnzb + 1) * sizeof *p->csc_order);
+  p->csc_colstart = calloc(nb + 1, sizeof *p->csc_colstart);
   p->csc_indptr = malloc((nb * d + 1) * sizeof *p->csc_indptr);
-  p->csc_indices = malloc((nnz * d * d + 1) * sizeof *p->csc_indices);
-  if (cnt && start && fill && p->csc_base && p->csc_stride && p->csc_indptr &&
-      p->csc_indices) {
-    for (k = 0; k < nnz; k++)
-      cnt[cols[k]]++;
+  p->csc_rows = malloc((nnz + 1) * (p->csc_rows32 ? 4 : 8));
+  if (fill && arow && p->csc_order && p->csc_colstart && p->csc_indptr &&
+      p->csc_rows) {
+    for (k = 0; k < nnzb; k++)
+      p->csc_colstart[(size_t)cols[k] + 1]++;
     for (b = 0; b < nb; b++)
-      start[b + 1] = start[b] + cnt[b];
-    for (a = 0; a < nb; a++)
+      p->csc_colstart[b + 1] += p->csc_colstart[b];
+    for (a = 0; a < nb; a++) /* rows ascending within each column */
       for (k = (size_t)row_ptr[a]; k < (size_t)row_ptr[a + 1]; k++) {
-        size_t i, j;
-        int64_t rank;
         b = (size_t)cols[k];
-        rank = fill[b]++;
-        p->csc_base[k] = start[b] * (int64_t)(d * d) + rank * (int64_t)d;
-        p->csc_stride[k] = cnt[b] * (int64_t)d;
-        for (j = 0; j < d; j++)
-          for (i = 0; i < d; i++)
-            p->csc_indices[p->csc_base[k] + (int64_t)j * p->csc_stride[k] +
-                           (int64_t)i] = (int64_t)(a * d + i);
+        t = p->csc_colstart[b] + fill[b]++;
+        p->csc_order[t] = k;
+        arow[t] = a;
       }
-    for (b = 0; b < nb; b++) {
-      size_t j;
-      for (j = 0; j < d; j++)
-        p->csc_indptr[b * d + j] =
-            start[b] * (int64_t)(d * d) + (int64_t)j * cnt[b] * (int64_t)d;
-    }
-    p->csc_indptr[nb * d] = (int64_t)(nnz * d * d);
+    pos = 0;
+    for (b = 0; b < nb; b++)
+      for (j = 0; j < d; j++) {
+        p->csc_indptr[b * d + j] = (int64_t)pos;
+        for (t = p->csc_colstart[b]; t < p->csc_colstart[b + 1]; t++)
+          for (i = 0; i < d; i++, pos++) {
+            size_t row = arow[t] * d + i;
+            if (p->csc_rows32)
+              ((int32_t *)p->csc_rows)[pos] = (int32_t)row;
+            else
+              ((int64_t *)p->csc_rows)[pos] = (int64_t)row;
+          }
+      }
+    p->csc_indptr[nb * d] = (int64_t)pos;
     ok = 1;
   }
-  free(cnt);
-  free(start);
   free(fill);
+  free(arow);
   if (!ok) {
-    free(p->csc_base);
-    free(p->csc_stride);
+    free(p->csc_order);
+    free(p->csc_colstart);
     free(p->csc_indptr);
-    free(p->csc_indices);
-    p->csc_base = p->csc_stride = p->csc_indptr = p->csc_indices = NULL;
+    free(p->csc_rows);
+    p->csc_order = p->csc_colstart = NULL;
+    p->csc_indptr = NULL;
+    p->csc_rows = NULL;
     PyErr_NoMemory();
     return -1;
   }
   return 0;
 }
 
-static void copy_index(void *dst, int is64, const int64_t *src, size_t n) {
+static void copy_index(void *dst, int dst64, const void *src, int src32,
+                       size_t n) {
   size_t i;
-  if (is64) {
-    memcpy(dst, src, n * sizeof *src);
-  } else {
-    int32_t *d = dst;
+  if (dst64 == !src32) {
+    memcpy(dst, src, n * (dst64 ? 8 : 4));
+  } else if (dst64) {
     for (i = 0; i < n; i++)
-      d[i] = (int32_t)src[i];
+      ((int64_t *)dst)[i] = ((const int32_t *)src)[i];
+  } else {
+    for (i = 0; i < n; i++)
+      ((int32_t *)dst)[i] = (int32_t)((const int64_t *)src)[i];
   }
 }
+
+/* The values of block column b, column j of each block, for every block
+ * column, in CSC order: sequential writes. */
+#define CSC_FILL_(T)                                                           \
+  do {                                                                         \
+    const T *v = bsr;                                                          \
+    T *o = data;                                                               \
+    size_t b_, j_, t_, i_, pos_ = 0;                                           \
+    for (b_ = 0; b_ < p->n_vertices; b_++)                                     \
+      for (j_ = 0; j_ < d; j_++)                                               \
+        for (t_ = p->csc_colstart[b_]; t_ < p->csc_colstart[b_ + 1]; t_++) {   \
+          const T *blk = v + p->csc_order[t_] * d * d + j_;                    \
+          for (i_ = 0; i_ < d; i_++)                                           \
+            o[pos_++] = blk[i_ * d];                                           \
+        }                                                                      \
+  } while (0)
 
 /* csc(precision, bsr_values, indptr|None, indices|None, data|None,
  *     index64) - the exact CSC arrays of the matrix whose BSR values are
@@ -316,28 +336,14 @@ static PyObject *plan_csc(native_plan *p, PyObject *args) {
   }
   ts = PyEval_SaveThread();
   if (ip != NULL)
-    copy_index(ip, index64, p->csc_indptr, n + 1);
+    copy_index(ip, index64, p->csc_indptr, 0, n + 1);
   if (ix != NULL)
-    copy_index(ix, index64, p->csc_indices, nnz);
+    copy_index(ix, index64, p->csc_rows, p->csc_rows32, nnz);
   if (data != NULL) {
-    size_t k, i, j;
-    if (prec == FRICL_F64) {
-      const double *v = bsr;
-      double *o = data;
-      for (k = 0; k < nnzb; k++, v += d * d)
-        for (i = 0; i < d; i++)
-          for (j = 0; j < d; j++)
-            o[p->csc_base[k] + (int64_t)j * p->csc_stride[k] + (int64_t)i] =
-                v[i * d + j];
-    } else {
-      const float *v = bsr;
-      float *o = data;
-      for (k = 0; k < nnzb; k++, v += d * d)
-        for (i = 0; i < d; i++)
-          for (j = 0; j < d; j++)
-            o[p->csc_base[k] + (int64_t)j * p->csc_stride[k] + (int64_t)i] =
-                v[i * d + j];
-    }
+    if (prec == FRICL_F64)
+      CSC_FILL_(double);
+    else
+      CSC_FILL_(float);
   }
   PyEval_RestoreThread(ts);
   native_release(&views);
