@@ -18,7 +18,7 @@ INTEGRATORS: List[str] = TABLES["integrators"]
 LAW_OPTIONS: List[str] = TABLES["law_options"]
 # (k vertices, nb closest-point coordinates) per stencil
 STENCIL_SIZES = _native.stencil_sizes()
-BACKENDS = {0: "reference", 1: "opencl", 2: "host"}
+BACKENDS: List[str] = TABLES["backends"]
 
 
 def lookup(table: Sequence[str], name, what: str) -> int:

@@ -11,6 +11,10 @@ from . import tangential as _tangential
 from ._tables import BACKENDS
 
 
+def _backend_name(b: int) -> str:
+    return BACKENDS[b] if 0 <= b < len(BACKENDS) else "backend%d" % b
+
+
 class Context(_native.Context):
     """A fricl context: the device that evaluates, with its compiled kernels
     and scratch buffers (``fricl_context``).
@@ -18,12 +22,15 @@ class Context(_native.Context):
     Parameters
     ----------
     device : str or None
-        ``"auto"`` (default: the first GPU, else the first OpenCL CPU device
-        such as PoCL, else the built-in C backend), ``"gpu"``, ``"cpu"``,
-        ``"reference"`` (portable C, single thread), ``"opencl:P:D"`` (see
-        :func:`fricl.devices`), or None for the ``FRICL_DEVICE``
-        environment variable. Only ``"auto"`` falls back silently; an
-        explicit spec that matches nothing raises DeviceNotFoundError.
+        ``"auto"`` (default: per call by size, small calls on the threaded
+        host backend, large ones on the first OpenCL GPU, else the first
+        OpenCL CPU device such as PoCL; the host backend alone when there
+        is no OpenCL device), ``"host"`` (built-in C on all cores),
+        ``"reference"`` (portable C, one thread), ``"gpu"``, ``"cpu"``,
+        ``"opencl:P:D"`` (see :func:`fricl.devices`), or None for the
+        ``FRICL_DEVICE`` environment variable. Explicit specs never switch;
+        one that matches nothing raises DeviceNotFoundError. (Libraries
+        before 0.4 know neither ``host`` nor the per-call choice.)
     max_chunk_elements : int
         Largest number of elements per kernel launch (0: from the device's
         allocation limit). Larger batches are split transparently.
@@ -32,6 +39,15 @@ class Context(_native.Context):
         NoFP64Error; float32 works).
     build_options : str or None
         Extra OpenCL build options.
+    threads : int
+        Host threads fricl uses (0: ``FRICL_THREADS``, else every core; 1
+        when you call fricl from your own thread pool). Results never
+        depend on it.
+    auto_crossover : int or float
+        ``"auto"`` only: calls with fewer work items (elements, contacts,
+        element-steps) run on the host backend, larger ones on the OpenCL
+        device. 0: ``FRICL_AUTO_CROSSOVER``, else fricl's measured default;
+        ``math.inf``: never the device.
 
     Use it as a context manager (``with fricl.Context() as ctx:``) or call
     :meth:`close`; closing also destroys the plans made on it. A context
@@ -41,21 +57,31 @@ class Context(_native.Context):
 
     def __new__(cls, device: Optional[str] = "auto", *,
                 max_chunk_elements: int = 0, no_fp64: bool = False,
-                build_options: Optional[str] = None) -> "Context":
+                build_options: Optional[str] = None, threads: int = 0,
+                auto_crossover: float = 0) -> "Context":
+        cross = -1 if auto_crossover == float("inf") else int(auto_crossover)
         return super().__new__(cls, device, max_chunk_elements,
-                               1 if no_fp64 else 0, build_options)
+                               1 if no_fp64 else 0, build_options, threads,
+                               cross)
 
     def __init__(self, device: Optional[str] = "auto", *,
                  max_chunk_elements: int = 0, no_fp64: bool = False,
-                 build_options: Optional[str] = None) -> None:
+                 build_options: Optional[str] = None, threads: int = 0,
+                 auto_crossover: float = 0) -> None:
         pass
 
     @property
     def backend(self) -> str:
-        """``"opencl"``, ``"reference"`` (or ``"host"``, the threaded host
-        backend of newer libraries)."""
-        b = _native.Context.backend.__get__(self)
-        return BACKENDS.get(b, "backend%d" % b)
+        """The backend large calls run on: ``"opencl"``, ``"host"`` or
+        ``"reference"`` (for ``"auto"``: ``"opencl"`` when it found a
+        device, else ``"host"``)."""
+        return _backend_name(_native.Context.backend.__get__(self))
+
+    @property
+    def last_backend(self) -> str:
+        """The backend that ran the last evaluation (with ``"auto"``, the
+        per-call choice)."""
+        return _backend_name(_native.Context.last_backend.__get__(self))
 
     def __enter__(self) -> "Context":
         return self

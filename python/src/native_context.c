@@ -123,22 +123,25 @@ static void destroy(native_context *c) {
 
 static PyObject *context_new(PyTypeObject *type, PyObject *args,
                              PyObject *kwds) {
-  static char *kwlist[] = {"device", "max_chunk_elements", "flags",
-                           "build_options", NULL};
+  static char *kwlist[] = {
+      "device",  "max_chunk_elements", "flags", "build_options",
+      "threads", "auto_crossover",     NULL};
   const char *device = NULL, *build_options = NULL;
-  Py_ssize_t max_chunk = 0;
-  unsigned int flags = 0;
+  Py_ssize_t max_chunk = 0, crossover = 0;
+  unsigned int flags = 0, threads = 0;
   native_context *c;
   fricl_context_params p;
   fricl_status st;
   char err[1024];
   PyThreadState *ts;
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|znIz", kwlist, &device,
-                                   &max_chunk, &flags, &build_options))
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|znIzIn", kwlist, &device,
+                                   &max_chunk, &flags, &build_options, &threads,
+                                   &crossover))
     return NULL;
-  if (max_chunk < 0)
+  if (max_chunk < 0 || crossover < -1)
     return native_raise(FRICL_STATUS_INVALID_ARGUMENT,
-                        "max_chunk_elements must be >= 0");
+                        "max_chunk_elements must be >= 0 and "
+                        "auto_crossover >= 0 (or -1: never the device)");
   c = (native_context *)type->tp_alloc(type, 0);
   if (c == NULL)
     return NULL;
@@ -152,6 +155,8 @@ static PyObject *context_new(PyTypeObject *type, PyObject *args,
   p.max_chunk_elements = (size_t)max_chunk;
   p.flags = flags;
   p.build_options = build_options;
+  p.threads = threads;
+  p.auto_crossover = crossover == -1 ? SIZE_MAX : (size_t)crossover;
   err[0] = '\0';
   p.error_buffer = err;
   p.error_buffer_size = sizeof err;
@@ -217,6 +222,20 @@ static PyObject *get_has_fp64(native_context *c, void *closure) {
   return PyBool_FromLong(fricl_context_has_fp64(c->ctx));
 }
 
+static PyObject *get_last_backend(native_context *c, void *closure) {
+  (void)closure;
+  if (native_context_check((PyObject *)c) == NULL)
+    return NULL;
+  return PyLong_FromLong((long)fricl_context_last_backend(c->ctx));
+}
+
+static PyObject *get_threads(native_context *c, void *closure) {
+  (void)closure;
+  if (native_context_check((PyObject *)c) == NULL)
+    return NULL;
+  return PyLong_FromUnsignedLong(fricl_context_threads(c->ctx));
+}
+
 static PyObject *get_closed(native_context *c, void *closure) {
   (void)closure;
   return PyBool_FromLong(c->ctx == NULL);
@@ -230,6 +249,9 @@ static PyGetSetDef context_getset[] = {
     {"fell_back", (getter)get_fell_back, NULL, "fricl_context_fell_back()",
      NULL},
     {"has_fp64", (getter)get_has_fp64, NULL, "fricl_context_has_fp64()", NULL},
+    {"last_backend", (getter)get_last_backend, NULL,
+     "fricl_context_last_backend() as an int", NULL},
+    {"threads", (getter)get_threads, NULL, "fricl_context_threads()", NULL},
     {"closed", (getter)get_closed, NULL, "True once close() was called", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 

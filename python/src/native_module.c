@@ -115,6 +115,10 @@ static const char *integrator_name(int i) {
   return fricl_integrator_name((fricl_integrator)i);
 }
 static const char *option_name(int i) { return fricl_law_option_name(1u << i); }
+static const char *backend_name(int i) {
+  return fricl_backend_name((fricl_backend)i);
+}
+#define COUNT_(...) +1
 static const char *status_name(int i) {
   switch (-i) {
 #define NAME_(name, value, text)                                               \
@@ -147,6 +151,7 @@ static PyObject *tables(PyObject *self, PyObject *unused) {
       {"laws", law_name, FRICL_LAW_COUNT},
       {"integrators", integrator_name, 3},
       {"law_options", option_name, 3},
+      {"backends", backend_name, 0 FRICL_BACKEND_MAP(COUNT_)},
       {"statuses", status_name, N_STATUS},
       {"status_texts", status_text, N_STATUS},
   };

@@ -15,8 +15,12 @@ import fricl
 TYPES = ("vv", "ev", "ee", "fv", "pv")
 K = {"vv": 2, "ev": 3, "ee": 4, "fv": 4, "pv": 1}
 NB = {"vv": 0, "ev": 1, "ee": 2, "fv": 2, "pv": 0}
-# Every OpenCL context costs kernel builds: the suite uses one per device.
-DEVICES = os.environ.get("FRICL_PY_DEVICES", "reference,auto").split(",")
+# Every OpenCL context costs kernel builds: the suite uses one per device:
+# the reference and host backends, "auto" (which sends the suite's small
+# calls to the host backend) and the first OpenCL device, if any.
+_OPENCL = [d["spec"] for d in fricl.devices()][:1]
+DEVICES = os.environ.get("FRICL_PY_DEVICES", ",".join(
+    ["reference", "host", "auto"] + _OPENCL)).split(",")
 
 
 @pytest.fixture(scope="session")

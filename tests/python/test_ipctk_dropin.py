@@ -55,7 +55,8 @@ def scene(seed, kind):
     return rng, mesh, V, tc, info
 
 
-@pytest.fixture(scope="module", params=["reference", "auto"])
+@pytest.fixture(scope="module", params=["auto"] + [
+    d["spec"] for d in fricl.devices()][:1])
 def device(request):
     return request.param
 
