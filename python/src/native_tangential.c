@@ -281,19 +281,36 @@ static void copy_index(void *dst, int dst64, const void *src, int src32,
 }
 
 /* The values of block column b, column j of each block, for every block
- * column, in CSC order: sequential writes. */
+ * column, in CSC order: sequential writes. The blocks of a column are
+ * scattered over the BSR values (a transpose), so the next blocks are
+ * prefetched while the current ones are copied. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CSC_PREFETCH_(addr) __builtin_prefetch(addr)
+#else
+#define CSC_PREFETCH_(addr) ((void)0)
+#endif
+#define CSC_AHEAD 16
 #define CSC_FILL_(T)                                                           \
   do {                                                                         \
     const T *v = bsr;                                                          \
     T *o = data;                                                               \
-    size_t b_, j_, t_, i_, pos_ = 0;                                           \
-    for (b_ = 0; b_ < p->n_vertices; b_++)                                     \
+    const size_t *ord = p->csc_order;                                          \
+    size_t b_, j_, t_, i_, pos_ = 0, nb_ = p->nnz_blocks;                      \
+    for (b_ = 0; b_ < p->n_vertices; b_++) {                                   \
+      size_t t0_ = p->csc_colstart[b_], t1_ = p->csc_colstart[b_ + 1];         \
+      for (t_ = t0_; t_ < t1_; t_++)                                           \
+        if (t_ + CSC_AHEAD < nb_) {                                            \
+          const T *ahead_ = v + ord[t_ + CSC_AHEAD] * d * d;                   \
+          CSC_PREFETCH_(ahead_);                                               \
+          CSC_PREFETCH_(ahead_ + d * d - 1);                                   \
+        }                                                                      \
       for (j_ = 0; j_ < d; j_++)                                               \
-        for (t_ = p->csc_colstart[b_]; t_ < p->csc_colstart[b_ + 1]; t_++) {   \
-          const T *blk = v + p->csc_order[t_] * d * d + j_;                    \
+        for (t_ = t0_; t_ < t1_; t_++) {                                       \
+          const T *blk = v + ord[t_] * d * d + j_;                             \
           for (i_ = 0; i_ < d; i_++)                                           \
             o[pos_++] = blk[i_ * d];                                           \
         }                                                                      \
+    }                                                                          \
   } while (0)
 
 /* csc(precision, bsr_values, indptr|None, indices|None, data|None,
