@@ -107,6 +107,7 @@ def bench_dropin(target, args, ctx):
     t0 = time.perf_counter()
     fp.hessian(tc, mesh, X, clamp)  # first call: read + plan + kernels
     first = time.perf_counter() - t0
+    backend = ctx.last_backend  # with "auto": the per-call choice
     r = args.repeats
     t_ih, t_fh = interleaved([lambda: ip.hessian(tc, mesh, X, clamp),
                               lambda: fp.hessian(tc, mesh, X, clamp)], r)
@@ -138,6 +139,7 @@ def bench_dropin(target, args, ctx):
     for g in c.groups:
         types[g.type] = g.count
     return dict(contacts=len(tc), vertices=len(V), grid=s["grid"],
+                backend=backend,
                 types=types, nnz=int(H_f.nnz),
                 ipctk_hessian_ms=t_ih * 1e3, fricl_hessian_ms=t_fh * 1e3,
                 hessian_speedup=t_ih / t_fh,
@@ -232,16 +234,16 @@ def main():
     print("fricl %(fricl)s on %(backend)s (%(device)s); ipctk %(ipctk)s on "
           "%(ipctk_threads)d threads; %(cpus)s CPUs" % info)
     rows = []
-    print("\n| contacts | ipctk hessian ms | fricl hessian ms | x | "
+    print("\n| contacts | fricl backend | ipctk hessian ms | fricl hessian ms | x | "
           "(eval alone ms) | ipctk grad ms | fricl grad ms | x | ipctk D ms "
           "| fricl D ms | x | first call ms | ipctk build ms | fricl build "
           "ms | err H | err g |")
-    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
-          "--:|")
+    print("|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+          "--:|--:|")
     for target in [int(t) for t in args.contacts.split(",")]:
         r = bench_dropin(target, args, ctx)
         rows.append(r)
-        print("| %(contacts)d | %(ipctk_hessian_ms).2f | %(fricl_hessian_ms).2f"
+        print("| %(contacts)d | %(backend)s | %(ipctk_hessian_ms).2f | %(fricl_hessian_ms).2f"
               " | %(hessian_speedup).1f | %(fricl_hessian_c_eval_ms).2f | "
               "%(ipctk_gradient_ms).2f | %(fricl_gradient_ms).2f | "
               "%(gradient_speedup).1f | %(ipctk_potential_ms).2f | "

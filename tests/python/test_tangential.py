@@ -186,3 +186,21 @@ def test_empty_group_and_zero_contacts(ctx):
     c = ctx.contacts([g], 5)
     r = c.evaluate(np.ones((5, 3)), 1e-3, gradient=True, hessian="csr")
     assert r.potential == 0 and not r.gradient.any() and r.hessian.nnz == 0
+
+
+def test_sparse_formats_of_any_values(ctx):
+    """to_csr / to_csc / to_bsr give the same matrix for values that are
+    not symmetric (the CSC is an exact transpose, not a symmetric
+    shortcut)."""
+    data, v, eps_v, n = scene(3, 61)
+    c = ctx.contacts(groups_of(data), n)
+    plan = c.plan
+    vals = np.random.default_rng(4).normal(size=(plan.nnz_blocks, 3, 3))
+    B = plan.to_bsr(vals).toarray()
+    assert np.any(B != B.T)
+    same(plan.to_csr(vals).toarray(), B, "csr")
+    Hc = plan.to_csc(vals)
+    same(Hc.toarray(), B, "csc")
+    assert Hc.has_sorted_indices
+    v32 = vals.astype(np.float32)
+    same(plan.to_csc(v32).toarray(), plan.to_bsr(v32).toarray(), "csc f32")
