@@ -39,7 +39,7 @@ mu_s / mu_k are compared with what was read (about 40 us). This catches
 ``collisions.build(...)`` again on the same object. It does not catch an
 in-place edit of a single unsampled collision (``c.weight = ...``,
 ``c.mu_aniso = ...``): after such edits call
-``potential.clear_cache()`` (or ``clear_cache(collisions)``).
+``potential.clear_cache()`` (or ``potential.clear_cache(collisions)``).
 
 **fricl's own lagged build.** :class:`TangentialCollisions` here has
 ipctk's ``build(mesh, vertices, collisions, normal_potential, mu_s,
@@ -70,8 +70,7 @@ from .errors import InvalidArgumentError, UnsupportedError
 from .tangential import ContactGroup, Contacts
 
 __all__ = ["FrictionPotential", "TangentialPotential", "TangentialCollisions",
-           "build_tangential_collisions", "read_tangential_collisions",
-           "clear_cache"]
+           "build_tangential_collisions", "read_tangential_collisions"]
 
 _TYPES = ("vv", "ev", "ee", "fv", "pv")
 _LISTS = {"vv": "vv_collisions", "ev": "ev_collisions",
@@ -421,11 +420,6 @@ def _ref(obj: Any, callback: Any) -> Any:
         return weakref.ref(obj, callback)
     except TypeError:  # not weak-referenceable: hold it
         return lambda: obj
-
-
-def clear_cache(collisions: Any = None) -> None:
-    """Nothing is cached at module level (each potential has its own
-    cache, :meth:`FrictionPotential.clear_cache`); kept for symmetry."""
 
 
 def _barrier_parameters(potential: Any, dhat: float) -> Tuple[float, bool]:
