@@ -262,7 +262,7 @@ def main():
     for c in ctxs:
         for n in (10, 100000):
             for o in bench_overhead(n, args, c):
-                o["backend"] = c.backend
+                o["backend"] = c.last_backend  # auto: the per-call choice
                 over.append(o)
                 print("| %(what)s | %(backend)s | %(n)d | %(python_us).1f | "
                       "%(c_us).1f | %(overhead_us).1f | %(overhead_pct).1f |"
