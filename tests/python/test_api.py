@@ -199,3 +199,56 @@ def test_help_explains_arguments_and_units():
         for w in words:
             assert w in text, (obj, w)
     assert "copy" in fricl._convert.__doc__
+
+
+def test_conversions_are_silent(ref_ctx):
+    """Converted inputs (other dtypes, orders, lists, float16, int64 ids)
+    give the same results and no warning."""
+    import warnings
+    rng = np.random.default_rng(9)
+    data = random_contacts(rng, 12, 3, {"ev": 5})
+    d = data["ev"]
+    v = velocities(rng, 12, 3, 1e-3)
+    ref = ref_ctx.contacts(groups_of(data), 12).evaluate(v, 1e-3,
+                                                         gradient=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        g = fricl.ContactGroup(
+            "ev", d["ids"].astype(np.int64).tolist(),
+            tangent_basis=np.asfortranarray(d["tangent_basis"]),
+            normal_force=list(d["normal_force"]),
+            mu_s=d["mu_s"].astype(">f8"), mu_k=d["mu_k"],
+            closest_point=d["closest_point"][:, 0],
+            weight=d["weight"], mu_aniso=d["mu_aniso"].tolist())
+        r = ref_ctx.contacts([g], 12).evaluate(np.asfortranarray(v), 1e-3,
+                                               gradient=True)
+        ref_ctx.scalar("smooth_mu", np.zeros(4, np.float16), 1e-3, 0.5, 0.3)
+        ref_ctx.scalar("smooth_mu", np.arange(4), 1, 0.5, 0.3)
+    assert r.potential == ref.potential
+    assert r.gradient.tobytes() == ref.gradient.tobytes()
+
+
+def test_gil_is_released():
+    """Another Python thread keeps running while fricl computes: its
+    longest pause is far shorter than the fricl call (with the GIL held
+    it would last the whole call)."""
+    import time
+    with fricl.Context("reference") as ctx:
+        y = np.linspace(0, 3e-3, 4_000_000)
+        ctx.scalar("smooth_friction_f0", y[:10], 1e-3)
+        state = {"call": None}  # set by the worker
+
+        def work():
+            t0 = time.perf_counter()
+            ctx.scalar("all", y, 1e-3, 0.5, 0.3)
+            state["call"] = time.perf_counter() - t0
+
+        t = threading.Thread(target=work)
+        gap, last = 0.0, time.perf_counter()
+        t.start()
+        while state["call"] is None:
+            now = time.perf_counter()
+            gap, last = max(gap, now - last), now
+        t.join()
+        assert state["call"] > 0.05, state
+        assert gap < 0.5 * state["call"], (gap, state["call"])
