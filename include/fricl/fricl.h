@@ -158,9 +158,10 @@ typedef struct fricl_context_params {
   size_t error_buffer_size;
   /* Threads fricl runs on the host: the host backend, plan construction
    * and argument validation. 0: the FRICL_THREADS environment variable,
-   * else every online core. 1: the calling thread only - use this when
-   * you call fricl from your own thread pool, so that the two do not
-   * oversubscribe the cores. Results never depend on it. @since 0.4 */
+   * else every online core ("reference": 1). 1: the calling thread only -
+   * use this when you call fricl from your own thread pool, so that the
+   * two do not oversubscribe the cores. Results never depend on it.
+   * @since 0.4 */
   unsigned threads;
   /* "auto" only: a call with fewer work items than this runs on the host
    * backend, a larger one on the OpenCL device. Work items are elements

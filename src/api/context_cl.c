@@ -21,7 +21,7 @@ fricl_status fricl_context_create_from_cl(fricl_context **out,
     return FRICL_STATUS_INVALID_ARGUMENT;
   }
   fricl_context *ctx = NULL;
-  fricl_status st = fricl__context_alloc(&ctx, params);
+  fricl_status st = fricl__context_alloc(&ctx, params, 0);
   if (st != FRICL_STATUS_OK)
     return st;
   ctx->mode = FRICL__MODE_OPENCL;

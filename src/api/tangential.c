@@ -276,7 +276,7 @@ static fricl_status validate(fricl_context *ctx,
                          "batch.plan was created on another context");
     if (plan->dim != b->dim || plan->n_vertices != b->n_vertices ||
         plan->n_groups != b->n_groups ||
-        plan->checksum != fricl__topology_checksum(b->dim, b->n_vertices,
+        plan->checksum != fricl__topology_checksum(ctx, b->dim, b->n_vertices,
                                                    b->n_groups, b->groups))
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "batch.plan was made for another contact topology "

@@ -47,12 +47,15 @@ static size_t env_size(const char *name) {
 }
 
 fricl_status fricl__context_alloc(fricl_context **out,
-                                  const fricl_context_params *p) {
+                                  const fricl_context_params *p,
+                                  unsigned default_threads) {
   fricl_context *ctx = fricl__calloc(1, sizeof *ctx);
   if (!ctx)
     return FRICL_STATUS_OUT_OF_MEMORY;
   ctx->last_error = fricl__calloc(1, 1);
   unsigned threads = p ? p->threads : 0;
+  if (!threads)
+    threads = default_threads;
   if (!threads)
     threads = (unsigned)env_size("FRICL_THREADS");
   if (!threads)
@@ -107,13 +110,18 @@ fricl_status fricl_context_create(fricl_context **out,
     spec = getenv("FRICL_DEVICE");
   if (!spec || !*spec)
     spec = "auto";
+  /* The reference backend is the simple, single-threaded oracle side of
+   * the tests: one thread everywhere (validation and plans too) unless
+   * the caller asks for more. */
+  const fricl__mode mode = mode_of(spec);
   fricl_context *ctx = NULL;
-  fricl_status st = fricl__context_alloc(&ctx, params);
+  fricl_status st = fricl__context_alloc(
+      &ctx, params, mode == FRICL__MODE_REFERENCE ? 1u : 0u);
   if (st != FRICL_STATUS_OK) {
     fricl__context_report(params, "out of memory");
     return st;
   }
-  ctx->mode = mode_of(spec);
+  ctx->mode = mode;
   switch (ctx->mode) {
   case FRICL__MODE_REFERENCE:
     st = fricl__reference_create(ctx, &ctx->host);

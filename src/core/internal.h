@@ -73,7 +73,8 @@ static inline size_t fricl__grain(const struct fricl_context *ctx,
 /* A context with its host threads and options, no backend yet (the
  * creation functions add them). */
 fricl_status fricl__context_alloc(fricl_context **out,
-                                  const fricl_context_params *p);
+                                  const fricl_context_params *p,
+                                  unsigned default_threads);
 /* Write msg to params->error_buffer, if the caller gave one. */
 void fricl__context_report(const fricl_context_params *p, const char *msg);
 

@@ -154,6 +154,9 @@ static void host_destroy(fricl__backend *be) {
   fricl__host *h = (fricl__host *)be;
   for (int i = 0; i < FRICL__HOST_SCRATCH; ++i)
     free(h->scratch[i]);
+  for (int t = 0; t < 64; ++t)
+    for (int k = 0; k < 3; ++k)
+      free(h->queue[t][k]);
   free(h);
 }
 
