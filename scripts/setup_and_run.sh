@@ -47,9 +47,11 @@ fi
 # Python packages the tests use (numpy for the NPZ fixtures, ipctk for the
 # IPC Toolkit cross-checks; scipy, pytest and scikit-build-core for the
 # Python package's tests). Best effort: without them those tests report
-# SKIPPED loudly, the rest of the suite still runs. Entries: module[:pip name].
+# SKIPPED loudly, the rest of the suite still runs. Entries: module[:pip
+# requirement]; ipctk is pinned to the release the cross-checks target.
 if [ "$mode" = test ] && command -v python3 >/dev/null; then
-  for entry in numpy ipctk scipy pytest scikit_build_core:scikit-build-core; do
+  for entry in numpy ipctk:ipctk==1.6.1 scipy pytest \
+    scikit_build_core:scikit-build-core; do
     mod=${entry%%:*}
     pkg=${entry#*:}
     python3 -c "import $mod" 2>/dev/null && continue
