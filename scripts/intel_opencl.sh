@@ -3,10 +3,10 @@
 #
 # Makes Intel's OpenCL CPU runtime usable as a second OpenCL vendor, without
 # touching /etc: installs the pip packages intel-opencl-rt and
-# intel-cmplr-lib-rt when they are missing, writes DIR/intel-cpu.icd (one
-# line: the absolute path of libintelocl.so) and, given the path of a built
-# `fricl`, checks that `fricl devices` then lists an Intel device. Prints the
-# environment assignments that select it:
+# intel-cmplr-lib-rt when they are missing (into DIR/pip), writes
+# DIR/intel-cpu.icd (one line: the absolute path of libintelocl.so) and,
+# given the path of a built `fricl`, checks that `fricl devices` then lists
+# an Intel device. Prints the environment assignments that select it:
 #
 #   OCL_ICD_VENDORS=DIR            the loader reads vendors from DIR only
 #   LD_LIBRARY_PATH=DIR/lib        only when needed (see below)
@@ -38,15 +38,27 @@ for f in dist.files or []:
 EOF
 }
 
+# An installation python3 already has is used as it is. Otherwise the
+# packages go to a private prefix, DIR/pip, not into Python's environment:
+# a system pip would put their libraries (the package's libOpenCL.so.1
+# among them) in /usr/local/lib, where the next ldconfig would let them
+# shadow the system's ICD loader for every program.
 lib=$(locate intel-opencl-rt libintelocl.so)
-if [ -z "$lib" ] || [ -z "$(locate intel-cmplr-lib-rt libimf.so)" ]; then
-  echo "intel_opencl: pip installing intel-opencl-rt intel-cmplr-lib-rt" >&2
-  pkgs=(intel-opencl-rt intel-cmplr-lib-rt)
-  python3 -m pip install -q "${pkgs[@]}" >&2 2>/dev/null ||
-    python3 -m pip install -q --user "${pkgs[@]}" >&2 2>/dev/null ||
-    python3 -m pip install -q --break-system-packages "${pkgs[@]}" >&2
-  lib=$(locate intel-opencl-rt libintelocl.so)
+if [ -n "$lib" ] && [ -z "$(locate intel-cmplr-lib-rt libimf.so)" ]; then
+  lib="" # incomplete: use the private prefix instead
 fi
+# A file of the private prefix (pip's scheme may add local/ under it).
+private() { find "$dir/pip" -name "$1" -print -quit 2>/dev/null || true; }
+if [ -z "$lib" ] && [ -z "$(private libintelocl.so)" ]; then
+  echo "intel_opencl: pip installing intel-opencl-rt intel-cmplr-lib-rt" \
+    "into $dir/pip" >&2
+  pkgs=(intel-opencl-rt intel-cmplr-lib-rt)
+  opts=(-q --ignore-installed --prefix "$dir/pip")
+  python3 -m pip install "${opts[@]}" "${pkgs[@]}" >&2 2>/dev/null ||
+    python3 -m pip install "${opts[@]}" --break-system-packages \
+      "${pkgs[@]}" >&2
+fi
+[ -n "$lib" ] || lib=$(private libintelocl.so)
 if [ -z "$lib" ] || [ ! -f "$lib" ]; then
   echo "intel_opencl: libintelocl.so not found after installing" >&2
   exit 1
@@ -60,9 +72,10 @@ if [ -n "$missing" ]; then
   mkdir -p "$dir/lib"
   for so in $missing; do
     found=""
+    found=$(private "$so")
     for pkg in intel-cmplr-lib-rt tbb intel-opencl-rt; do
-      found=$(locate "$pkg" "$so")
       [ -n "$found" ] && break
+      found=$(locate "$pkg" "$so")
     done
     if [ -z "$found" ]; then
       echo "intel_opencl: $so (needed by $lib) is not in any pip package" >&2
