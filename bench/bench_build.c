@@ -301,7 +301,7 @@ static int one_precision(const bench_options *o, fricl_context *ctx,
   hr->copy = jobs[i_copy_h].st;
   hr->ref = jobs[i_ref].st;
   ++res->nrows;
-  if (dev) {
+  if (dev && i_dev >= 0 && i_copy_d >= 0) {
     dr->time = jobs[i_dev].st;
     dr->copy = jobs[i_copy_d].st;
     dr->ref = jobs[i_ref].st;

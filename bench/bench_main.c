@@ -26,7 +26,9 @@
 #define BENCH_DEFAULT_REPEATS 7
 #define BENCH_QUICK_REPEATS 3
 #define BENCH_MIN_SAMPLE_S 0.020
+#define BENCH_QUICK_MIN_SAMPLE_S 0.005
 #define BENCH_ERR_SAMPLES 65536
+#define BENCH_QUICK_ERR_SAMPLES 16384
 
 /* ------------------------------------------------------------- groups */
 
@@ -77,7 +79,7 @@ static void usage(FILE *out) {
       "                      (single-thread C), cpu, gpu or opencl:P:D\n"
       "                      (default: $FRICL_DEVICE, else auto). The sweep\n"
       "                      ignores it and opens every backend itself.\n"
-      "  --suite S           scalar, contacts, build, laws, sweep or all\n"
+      "  --suite S[,S...]    scalar, contacts, build, laws, sweep or all\n"
       "                      (default all)\n"
       "  --n N               elements per scalar group (default 2^24) and\n"
       "                      per law row (default 10^7); 2^k allowed\n"
@@ -94,7 +96,9 @@ static void usage(FILE *out) {
       "                      all_per_element; `laws` and `build` select\n"
       "                      those suites\n"
       "  --quick             n = 2^16, 2^14 contacts, sweep up to 1000\n"
-      "                      contacts, 3 repeats (for tests)\n"
+      "                      contacts, 3 repeats of >= 5 ms, accuracy on\n"
+      "                      2^14 elements, kernel build times of the `all`\n"
+      "                      groups only (for tests)\n"
       "  --json FILE         also write every row as JSON (atomically; the\n"
       "                      path is checked before anything runs)\n"
       "  --markdown          print the tables as Markdown\n"
@@ -111,6 +115,32 @@ static void usage(FILE *out) {
       "every scalar group >= 75%% of the copy roofline, `all` >= 1.5x the C\n"
       "reference, max error <= 4 ulp of scale (f32: 4 f32 ulp); 8\n"
       "plane-vertex contacts on auto <= 2x a call on reference.\n");
+}
+
+/* "scalar", "sweep", "all", or a comma-separated list. 0 on success. */
+static int parse_suites(const char *s, unsigned *suites) {
+  static const struct {
+    const char *name;
+    unsigned bit;
+  } names[] = {
+      {"scalar", BENCH_SUITE_SCALAR}, {"contacts", BENCH_SUITE_CONTACTS},
+      {"laws", BENCH_SUITE_LAWS},     {"build", BENCH_SUITE_BUILD},
+      {"sweep", BENCH_SUITE_SWEEP},   {"all", BENCH_SUITES_ALL}};
+  *suites = 0;
+  while (*s) {
+    const size_t len = strcspn(s, ",");
+    size_t k = 0;
+    for (; k < sizeof names / sizeof names[0]; ++k)
+      if (strlen(names[k].name) == len && strncmp(s, names[k].name, len) == 0)
+        break;
+    if (k == sizeof names / sizeof names[0])
+      return 1;
+    *suites |= names[k].bit;
+    s += len;
+    if (*s == ',' && !*++s)
+      return 1;
+  }
+  return *suites == 0;
 }
 
 /* "a,b,c": sizes >= 1 into o->sizes. 0 on success. */
@@ -258,20 +288,7 @@ static int parse_options(int argc, char **argv, bench_options *o) {
       break;
     case 7:
       suite_set = 1;
-      if (strcmp(val, "scalar") == 0)
-        o->suites = BENCH_SUITE_SCALAR;
-      else if (strcmp(val, "contacts") == 0)
-        o->suites = BENCH_SUITE_CONTACTS;
-      else if (strcmp(val, "laws") == 0)
-        o->suites = BENCH_SUITE_LAWS;
-      else if (strcmp(val, "build") == 0)
-        o->suites = BENCH_SUITE_BUILD;
-      else if (strcmp(val, "sweep") == 0)
-        o->suites = BENCH_SUITE_SWEEP;
-      else if (strcmp(val, "all") == 0)
-        o->suites = BENCH_SUITES_ALL;
-      else
-        bad = 1;
+      bad = parse_suites(val, &o->suites);
       break;
     case 8:
       bad = parse_size(val, &contacts);
@@ -311,8 +328,8 @@ static int parse_options(int argc, char **argv, bench_options *o) {
     o->suites = s;
   }
   bench_sweep_default_sizes(o);
-  o->min_sample_s = BENCH_MIN_SAMPLE_S;
-  o->err_samples = BENCH_ERR_SAMPLES;
+  o->min_sample_s = quick ? BENCH_QUICK_MIN_SAMPLE_S : BENCH_MIN_SAMPLE_S;
+  o->err_samples = quick ? BENCH_QUICK_ERR_SAMPLES : BENCH_ERR_SAMPLES;
   return 0;
 }
 
@@ -492,6 +509,9 @@ int fricl_bench_main(int argc, char **argv) {
    * (auto), so only when a suite with such rows runs. */
   const unsigned dev_suites =
       BENCH_SUITE_SCALAR | BENCH_SUITE_BUILD | BENCH_SUITE_LAWS;
+  fprintf(stderr, "fricl bench: %s, %u host threads, n = %zu, %d repeats\n",
+          fricl_context_device_name(env.ctx), fricl_context_threads(env.ctx),
+          opt.n, opt.repeats);
   if (opt.suites & dev_suites) {
     env.has_dev = bench_ocl_has_device(env.ctx);
     if (!env.has_dev)
@@ -500,9 +520,6 @@ int fricl_bench_main(int argc, char **argv) {
               "only (no device tier)\n",
               fricl_context_device_name(env.ctx));
   }
-  fprintf(stderr, "fricl bench: %s, %u host threads, n = %zu, %d repeats\n",
-          fricl_context_device_name(env.ctx), fricl_context_threads(env.ctx),
-          opt.n, opt.repeats);
   if (opt.device && opt.suites == BENCH_SUITE_SWEEP)
     fprintf(stderr, "fricl bench: --device is not used by the sweep (it "
                     "opens every backend)\n");

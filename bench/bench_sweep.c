@@ -268,6 +268,12 @@ static double ratio_to_ref(const bench_sweep_result *res,
   return q ? p->st.median / q->st.median : -1.0;
 }
 
+/* Operations with a device path whose crossover means something (plan
+ * creation is host work on every backend; the small case has one size). */
+static int has_crossover(bench_sweep_op op) {
+  return op == BENCH_SWEEP_EVAL || op == BENCH_SWEEP_BUILD;
+}
+
 /* The smallest size from which on OpenCL backend b beats "host" at every
  * measured size of op; 0: none. */
 static size_t crossover(const bench_sweep_result *res, bench_sweep_op op,
@@ -339,7 +345,7 @@ static void print_op(const bench_sweep_result *res, bench_sweep_op op,
     if (op == BENCH_SWEEP_SMALL)
       break;
   }
-  if (op == BENCH_SWEEP_SMALL)
+  if (!has_crossover(op))
     return;
   for (int b = 0; b < nb; ++b) {
     if (!is_opencl(&res->backends[b]))
@@ -442,7 +448,7 @@ void bench_sweep_json(FILE *f, const bench_sweep_result *res) {
   fputs("    \"crossover\": [", f);
   int first = 1;
   for (int op = 0; op < BENCH_SWEEP_OPS; ++op) {
-    if (op == BENCH_SWEEP_SMALL)
+    if (!has_crossover((bench_sweep_op)op))
       continue;
     for (int b = 0; b < res->nbackends; ++b) {
       if (!is_opencl(&res->backends[b]))

@@ -19,9 +19,9 @@
  * (median; as many calls per sample as make it last --min sample time),
  * so that their ratios hold even on a busy machine.
  *
- * Crossover: for each OpenCL device, the smallest measured size from which
- * on (at that size and every larger one) it beats the host backend; "none"
- * when it never does.
+ * Crossover (eval and build): for each OpenCL device, the smallest
+ * measured size from which on (at that size and every larger one) it
+ * beats the host backend; "none" when it never does.
  */
 #ifndef FRICL_BENCH_SWEEP_H
 #define FRICL_BENCH_SWEEP_H
