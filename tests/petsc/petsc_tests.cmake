@@ -1,0 +1,34 @@
+# Tests of fricl_petsc and fricl-mpi (src/petsc), registered only when that
+# library is built (MPI and PETSc found). Each MPI test runs under mpiexec
+# with 1, 2 and 4 ranks (--oversubscribe: this machine has 2 cores; as root
+# with OMPI_ALLOW_RUN_AS_ROOT), with a timeout: a test that hangs fails.
+if(NOT TARGET fricl_petsc)
+  message(STATUS "fricl_petsc tests: not registered (no MPI or PETSc)")
+  return()
+endif()
+
+set(FRICL_MPIEXEC ${MPIEXEC_EXECUTABLE} ${MPIEXEC_PREFLAGS})
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version
+                OUTPUT_VARIABLE FRICL_MPIEXEC_VERSION ERROR_QUIET)
+if(FRICL_MPIEXEC_VERSION MATCHES "Open MPI|OpenRTE")
+  list(APPEND FRICL_MPIEXEC --oversubscribe)
+  set(FRICL_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      OMPI_MCA_rmaps_base_oversubscribe=1)
+endif()
+set(FRICL_MPI_RANKS 1 2 4)
+
+add_executable(test_petsc_api ${CMAKE_CURRENT_LIST_DIR}/test_petsc_api.c)
+target_compile_options(test_petsc_api PRIVATE ${FRICL_C_FLAGS})
+target_link_libraries(test_petsc_api PRIVATE fricl_petsc)
+if(FRICL_LIBM)
+  target_link_libraries(test_petsc_api PRIVATE ${FRICL_LIBM})
+endif()
+foreach(scenario assemble dim2 errors)
+  foreach(np ${FRICL_MPI_RANKS})
+    add_test(NAME petsc_api_${scenario}_np${np}
+             COMMAND ${FRICL_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np}
+                     $<TARGET_FILE:test_petsc_api> ${scenario})
+    set_tests_properties(petsc_api_${scenario}_np${np} PROPERTIES
+      TIMEOUT 120 ENVIRONMENT "${FRICL_MPI_ENV};FRICL_DEVICE=reference")
+  endforeach()
+endforeach()
