@@ -21,29 +21,31 @@
  *
  * fricl_petsc_plan_create analyses the contacts of every rank once per
  * contact set (collective): it numbers the vertices this rank's contacts
- * touch compactly, in ascending global order, builds fricl's own plan on
- * that numbering, a VecScatter that brings those vertices' velocities to the
- * rank, and the exact preallocation of the distributed Hessian: per owned
- * block row, the union of the block columns that the contacts of ALL ranks
- * put in that row, split into the diagonal and off-diagonal parts (d_nnz,
- * o_nnz). The union is formed with PetscSF (each rank sends the column lists
- * of the rows it touches but does not own to their owners, once per plan).
+ * touch compactly, in ascending global order, and builds fricl's own plan
+ * on that numbering, a VecScatter that brings those vertices' velocities
+ * to the rank, and, with PetscSF, the exchange of the rows a rank touches
+ * but does not own: every block a rank computes for another rank's row
+ * gets a slot at the owner. From the block columns so received, the owner
+ * knows the union of all ranks' blocks in each of its rows: the exact
+ * preallocation (d_nnz, o_nnz per block row).
  *
  * fricl_petsc_tangential_eval (collective) scatters the velocities,
  * evaluates the rank's contacts on the rank's fricl context (any backend),
- * and adds the results into PETSc objects with PETSc's own off-process
- * assembly: VecSetValuesBlocked and MatSetValuesBlocked with ADD_VALUES,
- * then VecAssembly and MatAssembly. Rows owned by other ranks travel in
- * PETSc's stash. The potential is summed over the ranks (MPI_Allreduce).
+ * sends the blocks of other ranks' rows to their slots (PetscSF), sums
+ * each owned block in a fixed order and adds every owned row once into
+ * PETSc's objects: VecSetValuesBlocked and MatSetValuesBlocked with
+ * ADD_VALUES, then VecAssembly and MatAssembly. The potential is summed
+ * over the ranks (MPI_Allreduce).
  *
  * Numbers. The sums differ from one process's fricl_tangential_eval only
- * in the order of additions: each rank sums its own contacts' contributions
- * to an entry in fricl's fixed order; the owner of the row then adds its
- * own partial sum and those of the other ranks (PETSc adds received values
- * in the order the messages arrive, so an entry that receives partial sums
- * from two or more other ranks may differ in the last bits from run to
- * run; entries touched by one or two ranks are reproducible). The
- * potential is each rank's sum reduced by MPI_Allreduce.
+ * in the order of additions. A rank sums its own contacts' contributions to
+ * a block (or gradient entry) in fricl's fixed order; the owner of the row
+ * adds its own partial sum first, then those of the other ranks in
+ * ascending rank order. The order is fixed by the plan, not by the order in
+ * which messages arrive, so the results are bitwise reproducible for a
+ * given partition. (PETSc's stash, which MatSetValuesBlocked uses for rows
+ * of other ranks, adds in arrival order: with three or more contributors
+ * to an entry the last bits change from run to run.)
  *
  * Errors. Every function returns a PetscErrorCode and raises errors through
  * PETSc (SETERRQ), so PetscCall() works as with PETSc's own functions. The
