@@ -32,3 +32,25 @@ foreach(scenario assemble dim2 errors)
       TIMEOUT 120 ENVIRONMENT "${FRICL_MPI_ENV};FRICL_DEVICE=reference")
   endforeach()
 endforeach()
+
+# fricl-mpi against the serial `fricl tangential` (mpi_cli_test.py, numpy;
+# SKIP 77 without it). FRICL_DEVICE=reference keeps 4 ranks on 2 cores
+# quick; the `device` scenario runs the default device (auto).
+foreach(scenario crossing newton empty errors device)
+  foreach(np ${FRICL_MPI_RANKS})
+    set(name mpi_cli_${scenario}_np${np})
+    if(Python3_Interpreter_FOUND)
+      add_test(NAME ${name}
+               COMMAND ${Python3_EXECUTABLE}
+                       ${CMAKE_CURRENT_LIST_DIR}/mpi_cli_test.py ${scenario}
+                       ${np} $<TARGET_FILE:fricl_cli> $<TARGET_FILE:fricl_mpi>
+                       ${CMAKE_CURRENT_BINARY_DIR}/mpi_cli_tmp/${scenario}_${np}
+                       ${FRICL_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG})
+    else()
+      add_test(NAME ${name} COMMAND sh -c
+               "echo 'SKIPPED: no python3; fricl-mpi tests did NOT run'; exit 77")
+    endif()
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600
+      ENVIRONMENT "${FRICL_MPI_ENV};FRICL_DEVICE=reference")
+  endforeach()
+endforeach()
