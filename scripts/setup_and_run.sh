@@ -25,6 +25,10 @@ build=${FRICL_BUILD_DIR:-$root/build}
 # the .npz reader/writer of the CLI).
 packages=(gcc g++ make cmake pkg-config opencl-headers ocl-icd-opencl-dev
   ocl-icd-libopencl1 pocl-opencl-icd zlib1g-dev)
+# The optional MPI + PETSc part (fricl_petsc, fricl-mpi) and its tests.
+if [ "$mode" = test ]; then
+  packages+=(openmpi-bin libopenmpi-dev petsc-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
