@@ -213,16 +213,17 @@ static PetscErrorCode merge_rows(fricl_petsc_plan *p, const PetscInt *ext_cols,
     p->u_ptr[i + 1] = p->u_ptr[i] + n;
     p->max_urow = PetscMax(p->max_urow, n);
     count_row(p, i, u, n);
-    /* Positions of the own blocks (both lists sorted) and received ones. */
-    for (PetscInt k = 0, at = 0; k < n_own; ++k) {
+    /* Positions of the own blocks (both lists sorted) and received ones
+     * (a row no other rank touches is fricl's row as it is). */
+    for (PetscInt k = 0, at = 0; n_ext && k < n_own; ++k) {
       while (u[at] != p->gcols[b0 + k])
         ++at;
-      p->own_pos[b0 - own_b0 + k] = p->u_ptr[i] + at;
+      p->own_pos[b0 - own_b0 + k] = at;
     }
     for (PetscInt s = e0; s < e0 + n_ext; ++s) {
       PetscInt at = -1;
       PetscCall(PetscFindInt(ext_cols[s], n, u, &at));
-      p->ext_pos[s] = p->u_ptr[i] + at;
+      p->ext_pos[s] = at;
     }
     PetscCall(order_by_rank(n_ext, e0, ext_rank, scratch, p->ext_order + e0));
     const PetscInt s0 = p->gext_ptr[i], n_g = p->gext_ptr[i + 1] - s0;
@@ -306,8 +307,9 @@ PetscErrorCode fpetsc_plan_exchange(fricl_petsc_plan *p) {
   PetscCallMPI(MPI_Type_commit(&p->gunit));
   PetscCall(PetscMalloc1((size_t)(E + 1) * (size_t)bs2, &p->ext_vals));
   PetscCall(PetscMalloc1((size_t)(G + 1) * (size_t)d, &p->gext_vals));
-  PetscCall(
-      PetscMalloc1((size_t)(p->n_owned_blocks + 1) * (size_t)bs2, &p->acc));
+  /* One row at a time: the sum of a shared row, and a row in
+   * MatSetValuesBlocked's layout. */
+  PetscCall(PetscMalloc1((size_t)(p->max_urow + 1) * (size_t)bs2, &p->acc));
   PetscCall(PetscMalloc1((size_t)(p->n_grows + 1) * (size_t)d, &p->gacc));
   PetscCall(PetscMalloc1((size_t)(PetscMax(p->max_urow, p->max_row) + 1) *
                              (size_t)bs2,
@@ -381,34 +383,42 @@ void fpetsc_add(fricl_petsc_plan *p, Vec gradient, Mat hessian, fpetsc_err *e) {
   }
   if (!hessian)
     return;
+  /* Per owned row: a row only this rank touches is fricl's row as it is
+   * (the same columns); a shared row is summed in p->acc: the own blocks
+   * first, then the received ones in ascending rank order. Then the row
+   * goes to MatSetValuesBlocked, which takes the d x (n d) values row by
+   * row (fricl stores the blocks one after another, each row-major). */
   const PetscInt own_b0 = (PetscInt)p->row_ptr[p->r0];
-  const PetscInt n_own_blocks = (PetscInt)p->row_ptr[p->r1] - own_b0;
-  PetscArrayzero(p->acc, (size_t)p->n_owned_blocks * (size_t)bs2);
-  for (PetscInt b = 0; b < n_own_blocks; ++b) {
-    PetscReal *a = p->acc + p->own_pos[b] * bs2;
-    const PetscReal *v = p->bsr + (size_t)(own_b0 + b) * (size_t)bs2;
-    for (PetscInt k = 0; k < bs2; ++k)
-      a[k] += v[k];
-  }
-  for (PetscInt t = 0; t < p->ext_ptr[nown]; ++t) {
-    const PetscInt s = p->ext_order[t];
-    PetscReal *a = p->acc + p->ext_pos[s] * bs2;
-    const PetscReal *v = p->ext_vals + (size_t)s * (size_t)bs2;
-    for (PetscInt k = 0; k < bs2; ++k)
-      a[k] += v[k];
-  }
-  /* One call per owned row; the blocks of a row are stored one after
-   * another, each row-major, and MatSetValuesBlocked takes the row's
-   * d x (n d) values row by row. */
   for (PetscInt i = 0; i < nown && !e->code; ++i) {
     const PetscInt u0 = p->u_ptr[i], n = p->u_ptr[i + 1] - u0;
     if (n == 0)
       continue;
-    const PetscReal *blk = p->acc + (size_t)u0 * (size_t)bs2;
+    const PetscInt r = p->own_row[i];
+    const PetscReal *blk;
+    if (p->ext_ptr[i + 1] == p->ext_ptr[i]) {
+      blk = p->bsr + (size_t)p->row_ptr[r] * (size_t)bs2;
+    } else {
+      PetscArrayzero(p->acc, (size_t)n * (size_t)bs2);
+      if (r >= 0)
+        for (PetscInt b = (PetscInt)p->row_ptr[r]; b < p->row_ptr[r + 1]; ++b) {
+          PetscReal *a = p->acc + p->own_pos[b - own_b0] * bs2;
+          const PetscReal *v = p->bsr + (size_t)b * (size_t)bs2;
+          for (PetscInt k = 0; k < bs2; ++k)
+            a[k] += v[k];
+        }
+      for (PetscInt t = p->ext_ptr[i]; t < p->ext_ptr[i + 1]; ++t) {
+        const PetscInt s = p->ext_order[t];
+        PetscReal *a = p->acc + p->ext_pos[s] * bs2;
+        const PetscReal *v = p->ext_vals + (size_t)s * (size_t)bs2;
+        for (PetscInt k = 0; k < bs2; ++k)
+          a[k] += v[k];
+      }
+      blk = p->acc;
+    }
     for (PetscInt c = 0; c < n; ++c)
-      for (PetscInt r = 0; r < d; ++r)
+      for (PetscInt a = 0; a < d; ++a)
         for (PetscInt k = 0; k < d; ++k)
-          p->rowbuf[(r * n + c) * d + k] = blk[c * bs2 + r * d + k];
+          p->rowbuf[(a * n + c) * d + k] = blk[c * bs2 + a * d + k];
     const PetscInt row = p->vstart + i;
     FPETSC_TRY(e, MatSetValuesBlocked(hessian, 1, &row, n, p->u_cols + u0,
                                       p->rowbuf, ADD_VALUES));

@@ -102,15 +102,17 @@ struct fricl_petsc_plan {
   MPI_Datatype hunit, gunit;
   PetscInt *ext_ptr, *gext_ptr;
   PetscInt *u_ptr, *u_cols, max_urow;
-  PetscInt *own_pos;    /* own blocks (owned rows, BSR order) -> union */
-  PetscInt *ext_pos;    /* slot -> union */
+  PetscInt *own_pos;    /* own blocks (owned rows, BSR order) -> column
+                           in the row's union */
+  PetscInt *ext_pos;    /* slot -> column in its row's union */
   PetscInt *ext_order;  /* slots by row, then sending rank */
   PetscInt *gext_row;   /* gradient slot -> owned vertex */
   PetscInt *gext_order; /* gradient slots by row, then sending rank */
   PetscInt n_grows;     /* owned vertices with a gradient block */
   PetscInt *grows;      /* ... their global numbers */
   PetscInt *own_grow;   /* owned vertex -> index in grows, or -1 */
-  PetscReal *ext_vals, *gext_vals, *acc, *gacc;
+  PetscReal *ext_vals, *gext_vals;
+  PetscReal *acc, *gacc; /* one shared row's sum; the owned gradient */
   /* Preallocation per owned block row (vend - vstart entries). */
   PetscInt *dnz, *onz, *dnzu, *onzu;
   PetscBool *has_diag;
