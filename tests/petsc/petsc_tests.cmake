@@ -17,6 +17,15 @@ if(FRICL_MPIEXEC_VERSION MATCHES "Open MPI|OpenRTE")
 endif()
 set(FRICL_MPI_RANKS 1 2 4)
 
+# The GPU-per-rank rule, without MPI (made-up device lists).
+add_executable(test_petsc_device ${CMAKE_CURRENT_LIST_DIR}/test_petsc_device.c
+               ${PROJECT_SOURCE_DIR}/src/petsc/petsc_device.c)
+target_include_directories(test_petsc_device PRIVATE
+                           ${PROJECT_SOURCE_DIR}/src/petsc)
+target_compile_options(test_petsc_device PRIVATE ${FRICL_C_FLAGS})
+target_link_libraries(test_petsc_device PRIVATE fricl)
+add_test(NAME petsc_device COMMAND test_petsc_device)
+
 add_executable(test_petsc_api ${CMAKE_CURRENT_LIST_DIR}/test_petsc_api.c)
 target_compile_options(test_petsc_api PRIVATE ${FRICL_C_FLAGS})
 target_link_libraries(test_petsc_api PRIVATE fricl_petsc)
