@@ -63,3 +63,12 @@ foreach(scenario crossing newton empty errors device)
       ENVIRONMENT "${FRICL_MPI_ENV};FRICL_DEVICE=reference")
   endforeach()
 endforeach()
+
+# Install, then build a fricl_petsc program with find_package(fricl
+# COMPONENTS petsc) and with pkg-config (one rank, run directly).
+add_test(NAME install_consumer_petsc
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/install_consumer_petsc.sh
+                 ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_CURRENT_BINARY_DIR}/install_consumer_petsc)
+set_tests_properties(install_consumer_petsc PROPERTIES TIMEOUT 300
+                     ENVIRONMENT "${FRICL_MPI_ENV}")
