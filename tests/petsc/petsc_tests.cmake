@@ -15,6 +15,14 @@ if(FRICL_MPIEXEC_VERSION MATCHES "Open MPI|OpenRTE")
   set(FRICL_MPI_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
       OMPI_MCA_rmaps_base_oversubscribe=1)
 endif()
+if(FRICL_SANITIZE)
+  # Open MPI's own allocations from MPI_Init (see the file). Full unwinding:
+  # Open MPI's plug-ins have no frame pointers, and a short stack would not
+  # show which module allocated.
+  list(APPEND FRICL_MPI_ENV
+       ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0
+       LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_LIST_DIR}/lsan_mpi.supp)
+endif()
 set(FRICL_MPI_RANKS 1 2 4)
 
 # The GPU-per-rank rule, without MPI (made-up device lists).
