@@ -36,6 +36,7 @@ typedef struct bench_args {
   double contacts;
   int repeats;
   const char *device;
+  int preallocator; /* also time PETSc's MATPREALLOCATOR */
   int help;
 } bench_args;
 
@@ -200,10 +201,14 @@ static PetscErrorCode local_numbering(bench_scene *s, Vec v,
   PetscFunctionReturn(0);
 }
 
-#define N_PHASES 5
-static const char *const phase_names[N_PHASES] = {
-    "fricl plan", "fricl eval", "petsc plan+matrix", "petsc first eval",
-    "petsc eval"};
+#define N_PHASES 7
+static const char *const phase_names[N_PHASES] = {"fricl plan",
+                                                  "fricl eval",
+                                                  "petsc plan+matrix",
+                                                  "petsc first eval",
+                                                  "petsc eval",
+                                                  "MATPREALLOCATOR",
+                                                  "create_matrix (filled)"};
 
 static PetscErrorCode bench(const bench_args *a, int *rc) {
   MPI_Comm comm = PETSC_COMM_WORLD;
@@ -236,7 +241,7 @@ static PetscErrorCode bench(const bench_args *a, int *rc) {
 
   double *t[N_PHASES];
   for (int p = 0; p < N_PHASES; ++p)
-    PetscCall(PetscMalloc1(a->repeats, &t[p]));
+    PetscCall(PetscCalloc1(a->repeats, &t[p]));
   double mallocs = 0;
   fricl_petsc_plan_info info;
   for (int rep = 0; rep < a->repeats; ++rep) {
@@ -306,6 +311,39 @@ static PetscErrorCode bench(const bench_args *a, int *rc) {
     t0 = MPI_Wtime();
     PetscCall(fricl_petsc_tangential_eval(plan, &pb, v, &ppot, g, H, 0));
     t[4][rep] = MPI_Wtime() - t0;
+    if (a->preallocator) {
+      /* The same preallocation by PETSc's MATPREALLOCATOR: the rank's
+       * pattern inserted, assembled (off-process rows in the stash) and
+       * preallocated into a new MATBAIJ, filled with zeros. */
+      Mat P, A;
+      PetscInt nloc;
+      PetscCall(VecGetLocalSize(v, &nloc));
+      PetscCallMPI(MPI_Barrier(comm));
+      t0 = MPI_Wtime();
+      PetscCall(MatCreate(comm, &P));
+      PetscCall(MatSetType(P, MATPREALLOCATOR));
+      PetscCall(MatSetSizes(P, nloc, nloc, PETSC_DETERMINE, PETSC_DETERMINE));
+      PetscCall(MatSetBlockSize(P, 3));
+      PetscCall(MatSetUp(P));
+      PetscCall(fricl_petsc_plan_insert_pattern(plan, P));
+      PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatCreate(comm, &A));
+      PetscCall(MatSetType(A, MATBAIJ));
+      PetscCall(MatSetSizes(A, nloc, nloc, PETSC_DETERMINE, PETSC_DETERMINE));
+      PetscCall(MatSetBlockSize(A, 3));
+      PetscCall(MatPreallocatorPreallocate(P, PETSC_TRUE, A));
+      t[5][rep] = MPI_Wtime() - t0;
+      PetscCall(MatDestroy(&A));
+      PetscCall(MatDestroy(&P));
+      /* fricl_petsc's own matrix creation alone, for comparison. */
+      PetscCallMPI(MPI_Barrier(comm));
+      t0 = MPI_Wtime();
+      PetscCall(fricl_petsc_plan_create_matrix(
+          plan, MATBAIJ, FRICL_PETSC_MATRIX_DIAGONAL, &A));
+      t[6][rep] = MPI_Wtime() - t0;
+      PetscCall(MatDestroy(&A));
+    }
     MatInfo mi;
     PetscCall(MatGetInfo(H, MAT_GLOBAL_SUM, &mi));
     mallocs += mi.mallocs;
@@ -359,6 +397,12 @@ static PetscErrorCode bench(const bench_args *a, int *rc) {
            "%.2f\n",
            1e3 * tmax[0], 1e3 * tmax[1], 1e3 * tmax[2], 1e3 * tmax[3],
            1e3 * tmax[4]);
+    if (a->preallocator)
+      for (int r = 0; r < size; ++r)
+        printf("rank %d: MATPREALLOCATOR (insert + assemble + preallocate, "
+               "filled) %.2f ms; fricl_petsc_plan_create_matrix (filled) "
+               "%.2f ms\n",
+               r, 1e3 * all[N_PHASES * r + 5], 1e3 * all[N_PHASES * r + 6]);
     printf("worst per-rank overhead (plan + eval): %+.1f%%; mallocs during "
            "assembly: %.0f\n",
            100 * worst, mallocs);
@@ -410,6 +454,12 @@ static int parse(int argc, char **argv, bench_args *a, char *err, size_t size) {
         return -1;
       }
       a->repeats = (int)x;
+    } else if (len == 14 && strncmp(name, "--preallocator", 14) == 0) {
+      a->preallocator = strcmp(value, "yes") == 0;
+      if (!a->preallocator && strcmp(value, "no") != 0) {
+        snprintf(err, size, "--preallocator '%s': yes or no", value);
+        return -1;
+      }
     } else if (len == 8 && strncmp(name, "--device", 8) == 0) {
       a->device = value;
     } else {
@@ -435,12 +485,15 @@ int mpi_bench_main(int argc, char **argv) {
     if (rank == 0)
       printf("Usage: mpirun -np P fricl-mpi bench [--contacts N] "
              "[--repeats R] [--device SPEC]\n"
+             "                                [--preallocator yes|no]\n"
              "\n"
              "Per rank: the median time of fricl alone (plan + evaluation of "
              "the rank's\ncontacts in a local numbering) and of fricl_petsc "
              "(plan + matrix, evaluation\n+ assembly), on a synthetic 3-D "
-             "sheet of N contacts (default 1e5, 5 repeats).\nExit 1 if PETSc "
-             "reports a malloc during assembly.\n");
+             "sheet of N contacts (default 1e5, 5 repeats).\n"
+             "--preallocator yes also times PETSc's MATPREALLOCATOR on the "
+             "same pattern.\nExit 1 if PETSc reports a malloc during "
+             "assembly.\n");
     return 0;
   }
   mpi_outcome o;
