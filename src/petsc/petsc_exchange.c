@@ -339,6 +339,7 @@ void fpetsc_exchange_free(fricl_petsc_plan *p) {
   PetscFree(p->acc);
   PetscFree(p->gacc);
   PetscFree(p->rowbuf);
+  PetscFree(p->direct_off);
 }
 
 /* ------------------------------------------------------------ evaluation */
@@ -386,9 +387,12 @@ void fpetsc_add(fricl_petsc_plan *p, Vec gradient, Mat hessian, fpetsc_err *e) {
   /* Per owned row: a row only this rank touches is fricl's row as it is
    * (the same columns); a shared row is summed in p->acc: the own blocks
    * first, then the received ones in ascending rank order. Then the row
-   * goes to MatSetValuesBlocked, which takes the d x (n d) values row by
-   * row (fricl stores the blocks one after another, each row-major). */
+   * goes straight into a BAIJ matrix's storage (petsc_direct.c), or to
+   * MatSetValuesBlocked, which takes the d x (n d) values row by row
+   * (fricl stores the blocks one after another, each row-major). */
   const PetscInt own_b0 = (PetscInt)p->row_ptr[p->r0];
+  fpetsc_direct direct;
+  FPETSC_TRY(e, fpetsc_direct_begin(p, hessian, &direct));
   for (PetscInt i = 0; i < nown && !e->code; ++i) {
     const PetscInt u0 = p->u_ptr[i], n = p->u_ptr[i + 1] - u0;
     if (n == 0)
@@ -415,6 +419,10 @@ void fpetsc_add(fricl_petsc_plan *p, Vec gradient, Mat hessian, fpetsc_err *e) {
       }
       blk = p->acc;
     }
+    if (direct.on) {
+      fpetsc_direct_add_row(p, &direct, u0, n, blk);
+      continue;
+    }
     for (PetscInt c = 0; c < n; ++c)
       for (PetscInt a = 0; a < d; ++a)
         for (PetscInt k = 0; k < d; ++k)
@@ -422,5 +430,10 @@ void fpetsc_add(fricl_petsc_plan *p, Vec gradient, Mat hessian, fpetsc_err *e) {
     const PetscInt row = p->vstart + i;
     FPETSC_TRY(e, MatSetValuesBlocked(hessian, 1, &row, n, p->u_cols + u0,
                                       p->rowbuf, ADD_VALUES));
+  }
+  if (direct.on) {
+    const PetscErrorCode ierr = fpetsc_direct_end(&direct);
+    if (ierr)
+      fpetsc_err_set(e, ierr, "fpetsc_direct_end failed");
   }
 }

@@ -113,6 +113,13 @@ struct fricl_petsc_plan {
   PetscInt *own_grow;   /* owned vertex -> index in grows, or -1 */
   PetscReal *ext_vals, *gext_vals;
   PetscReal *acc, *gacc; /* one shared row's sum; the owned gradient */
+  /* The direct path (petsc_direct.c): per union block, its block in the
+   * diagonal part (>= 0) or -1 - its block in the off-diagonal part of the
+   * matrix last seen (id, nonzero state). */
+  PetscInt *direct_off;
+  PetscBool direct_valid;
+  PetscObjectId direct_id;
+  PetscObjectState direct_state;
   /* Preallocation per owned block row (vend - vstart entries). */
   PetscInt *dnz, *onz, *dnzu, *onzu;
   PetscBool *has_diag;
@@ -173,5 +180,23 @@ void fpetsc_add(fricl_petsc_plan *p, Vec gradient, Mat hessian, fpetsc_err *e);
 PetscErrorCode fpetsc_finish(fricl_petsc_plan *p, PetscReal local,
                              PetscReal *potential, Vec gradient, Mat hessian,
                              unsigned flags);
+
+/* ---------------------------------------------------------- direct path
+ * Adding owned rows straight into an assembled MATSEQBAIJ / MATMPIBAIJ's
+ * storage (petsc_direct.c). Local. */
+typedef struct fpetsc_direct {
+  PetscBool on; /* else: MatSetValuesBlocked */
+  Mat parts[2];
+  PetscScalar *ad, *ao;
+} fpetsc_direct;
+
+/* Use the direct path for H if it can (type, assembled, every block of the
+ * plan stored); dst->on says whether it does. */
+PetscErrorCode fpetsc_direct_begin(fricl_petsc_plan *p, Mat H,
+                                   fpetsc_direct *dst);
+/* Add one owned row's n blocks (fricl's layout) at union position u0. */
+void fpetsc_direct_add_row(const fricl_petsc_plan *p, const fpetsc_direct *dst,
+                           PetscInt u0, PetscInt n, const PetscReal *blk);
+PetscErrorCode fpetsc_direct_end(fpetsc_direct *dst);
 
 #endif
