@@ -61,8 +61,8 @@ PetscErrorCode fricl_petsc_context_create(MPI_Comm comm,
   }
   /* All or none: a rank whose context was created releases it when
    * another rank failed. */
-  int bad = e.code != 0, any = 0;
-  PetscCallMPI(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm));
+  PetscBool any = PETSC_FALSE;
+  PetscCall(fpetsc_any_failed(comm, &e, &any));
   if (any && ctx && *ctx) {
     fricl_context_destroy(*ctx);
     *ctx = NULL;

@@ -104,3 +104,12 @@ PetscErrorCode fpetsc_agree_mask(MPI_Comm comm, unsigned mask,
              "%s must be the same on every rank", what);
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode fpetsc_any_failed(MPI_Comm comm, const fpetsc_err *e,
+                                 PetscBool *any) {
+  int bad = e->code != 0, some = 0;
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Allreduce(&bad, &some, 1, MPI_INT, MPI_MAX, comm));
+  *any = some ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}

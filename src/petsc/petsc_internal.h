@@ -61,6 +61,11 @@ void fpetsc_capture_end(void);
  * failing rank's error ("rank r: message") with SETERRQ; else returns 0. */
 PetscErrorCode fpetsc_agree(MPI_Comm comm, const fpetsc_err *e);
 
+/* Collective: whether any rank recorded an error (to release what the
+ * ranks that succeeded allocated, before fpetsc_agree raises). */
+PetscErrorCode fpetsc_any_failed(MPI_Comm comm, const fpetsc_err *e,
+                                 PetscBool *any);
+
 /* Collective: every rank must pass the same @p mask (which optional
  * arguments it gives, its flags); otherwise every rank raises an error
  * naming @p what. */

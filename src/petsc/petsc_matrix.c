@@ -39,20 +39,18 @@ PetscErrorCode fricl_petsc_plan_preallocate(const fricl_petsc_plan *plan, Mat A,
   if (!e.code && (flags & ~FRICL_PETSC_MATRIX_DIAGONAL))
     fpetsc_err_set(&e, PETSC_ERR_ARG_OUTOFRANGE, "flags = 0x%x: unknown bits",
                    flags);
-  if (!e.code && (flags & FRICL_PETSC_MATRIX_DIAGONAL)) {
-    FPETSC_TRY(&e, PetscMalloc2(nown + 1, &dnz, nown + 1, &dnzu));
-    for (PetscInt i = 0; !e.code && i < nown; ++i) {
-      dnz[i] = plan->dnz[i] + !plan->has_diag[i];
-      dnzu[i] = plan->dnzu[i] + !plan->has_diag[i];
-    }
-  }
   if (!e.code)
     FPETSC_TRY(&e, PetscObjectTypeCompareAny((PetscObject)A, &sbaij, MATSBAIJ,
                                              MATSEQSBAIJ, MATMPISBAIJ, ""));
   fpetsc_capture_end();
-  if (e.code)
-    PetscFree2(dnz, dnzu);
   PetscCall(fpetsc_agree(plan->comm, &e));
+  if (flags & FRICL_PETSC_MATRIX_DIAGONAL) {
+    PetscCall(PetscMalloc2(nown + 1, &dnz, nown + 1, &dnzu));
+    for (PetscInt i = 0; i < nown; ++i) {
+      dnz[i] = plan->dnz[i] + !plan->has_diag[i];
+      dnzu[i] = plan->dnzu[i] + !plan->has_diag[i];
+    }
+  }
   PetscCall(MatXAIJSetPreallocation(A, plan->dim, dnz ? dnz : plan->dnz,
                                     plan->onz, dnzu ? dnzu : plan->dnzu,
                                     plan->onzu));

@@ -335,8 +335,11 @@ PetscErrorCode fricl_petsc_plan_create(fricl_context *ctx, Vec layout,
       build_local(p, mapping, n_groups, groups, &e);
   }
   fpetsc_capture_end();
-  if (e.code)
-    fricl_petsc_plan_destroy(&p);
+  /* Every rank releases its part when any rank failed. */
+  PetscBool any = PETSC_FALSE;
+  PetscCall(fpetsc_any_failed(comm, &e, &any));
+  if (any)
+    PetscCall(fricl_petsc_plan_destroy(&p));
   PetscCall(fpetsc_agree(comm, &e));
 
   /* Collective steps. */
