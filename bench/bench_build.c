@@ -1,12 +1,13 @@
 /* bench_build.c - see bench_build.h. */
 #include "bench_build.h"
+#include "bench_ocl.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench_data.h"
-#include "build.h"
+#include "opencl/build_launch.h"
 
 #define NG 4 /* FV, EE, EV, VV */
 
@@ -288,7 +289,7 @@ static int run_device(void *arg, int count) {
       l.dhat = s->b.dhat;
       l.c0 = 0;
       l.n = s->count[g];
-      const fricl_status st = fricl__build_enqueue(d->ctx, &l);
+      const fricl_status st = fricl__build_enqueue(bench_ocl(d->ctx), &l);
       if (st != FRICL_STATUS_OK) {
         clFinish(d->queue);
         return fail_fricl(d->ctx, st, "build kernel");
@@ -373,8 +374,8 @@ static int one_precision(const bench_options *o, fricl_context *ctx,
                                 "enable\n#define FRICL_REAL double\n"
                               : "#define FRICL_REAL float\n";
     cl_kernel k = NULL;
-    const fricl_status st = fricl__kernel_get(ctx, "fricl_copy.cl", NULL,
-                                              "fricl_copy", defines, &k, NULL);
+    const fricl_status st = fricl__ocl_kernel(
+        bench_ocl(ctx), "fricl_copy.cl", NULL, "fricl_copy", defines, &k, NULL);
     if (st != FRICL_STATUS_OK) {
       fail_fricl(ctx, st, "copy kernel");
       goto done;

@@ -14,6 +14,7 @@
  * not counted, which makes "% of copy" an honest efficiency figure.
  */
 #include "bench_contacts.h"
+#include "bench_ocl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -259,8 +260,8 @@ static int copy_setup(fricl_context *ctx, fricl_precision p, copy_run *c) {
                             ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                               "#define FRICL_REAL double\n"
                             : "#define FRICL_REAL float\n";
-  if (fricl__kernel_get(ctx, "fricl_copy.cl", NULL, "fricl_copy", defines,
-                        &c->kernel, NULL) != FRICL_STATUS_OK)
+  if (fricl__ocl_kernel(bench_ocl(ctx), "fricl_copy.cl", NULL, "fricl_copy",
+                        defines, &c->kernel, NULL) != FRICL_STATUS_OK)
     return 1;
   cl_context cl = NULL;
   fricl_context_get_cl(ctx, &cl, NULL, &c->queue);

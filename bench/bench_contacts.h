@@ -3,7 +3,7 @@
 #define FRICL_BENCH_CONTACTS_H
 
 #include "bench_types.h"
-#include "internal.h"
+#include "opencl/opencl.h"
 
 /* Time every (stencil, precision, outputs) row over `count` contacts on
  * ctx against the reference context `ref` and print the table. 0 on

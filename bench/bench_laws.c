@@ -11,6 +11,7 @@
  * in and out, force); % of copy is that bandwidth over the copy kernel's.
  */
 #include "bench_laws.h"
+#include "bench_ocl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,7 +21,7 @@
 
 #include "bench_data.h"
 #include "bench_timer.h"
-#include "internal.h"
+#include "opencl/opencl.h"
 
 #define LAWS_DEFAULT_N ((size_t)10000000)
 #define LAWS_QUICK_N ((size_t)1 << 16)
@@ -341,8 +342,8 @@ static int run_row(fricl_context *ctx, fricl_context *ref, const row_def *d,
                             ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
                               "#define FRICL_REAL double\n"
                             : "#define FRICL_REAL float\n";
-  if (fricl__kernel_get(ctx, "fricl_copy.cl", NULL, "fricl_copy", defines,
-                        &cj.k, NULL) != FRICL_STATUS_OK) {
+  if (fricl__ocl_kernel(bench_ocl(ctx), "fricl_copy.cl", NULL, "fricl_copy",
+                        defines, &cj.k, NULL) != FRICL_STATUS_OK) {
     fprintf(stderr, "fricl bench: %s\n", fricl_context_last_error(ctx));
     goto cleanup;
   }

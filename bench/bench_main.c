@@ -12,6 +12,7 @@
 #include "bench_build.h"
 #include "bench_contacts.h"
 #include "bench_laws.h"
+#include "bench_ocl.h"
 #include "bench_report.h"
 #include "bench_scalar.h"
 
@@ -298,7 +299,7 @@ static void fill_header(const bench_env *env, bench_header *h) {
             CL_SUCCESS)
       snprintf(h->driver, sizeof h->driver, "%s", drv);
     snprintf(h->build_options, sizeof h->build_options, "%s",
-             env->ctx->build_options ? env->ctx->build_options : "");
+             bench_ocl(env->ctx) ? bench_ocl(env->ctx)->build_options : "");
   }
   h->n = env->opt->n;
   h->repeats = env->opt->repeats;

@@ -1,5 +1,6 @@
 /* bench_scalar.c - see bench_scalar.h. */
 #include "bench_scalar.h"
+#include "bench_ocl.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -197,8 +198,8 @@ static int copy_setup(bench_env *env, copy_run *c) {
               "#define FRICL_REAL double\n"
             : "#define FRICL_REAL float\n";
     const fricl_status st =
-        fricl__kernel_get(env->ctx, "fricl_copy.cl", NULL, "fricl_copy",
-                          defines, &env->copy, NULL);
+        fricl__ocl_kernel(bench_ocl(env->ctx), "fricl_copy.cl", NULL,
+                          "fricl_copy", defines, &env->copy, NULL);
     if (st != FRICL_STATUS_OK)
       return fail_fricl(env->ctx, st, "building fricl_copy.cl");
   }
@@ -246,8 +247,8 @@ static int build_in_fresh_context(bench_env *env, const bench_group *g,
   }
   cl_kernel k = NULL;
   const int pe = g->per_element;
-  st = fricl__scalar_kernel(fresh, env->prec, profile, g->mask, pe, pe, pe, &k,
-                            ms);
+  st = fricl__ocl_scalar_kernel(bench_ocl(fresh), env->prec, profile, g->mask,
+                                pe, pe, pe, &k, ms);
   const int rc = st == FRICL_STATUS_OK
                      ? 0
                      : fail_fricl(fresh, st, "building the group's kernel");

@@ -8,7 +8,7 @@
 #ifndef FRICL_BENCH_SCALAR_H
 #define FRICL_BENCH_SCALAR_H
 
-#include "internal.h"
+#include "opencl/opencl.h"
 
 #include "bench_types.h"
 

@@ -5,6 +5,8 @@
  * and fricl_geometry_math.h.
  *   FRICL_REAL, FRICL_FN, FRICL_SQRT, FRICL_LOG   precision
  *   FRICL_DIM, FRICL_STENCIL, FRICL_K, FRICL_NB    dimension and stencil
+ *   FRICL_STENCIL_IS_EE, FRICL_STENCIL_IS_PV       stencil tests for #if
+ *                     (the codes are enumerators, invisible to #if)
  *   FRICL_HAS_REST    rest positions given (else eps_x from the lagged ones)
  *   FRICL_MUS_MODE, FRICL_MUK_MODE   0 batch scalar, 1 per contact,
  *                                    2 per vertex (interpolated, blended)
@@ -65,7 +67,7 @@ __kernel void fricl_build_contacts(
 #endif
   }
   FRICL_REAL eps_x = 0;
-#if FRICL_STENCIL == FRICL_B_EE
+#if FRICL_STENCIL_IS_EE
   {
 #if FRICL_HAS_REST
     __global const FRICL_REAL *R = Xr;
@@ -82,7 +84,7 @@ __kernel void fricl_build_contacts(
   }
 #endif
   FRICL_REAL pn[3] = {0, 0, 0}, pc = 0;
-#if FRICL_STENCIL == FRICL_B_PV
+#if FRICL_STENCIL_IS_PV
   for (int r = 0; r < FRICL_DIM; ++r)
     pn[r] = pn_a[c * FRICL_DIM + r];
   pc = pc_a[c];

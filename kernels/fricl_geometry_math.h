@@ -23,34 +23,25 @@
  *    feature point minus the second) and c_i the vertex's coefficient in r.
  */
 
-#ifndef FRICL_B_OK
-/* Status codes: the values of the public fricl_build_status (checked by
- * static assertions in src/build_ref.c). */
-#define FRICL_B_OK 0
-#define FRICL_B_INACTIVE 1
-#define FRICL_B_INSIDE_DMIN 2
-#define FRICL_B_EE_PARALLEL 3
-#define FRICL_B_DEG_COINCIDENT 4
-#define FRICL_B_DEG_EDGE 5
-#define FRICL_B_DEG_FACE 6
-#define FRICL_B_DEG_POINT_ON_LINE 7
-#define FRICL_B_DEG_PARALLEL 8
-#define FRICL_B_DEG_NORMAL 9
-#define FRICL_B_NONFINITE 10
-#define FRICL_B_MU_NEGATIVE 11
-#define FRICL_B_MU_NONFINITE 12
-/* Stencil codes (the fricl_stencil values). */
-#define FRICL_B_VV 0
-#define FRICL_B_EV 1
-#define FRICL_B_EE 2
-#define FRICL_B_FV 3
-#define FRICL_B_PV 4
-/* Blend rules (the fricl_mu_blend values). */
-#define FRICL_B_AVERAGE 0
-#define FRICL_B_MIN 1
-#define FRICL_B_MAX 2
-#define FRICL_B_PRODUCT 3
-#define FRICL_B_HARMONIC 4
+#ifndef FRICL_EMBEDDED
+#include "fricl/fricl_tables.h"
+#endif
+#ifndef FRICL_B_CODES_
+#define FRICL_B_CODES_
+/* Status, stencil and blend codes: the public enums' values, from the same
+ * tables (<fricl/fricl_tables.h>). */
+enum {
+#define FRICL_B_STATUS_(name, value, text, desc) FRICL_B_##name = value,
+  FRICL_BUILD_STATUS_MAP(FRICL_B_STATUS_)
+#undef FRICL_B_STATUS_
+#define FRICL_B_STENCIL_(name, value, text, k, nb, only3d)                     \
+  FRICL_B_##name = value,
+      FRICL_STENCIL_MAP(FRICL_B_STENCIL_)
+#undef FRICL_B_STENCIL_
+#define FRICL_B_BLEND_(name, value, text) FRICL_B_##name = value,
+          FRICL_MU_BLEND_MAP(FRICL_B_BLEND_)
+#undef FRICL_B_BLEND_
+};
 #endif
 
 /* ------------------------------------------------------------- vectors */
@@ -173,8 +164,8 @@ FRICL_INLINE FRICL_REAL FRICL_FN(g_point_segment)(
  * each, stencil order); pn, pc the plane of a PV contact; eps_x the EE
  * skip threshold. Writes beta (nb), P (dim x m), the squared distance, the
  * distance vector r (dim) and the coefficient c_i of every stencil vertex
- * in r. Returns FRICL_B_OK, FRICL_B_EE_PARALLEL or a FRICL_B_DEG_* code (the
- * outputs are then unspecified).
+ * in r. Returns FRICL_B_OK, FRICL_B_EE_PARALLEL or a FRICL_B_DEGENERATE_* code
+ * (the outputs are then unspecified).
  */
 FRICL_INLINE int FRICL_FN(build_geometry)(int type, int dim,
                                           const FRICL_REAL *x,
@@ -189,7 +180,7 @@ FRICL_INLINE int FRICL_FN(build_geometry)(int type, int dim,
     FRICL_FN(g_sub)(v1, v0, d, dim);
     const FRICL_REAL dd = FRICL_FN(g_dot)(d, d, dim);
     if (dd == zero)
-      return FRICL_B_DEG_COINCIDENT;
+      return FRICL_B_DEGENERATE_COINCIDENT;
     if (dim == 3)
       FRICL_FN(g_vv_basis3)(d, P);
     else
@@ -207,12 +198,12 @@ FRICL_INLINE int FRICL_FN(build_geometry)(int type, int dim,
     FRICL_FN(g_sub)(p, e0, q, dim);
     const FRICL_REAL ee = FRICL_FN(g_dot)(e, e, dim);
     if (ee == zero)
-      return FRICL_B_DEG_EDGE;
+      return FRICL_B_DEGENERATE_EDGE;
     if (dim == 3) {
       FRICL_REAL n[3];
       FRICL_FN(g_cross)(e, q, n);
       if (FRICL_FN(g_dot)(n, n, 3) == zero)
-        return FRICL_B_DEG_POINT_ON_LINE;
+        return FRICL_B_DEGENERATE_POINT_ON_LINE;
       FRICL_FN(g_set_col)(P, 3, 0, e);
       FRICL_FN(g_set_col)(P, 3, 1, n);
     } else {
@@ -241,9 +232,9 @@ FRICL_INLINE int FRICL_FN(build_geometry)(int type, int dim,
     const FRICL_REAL A = FRICL_FN(g_dot)(ea, ea, 3);
     const FRICL_REAL Cc = FRICL_FN(g_dot)(eb, eb, 3);
     if (A == zero || Cc == zero)
-      return FRICL_B_DEG_EDGE;
+      return FRICL_B_DEGENERATE_EDGE;
     if (nn == zero)
-      return FRICL_B_DEG_PARALLEL;
+      return FRICL_B_DEGENERATE_PARALLEL;
     const FRICL_REAL B = FRICL_FN(g_dot)(ea, eb, 3);
     FRICL_FN(g_sub)(ea0, eb0, w0, 3);
     const FRICL_REAL wa = FRICL_FN(g_dot)(w0, ea, 3);
@@ -277,7 +268,7 @@ FRICL_INLINE int FRICL_FN(build_geometry)(int type, int dim,
     FRICL_FN(g_cross)(E0, E1, n);
     const FRICL_REAL nn = FRICL_FN(g_dot)(n, n, 3);
     if (nn == zero)
-      return FRICL_B_DEG_FACE;
+      return FRICL_B_DEGENERATE_FACE;
     const FRICL_REAL a00 = FRICL_FN(g_dot)(E0, E0, 3);
     const FRICL_REAL a01 = FRICL_FN(g_dot)(E0, E1, 3);
     const FRICL_REAL a11 = FRICL_FN(g_dot)(E1, E1, 3);
@@ -326,7 +317,7 @@ FRICL_INLINE int FRICL_FN(build_geometry)(int type, int dim,
   /* PV: the plane {y : n.y + c = 0}, n of any nonzero length. */
   const FRICL_REAL nn = FRICL_FN(g_dot)(pn, pn, dim);
   if (nn == zero)
-    return FRICL_B_DEG_NORMAL;
+    return FRICL_B_DEGENERATE_NORMAL;
   if (dim == 3)
     FRICL_FN(g_vv_basis3)(pn, P);
   else

@@ -24,25 +24,25 @@
  *    constant branch are not reproduced (spec 0.3).
  */
 
-#ifndef FRICL_LAW_EXUDYN_STRIBECK_ID
-#define FRICL_LAW_EXUDYN_STRIBECK_ID 0
-#define FRICL_LAW_EXUDYN_STEP_ID 1
-#define FRICL_LAW_EXUDYN_REGULARIZED_ID 2
-#define FRICL_LAW_ISDF_ID 3
-#define FRICL_LAW_COULOMB_ID 4
-#define FRICL_LAW_STRIBECK_ID 5
-#define FRICL_LAW_MAXWELL_ID 6
-#define FRICL_LAW_MODIFIED_STRIBECK_ID 7
-#define FRICL_LAW_LUGRE_ID 8
-#define FRICL_LAW_GMS_ID 9
+#ifndef FRICL_EMBEDDED
+#include "fricl/fricl_tables.h"
+#endif
+#ifndef FRICL_LAW_CODES_
+#define FRICL_LAW_CODES_
+/* Law and integrator codes: the public enums' values, from the same tables
+ * (<fricl/fricl_tables.h>). */
+enum {
+#define FRICL_LAW_ID_(name, value, text) FRICL_LAW_##name##_ID = value,
+  FRICL_LAW_MAP(FRICL_LAW_ID_)
+#undef FRICL_LAW_ID_
+#define FRICL_INTEG_(name, value, text) FRICL_INTEG_##name = value,
+      FRICL_INTEGRATOR_MAP(FRICL_INTEG_)
+#undef FRICL_INTEG_
+};
 /* Option bits (fricl_laws.h FRICL_LAW_OPT_*). */
 #define FRICL_LAW_OPT_ISDF_CONTINUOUS_BIT 0x1u
 #define FRICL_LAW_OPT_STRIBECK_ODD_BIT 0x2u
 #define FRICL_LAW_OPT_LUGRE_EXP_SHAPE_BIT 0x4u
-/* Integrators (fricl_laws.h fricl_integrator). */
-#define FRICL_INTEG_EULER 0
-#define FRICL_INTEG_RK4 1
-#define FRICL_INTEG_EXP 2
 #endif
 
 /* ---------------------------------------------------------------- signs */

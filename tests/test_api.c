@@ -93,7 +93,7 @@ static void test_device_specs(void) {
 static void test_build_failure(const char *spec, const char *be) {
   fricl_context_params p;
   fricl_context_params_init(&p);
-  p.device = spec;
+  test_spec_params(&p, spec);
   /* Turns a function name into a syntax error inside the kernel source. */
   p.build_options = "-Dfricl_smooth_friction_f0=1+";
   fricl_context *ctx = NULL;

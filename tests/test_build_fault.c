@@ -5,8 +5,8 @@
  * same context must then build bitwise like the clean run. Leaks are left
  * to the ASan pass of the suite.
  */
-#include "fault.h"
-#include "internal.h"
+#include "core/fault.h"
+#include "opencl/opencl.h"
 #include "test_util.h"
 
 #define NC 50
@@ -60,13 +60,15 @@ int main(void) {
           be[i].label, fricl_context_last_error(ctx));
     /* Cached kernels are not rebuilt: clear the cache so that the program
      * build is among the operations too. */
-    fricl__program_cache_clear(ctx);
+    if (fricl__ocl_cast(ctx->dev))
+      fricl__ocl_program_cache_clear(fricl__ocl_cast(ctx->dev));
     fricl__fault_disarm();
     CHECK(run(ctx, N0, P0, &rep) == FRICL_STATUS_OK, "%s: clean run",
           be[i].label);
     const long ops = fricl__fault_count();
     for (long n = 1; n <= ops; ++n) {
-      fricl__program_cache_clear(ctx);
+      if (fricl__ocl_cast(ctx->dev))
+        fricl__ocl_program_cache_clear(fricl__ocl_cast(ctx->dev));
       fricl_build_report_init(&rep);
       rep.total = 12345;
       fricl__fault_arm(n);

@@ -703,8 +703,9 @@ static void check_backends(int dim) {
       snprintf(l2, sizeof l2, "%s chunks of 7", label);
       compare(l2, S, &a, &c, 1);
       if (strcmp(be[i].spec, "reference") != 0) {
+        /* The host backend runs the reference's own loops: bitwise. */
         snprintf(l2, sizeof l2, "%s vs reference", label);
-        compare(l2, S, &r, &a, 0);
+        compare(l2, S, &r, &a, strncmp(be[i].spec, "host", 4) == 0);
       }
       outs_free(&a);
       outs_free(&b);

@@ -8,6 +8,8 @@
  *       caller's mutex (the documented contract): bitwise the serial run;
  *   (c) the context-free functions (fricl_devices_list, fricl_status_string,
  *       names, version, context create/destroy) called concurrently.
+ * test_concurrent_open.c covers the first OpenCL use of a process from
+ * several threads at once.
  * Run under ThreadSanitizer by CI (FRICL_TSAN=ON, see .ci/run).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -100,12 +102,13 @@ static fricl_context *make_context(const char *spec, char *err, size_t size,
                                    fricl_status *st) {
   fricl_context_params p;
   fricl_context_params_init(&p);
-  p.device = spec;
+  test_spec_params(&p, spec);
   p.max_chunk_elements = MAX_CHUNK;
   p.error_buffer = err;
   p.error_buffer_size = size;
   fricl_context *ctx = NULL;
   *st = fricl_context_create(&ctx, &p);
+  test_spec_created(ctx, spec);
   return ctx;
 }
 

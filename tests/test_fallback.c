@@ -1,8 +1,9 @@
 /*
  * test_fallback.c - run with the ICD loader pointed at an empty vendor
  * directory (see tests/CMakeLists.txt), i.e. no OpenCL runtime: "auto"
- * falls back to the reference backend and says so, explicit OpenCL specs get
- * DEVICE_NOT_FOUND with a message, and evaluation still works.
+ * runs everything on the host backend and says it fell back, "host" and
+ * "reference" work, explicit OpenCL specs get DEVICE_NOT_FOUND with a
+ * message, and evaluation still works.
  */
 #include "test_util.h"
 
@@ -10,10 +11,17 @@ int main(void) {
   size_t count = 99;
   CHECK(fricl_devices_list(NULL, 0, &count) == FRICL_STATUS_OK && count == 0,
         "devices without a runtime: %zu", count);
-  fricl_context *ctx = test_context("auto", 0, 0);
-  if (ctx) {
-    CHECK(fricl_context_backend(ctx) == FRICL_BACKEND_REFERENCE, "backend");
-    CHECK(fricl_context_fell_back(ctx) == 1, "fell back");
+  static const char *const ok_specs[] = {"auto", "host", "reference"};
+  static const fricl_backend ok_backends[] = {
+      FRICL_BACKEND_HOST, FRICL_BACKEND_HOST, FRICL_BACKEND_REFERENCE};
+  for (int s = 0; s < 3; ++s) {
+    fricl_context *ctx = test_context(ok_specs[s], 0, 0);
+    if (!ctx)
+      continue;
+    CHECK(fricl_context_backend(ctx) == ok_backends[s], "%s: backend",
+          ok_specs[s]);
+    CHECK(fricl_context_fell_back(ctx) == (s == 0), "%s: fell back",
+          ok_specs[s]);
     const double y[2] = {2.5e-4, 7.5e-4};
     double f1[2];
     fricl_scalar_batch b;
@@ -24,6 +32,8 @@ int main(void) {
     b.out[FRICL_SMOOTH_FRICTION_F1] = f1;
     CHECK(fricl_scalar_eval(ctx, &b) == FRICL_STATUS_OK, "eval");
     CHECK(f1[0] == 0.4375 && f1[1] == 0.9375, "values %g %g", f1[0], f1[1]);
+    CHECK(fricl_context_last_backend(ctx) == ok_backends[s], "%s: last backend",
+          ok_specs[s]);
     fricl_context_destroy(ctx);
   }
   static const char *const specs[] = {"cpu", "gpu", "opencl:0:0"};

@@ -30,8 +30,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fault.h"
-#include "internal.h"
+#include "core/fault.h"
+#include "opencl/opencl.h"
 #include "test_util.h"
 
 extern char **environ;
@@ -101,16 +101,18 @@ static fricl_status create(const char *spec, int staging, fricl_context **ctx,
                            char *err, size_t err_size) {
   fricl_context_params p;
   fricl_context_params_init(&p);
-  p.device = spec;
+  test_spec_params(&p, spec);
   p.max_chunk_elements = MAX_CHUNK;
   p.error_buffer = err;
   p.error_buffer_size = err_size;
   err[0] = '\0';
   const fricl_status st = fricl_context_create(ctx, &p);
+  if (st == FRICL_STATUS_OK)
+    test_spec_created(*ctx, spec);
   /* Staging buffers instead of wrapped host memory, as on a discrete GPU
    * (the CPU device has unified memory and would never take this path). */
-  if (st == FRICL_STATUS_OK && staging)
-    (*ctx)->host_unified = 0;
+  if (st == FRICL_STATUS_OK && staging && fricl__ocl_cast((*ctx)->dev))
+    fricl__ocl_cast((*ctx)->dev)->host_unified = 0;
   return st;
 }
 
@@ -465,6 +467,8 @@ static int run_cli_tests(const char *cli, const char *dir) {
   test_backend be[TEST_MAX_BACKENDS];
   const int nb = test_backends(be);
   for (int i = 0; i < nb; ++i) {
+    if (strcmp(be[i].spec, "host-split") == 0)
+      continue; /* a test-only variant of "host", not a CLI device spec */
     fricl_device_info info[TEST_MAX_BACKENDS];
     size_t count = 0;
     fricl_devices_list(info, TEST_MAX_BACKENDS, &count);

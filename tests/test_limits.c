@@ -4,7 +4,7 @@
  * for counts and offsets past 2^32 elements, exercised on the planner
  * itself without allocating that much.
  */
-#include "internal.h"
+#include "core/internal.h"
 #include "test_util.h"
 
 /* Chunked results equal unchunked ones for n around multiples of chunk. */
@@ -74,15 +74,17 @@ static void large_counts(void) {
    * capped by the caller's max_chunk_elements. */
   struct fricl_context fake;
   memset(&fake, 0, sizeof fake);
-  fake.backend = FRICL_BACKEND_OPENCL;
-  fake.max_alloc_bytes = (cl_ulong)1 << 40;
-  CHECK(fricl__chunk_elements(&fake, 8) == (size_t)1 << 37, "2^40 / 8");
-  CHECK(fricl__chunk_elements(&fake, 4) == (size_t)1 << 38, "2^40 / 4");
+  const uint64_t max_alloc = (uint64_t)1 << 40;
+  CHECK(fricl__chunk_elements_for(&fake, max_alloc, 8) == (size_t)1 << 37,
+        "2^40 / 8");
+  CHECK(fricl__chunk_elements_for(&fake, max_alloc, 4) == (size_t)1 << 38,
+        "2^40 / 4");
   fake.max_chunk_elements = ((size_t)1 << 32) + 3;
-  CHECK(fricl__chunk_elements(&fake, 8) == ((size_t)1 << 32) + 3, "cap");
-  fake.max_alloc_bytes = 4; /* smaller than one element */
+  CHECK(fricl__chunk_elements_for(&fake, max_alloc, 8) == ((size_t)1 << 32) + 3,
+        "cap");
   fake.max_chunk_elements = 0;
-  CHECK(fricl__chunk_elements(&fake, 8) == 1, "at least one element");
+  /* A maximum allocation smaller than one element. */
+  CHECK(fricl__chunk_elements_for(&fake, 4, 8) == 1, "at least one element");
   /* n whose byte size overflows size_t is refused, not wrapped. */
   fricl_context *ctx = test_context("reference", 0, 0);
   if (ctx) {

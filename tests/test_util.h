@@ -14,6 +14,8 @@
 
 #include "fricl/fricl.h"
 
+#include "core/internal.h"
+
 static int test_failures = 0;
 
 #define CHECK(cond, ...)                                                       \
@@ -26,7 +28,7 @@ static int test_failures = 0;
     }                                                                          \
   } while (0)
 
-#define TEST_MAX_BACKENDS 8
+#define TEST_MAX_BACKENDS 10
 
 /* The backends every test body runs on: the reference backend, then each
  * OpenCL device found (FRICL_TEST_DEVICE=spec restricts to one). Says
@@ -47,11 +49,20 @@ static inline int test_backends(test_backend *out) {
   snprintf(out[n].spec, sizeof out[n].spec, "reference");
   snprintf(out[n].label, sizeof out[n].label, "reference");
   ++n;
-  fricl_device_info infos[TEST_MAX_BACKENDS - 1];
+  /* The host backend twice: with fricl's thresholds, and splitting every
+   * loop over its threads from one item on (FRICL_HOST_GRAIN), so that
+   * the small test problems reach the multi-threaded paths. */
+  snprintf(out[n].spec, sizeof out[n].spec, "host");
+  snprintf(out[n].label, sizeof out[n].label, "host");
+  ++n;
+  snprintf(out[n].spec, sizeof out[n].spec, "host-split");
+  snprintf(out[n].label, sizeof out[n].label, "host (split every loop)");
+  ++n;
+  fricl_device_info infos[TEST_MAX_BACKENDS - 3];
   size_t count = 0;
-  fricl_devices_list(infos, TEST_MAX_BACKENDS - 1, &count);
-  if (count > TEST_MAX_BACKENDS - 1)
-    count = TEST_MAX_BACKENDS - 1;
+  fricl_devices_list(infos, TEST_MAX_BACKENDS - 3, &count);
+  if (count > TEST_MAX_BACKENDS - 3)
+    count = TEST_MAX_BACKENDS - 3;
   for (size_t i = 0; i < count; ++i, ++n) {
     snprintf(out[n].spec, sizeof out[n].spec, "opencl:%d:%d",
              infos[i].platform_index, infos[i].device_index);
@@ -65,11 +76,29 @@ static inline int test_backends(test_backend *out) {
   return n;
 }
 
+/* A test backend's spec into context parameters: "host-split" is the host
+ * backend on three threads (then test_spec_created splits every loop from
+ * one item on: the FRICL_HOST_GRAIN knob, set directly), everything else
+ * is a device spec as is. */
+static inline void test_spec_params(fricl_context_params *p, const char *spec) {
+  if (strcmp(spec, "host-split") == 0) {
+    p->device = "host";
+    p->threads = 3;
+  } else {
+    p->device = spec;
+  }
+}
+
+static inline void test_spec_created(fricl_context *ctx, const char *spec) {
+  if (ctx && strcmp(spec, "host-split") == 0)
+    ctx->host_grain = 1;
+}
+
 static inline fricl_context *test_context(const char *spec, size_t max_chunk,
                                           uint32_t flags) {
   fricl_context_params p;
   fricl_context_params_init(&p);
-  p.device = spec;
+  test_spec_params(&p, spec);
   p.max_chunk_elements = max_chunk;
   p.flags = flags;
   char err[512] = "";
@@ -83,6 +112,7 @@ static inline fricl_context *test_context(const char *spec, size_t max_chunk,
     ++test_failures;
     return NULL;
   }
+  test_spec_created(ctx, spec);
   return ctx;
 }
 

@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fricl/fricl_tables.h"
 #include "fricl/fricl_version.h"
 
 #if defined(_WIN32) && defined(FRICL_SHARED_BUILD)
@@ -63,19 +64,8 @@ FRICL_API const char *fricl_version_string(void);
 
 /* ----------------------------------------------------------------- status */
 
-/* X(name, value, description). Values are pinned: they never change once
- * released, new codes get new values. */
-#define FRICL_STATUS_MAP(X)                                                    \
-  X(OK, 0, "success")                                                          \
-  X(INVALID_ARGUMENT, -1, "invalid argument")                                  \
-  X(OUT_OF_MEMORY, -2, "out of host memory")                                   \
-  X(DEVICE_NOT_FOUND, -3, "requested device not found")                        \
-  X(NO_FP64, -4, "device does not support double precision")                   \
-  X(OPENCL_ERROR, -5, "OpenCL runtime call failed")                            \
-  X(BUILD_FAILED, -6, "OpenCL kernel build failed")                            \
-  X(UNSUPPORTED, -7, "operation not supported by this context")                \
-  X(INTERNAL, -8, "internal error")
-
+/* The list is FRICL_STATUS_MAP in <fricl/fricl_tables.h>. Values are pinned:
+ * they never change once released, new codes get new values. */
 typedef enum fricl_status {
 #define FRICL_STATUS_ENUM_(name, value, text) FRICL_STATUS_##name = value,
   FRICL_STATUS_MAP(FRICL_STATUS_ENUM_)
@@ -88,10 +78,21 @@ FRICL_API const char *fricl_status_string(fricl_status status);
 
 /* ---------------------------------------------------------------- devices */
 
+/* Backends (FRICL_BACKEND_MAP in <fricl/fricl_tables.h>):
+ *   REFERENCE  built-in portable C, one thread: the simple oracle side of
+ *              fricl's own tests;
+ *   OPENCL     an OpenCL device (GPU, or a CPU through PoCL / Intel);
+ *   HOST       built-in C over all cores, vectorised (@since 0.4).
+ * The three give bitwise identical results wherever fricl documents
+ * bitwise agreement (see README). */
 typedef enum fricl_backend {
-  FRICL_BACKEND_REFERENCE = 0, /* built-in portable C, single thread */
-  FRICL_BACKEND_OPENCL = 1
+#define FRICL_BACKEND_ENUM_(name, value, text) FRICL_BACKEND_##name = value,
+  FRICL_BACKEND_MAP(FRICL_BACKEND_ENUM_)
+#undef FRICL_BACKEND_ENUM_
 } fricl_backend;
+
+/** @return "reference", "opencl" or "host"; NULL if unknown. @since 0.4 */
+FRICL_API const char *fricl_backend_name(fricl_backend backend);
 
 typedef struct fricl_device_info {
   uint32_t struct_size;   /* set by fricl_devices_list */
@@ -132,10 +133,17 @@ typedef struct fricl_context fricl_context;
 
 typedef struct fricl_context_params {
   uint32_t struct_size;
-  /* Device choice: "auto" (first GPU, else first OpenCL CPU device, else
-   * the reference backend), "gpu", "cpu", "opencl:<platform>:<device>" or
-   * "reference". NULL means the FRICL_DEVICE environment variable, and
-   * "auto" when that is unset or empty. Only "auto" falls back silently. */
+  /* Device choice (NULL: the FRICL_DEVICE environment variable, and "auto"
+   * when that is unset or empty):
+   *   "auto"       per call by cost: small calls on the host backend, large
+   *                ones on the first OpenCL GPU, else the first OpenCL CPU
+   *                device; without any OpenCL device everything runs on the
+   *                host backend. OpenCL is only initialised by the first
+   *                call large enough to use it (see auto_crossover).
+   *   "host"       the threaded host backend (@since 0.4);
+   *   "reference"  the single-thread portable C backend;
+   *   "gpu", "cpu", "opencl:<platform>:<device>"  that OpenCL device.
+   * Explicit specs never switch; only "auto" chooses. */
   const char *device;
   /* Largest number of elements per kernel launch; 0 derives it from the
    * device's maximum allocation. Batches larger than this are chunked. */
@@ -148,6 +156,20 @@ typedef struct fricl_context_params {
    * is written here (truncated to the size). Borrowed for the call. */
   char *error_buffer;
   size_t error_buffer_size;
+  /* Threads fricl runs on the host: the host backend, plan construction
+   * and argument validation. 0: the FRICL_THREADS environment variable,
+   * else every online core ("reference": 1). 1: the calling thread only -
+   * use this when you call fricl from your own thread pool, so that the
+   * two do not oversubscribe the cores. Results never depend on it.
+   * @since 0.4 */
+  unsigned threads;
+  /* "auto" only: a call with fewer work items than this runs on the host
+   * backend, a larger one on the OpenCL device. Work items are elements
+   * (scalar family), contacts (tangential, lagged build) or element-steps
+   * (laws). 0: the FRICL_AUTO_CROSSOVER environment variable, else fricl's
+   * measured default for the device type (README, "Devices"). SIZE_MAX:
+   * never use the device. @since 0.4 */
+  size_t auto_crossover;
 } fricl_context_params;
 
 /** Fill @p params with defaults (all zero, struct_size set). @since 0.1 */
@@ -172,18 +194,32 @@ FRICL_API void fricl_context_destroy(fricl_context *ctx);
  *  full build log when a kernel build failed), "" if none. @since 0.1 */
 FRICL_API const char *fricl_context_last_error(const fricl_context *ctx);
 
-/** @return which backend evaluates on this context. @since 0.1 */
+/** @return the backend large calls run on: the explicit spec's, or for
+ *  "auto" OPENCL when it has a device and HOST otherwise (resolving the
+ *  device if no call has yet). @since 0.1 */
 FRICL_API fricl_backend fricl_context_backend(const fricl_context *ctx);
 
-/** @return "reference (portable C)" or the OpenCL device name. @since 0.1 */
+/** @return the backend that ran the last successful evaluation on @p ctx
+ *  (the context's own backend before the first one). With "auto" this is
+ *  how to see the per-call choice. @since 0.4 */
+FRICL_API fricl_backend fricl_context_last_backend(const fricl_context *ctx);
+
+/** @return "reference (portable C)", "host (N threads)", the OpenCL device
+ *  name, or for "auto" "auto: host (N threads)", followed by
+ *  " + <device name>" once a call (or fricl_context_backend) has looked the
+ *  device up; this query never opens a device itself. @since 0.1 */
 FRICL_API const char *fricl_context_device_name(const fricl_context *ctx);
 
-/** @return 1 when "auto" could not find an OpenCL device and fell back to the
- *  reference backend, else 0. @since 0.1 */
+/** @return 1 when "auto" found no OpenCL device (every call then runs on
+ *  the host backend), else 0. Resolves the device like
+ *  fricl_context_backend. @since 0.1 */
 FRICL_API int fricl_context_fell_back(const fricl_context *ctx);
 
 /** @return 1 when f64 requests can run on this context. @since 0.1 */
 FRICL_API int fricl_context_has_fp64(const fricl_context *ctx);
+
+/** @return the number of host threads fricl uses on @p ctx. @since 0.4 */
+FRICL_API unsigned fricl_context_threads(const fricl_context *ctx);
 
 /* ------------------------------------------------ smooth friction (scalar) */
 

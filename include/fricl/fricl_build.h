@@ -62,24 +62,11 @@ extern "C" {
  * valid tangential inputs). INACTIVE and INSIDE_DMIN keep beta, P and mu:
  * there N = 0 by the barrier's definition (b' = 0 outside (0, x^)).
  */
-#define FRICL_BUILD_STATUS_MAP(X)                                              \
-  X(OK, 0, "ok")                                                               \
-  X(INACTIVE, 1, "inactive: d >= dmin + dhat, N = 0")                          \
-  X(INSIDE_DMIN, 2, "d <= dmin (penetrating): N = 0")                          \
-  X(EE_PARALLEL, 3, "edge-edge near parallel: skipped (spec 5.4)")             \
-  X(DEGENERATE_COINCIDENT, 4, "vertex-vertex: coincident vertices")            \
-  X(DEGENERATE_EDGE, 5, "zero-length edge")                                    \
-  X(DEGENERATE_FACE, 6, "zero-area triangle")                                  \
-  X(DEGENERATE_POINT_ON_LINE, 7,                                               \
-    "edge-vertex (3-D): the point lies on the edge's line")                    \
-  X(DEGENERATE_PARALLEL, 8, "edge-edge: exactly parallel edges")               \
-  X(DEGENERATE_NORMAL, 9, "plane-vertex: zero plane normal")                   \
-  X(NONFINITE, 10, "finite inputs gave a non-finite result (overflow)")        \
-  X(MU_NEGATIVE, 11, "blended mu_s or mu_k is negative")                       \
-  X(MU_NONFINITE, 12, "blended mu_s or mu_k is not finite")
-
+/* The list (names, values, descriptions) is FRICL_BUILD_STATUS_MAP in
+ * <fricl/fricl_tables.h>. */
 typedef enum fricl_build_status {
-#define FRICL_BUILD_STATUS_ENUM_(name, value, text) FRICL_BUILD_##name = value,
+#define FRICL_BUILD_STATUS_ENUM_(name, value, text, desc)                      \
+  FRICL_BUILD_##name = value,
   FRICL_BUILD_STATUS_MAP(FRICL_BUILD_STATUS_ENUM_)
 #undef FRICL_BUILD_STATUS_ENUM_
       FRICL_BUILD_STATUS_COUNT = 13
@@ -95,13 +82,17 @@ FRICL_API const char *fricl_build_status_text(fricl_build_status status);
 
 /* How two mu values meet at a contact (spec 5.7), applied separately to
  * mu_s and mu_k. */
+/*   AVERAGE   (a + b) / 2, the default
+ *   MIN       min(a, b)
+ *   MAX       max(a, b)
+ *   PRODUCT   a b
+ *   HARMONIC  2 a b / (a + b); 0 when a + b == 0
+ * (FRICL_MU_BLEND_MAP in <fricl/fricl_tables.h>) */
 typedef enum fricl_mu_blend {
-  FRICL_BLEND_AVERAGE = 0,  /* (a + b) / 2, the default */
-  FRICL_BLEND_MIN = 1,      /* min(a, b) */
-  FRICL_BLEND_MAX = 2,      /* max(a, b) */
-  FRICL_BLEND_PRODUCT = 3,  /* a b */
-  FRICL_BLEND_HARMONIC = 4, /* 2 a b / (a + b); 0 when a + b == 0 */
-  FRICL_BLEND_COUNT = 5
+#define FRICL_MU_BLEND_ENUM_(name, value, text) FRICL_BLEND_##name = value,
+  FRICL_MU_BLEND_MAP(FRICL_MU_BLEND_ENUM_)
+#undef FRICL_MU_BLEND_ENUM_
+      FRICL_BLEND_COUNT = 5
 } fricl_mu_blend;
 
 /** @return "average", "min", "max", "product", "harmonic"; NULL if

@@ -44,35 +44,40 @@ extern "C" {
 #define FRICL_LAW_MAX_PARAMS 8
 #define FRICL_GMS_MAX_ELEMENTS 64
 
+/* The laws (FRICL_LAW_MAP in <fricl/fricl_tables.h>):
+ * Exudyn physics.StribeckFunction(vel, muDynamic, muStaticOffset,
+ * muViscous=0, expVel=1e-3, regVel=1e-3). Stateless, no normal force.
+ *   -> FRICL_LAW_EXUDYN_STRIBECK
+ * Exudyn RegularizedFrictionStep(x, x0, h0, x1, h1); `v` holds x.
+ *   -> FRICL_LAW_EXUDYN_STEP
+ * Exudyn RegularizedFriction(vel, muDynamic, muStaticOffset, velStatic,
+ * velDynamic, muViscous=0).
+ *   -> FRICL_LAW_EXUDYN_REGULARIZED
+ * Modelica/Dyad InverseSpeedDependentForce(f_nominal, v_nominal, v0=0.1,
+ * ForceDirection=1). Returns the flange force f; the body gets -f.
+ *   -> FRICL_LAW_ISDF
+ * friction: coulomb_model (mu_c); needs the normal force.
+ *   -> FRICL_LAW_COULOMB
+ * friction: stribeck_model (mu_s, mu_c, v_s, b_v).
+ *   -> FRICL_LAW_STRIBECK
+ * friction: maxwell_model (k, mu_c); reads positions `x`; state
+ * (x_prev, d_prev), one call = one sample.
+ *   -> FRICL_LAW_MAXWELL
+ * friction: modified_stribeck_model (mu_s, mu_c, v_s, b_v, k); reads
+ * positions `x` and velocities `v`; state (x_prev, d_prev).
+ *   -> FRICL_LAW_MODIFIED_STRIBECK
+ * friction: lugre_model (mu_s, mu_c, v_s, sigma0, sigma1, sigma2, alpha);
+ * state z.
+ *   -> FRICL_LAW_LUGRE
+ * friction: generalized_maxwell_slip_model (mu_s, mu_c, C, sigma0, b_v,
+ * v_s, alpha) plus (k_i, b_i, nu_i) for m elements; state z_1..z_m.
+ *   -> FRICL_LAW_GMS
+ */
 typedef enum fricl_law {
-  /* Exudyn physics.StribeckFunction(vel, muDynamic, muStaticOffset,
-   * muViscous=0, expVel=1e-3, regVel=1e-3). Stateless, no normal force. */
-  FRICL_LAW_EXUDYN_STRIBECK = 0,
-  /* Exudyn RegularizedFrictionStep(x, x0, h0, x1, h1); `v` holds x. */
-  FRICL_LAW_EXUDYN_STEP = 1,
-  /* Exudyn RegularizedFriction(vel, muDynamic, muStaticOffset, velStatic,
-   * velDynamic, muViscous=0). */
-  FRICL_LAW_EXUDYN_REGULARIZED = 2,
-  /* Modelica/Dyad InverseSpeedDependentForce(f_nominal, v_nominal, v0=0.1,
-   * ForceDirection=1). Returns the flange force f; the body gets -f. */
-  FRICL_LAW_ISDF = 3,
-  /* friction: coulomb_model (mu_c); needs the normal force. */
-  FRICL_LAW_COULOMB = 4,
-  /* friction: stribeck_model (mu_s, mu_c, v_s, b_v). */
-  FRICL_LAW_STRIBECK = 5,
-  /* friction: maxwell_model (k, mu_c); reads positions `x`; state
-   * (x_prev, d_prev), one call = one sample. */
-  FRICL_LAW_MAXWELL = 6,
-  /* friction: modified_stribeck_model (mu_s, mu_c, v_s, b_v, k); reads
-   * positions `x` and velocities `v`; state (x_prev, d_prev). */
-  FRICL_LAW_MODIFIED_STRIBECK = 7,
-  /* friction: lugre_model (mu_s, mu_c, v_s, sigma0, sigma1, sigma2, alpha);
-   * state z. */
-  FRICL_LAW_LUGRE = 8,
-  /* friction: generalized_maxwell_slip_model (mu_s, mu_c, C, sigma0, b_v,
-   * v_s, alpha) plus (k_i, b_i, nu_i) for m elements; state z_1..z_m. */
-  FRICL_LAW_GMS = 9,
-  FRICL_LAW_COUNT = 10
+#define FRICL_LAW_ENUM_(name, value, text) FRICL_LAW_##name = value,
+  FRICL_LAW_MAP(FRICL_LAW_ENUM_)
+#undef FRICL_LAW_ENUM_
+      FRICL_LAW_COUNT = 10
 } fricl_law;
 
 /* Options (fricl_law_batch.options). Each belongs to one law; setting one
@@ -91,12 +96,16 @@ typedef enum fricl_law {
 
 /* State integrators of fricl_law_step for LuGre and GMS (v and the normal
  * force held over each step). */
+/*   EULER  explicit Euler, order 1
+ *   RK4    classic Runge-Kutta, order 4
+ *   EXP    LuGre only: exact update z_ss + (z - z_ss) exp(-|v| h / g) for
+ *          the held v, z_ss = sgn(v) g; unconditionally stable.
+ * (FRICL_INTEGRATOR_MAP in <fricl/fricl_tables.h>) */
 typedef enum fricl_integrator {
-  FRICL_INTEGRATOR_EULER = 0, /* explicit Euler, order 1 */
-  FRICL_INTEGRATOR_RK4 = 1,   /* classic Runge-Kutta, order 4 */
-  /* LuGre only: exact update z_ss + (z - z_ss) exp(-|v| h / g) for the
-   * held v, z_ss = sgn(v) g; unconditionally stable. */
-  FRICL_INTEGRATOR_EXP = 2
+#define FRICL_INTEGRATOR_ENUM_(name, value, text)                              \
+  FRICL_INTEGRATOR_##name = value,
+  FRICL_INTEGRATOR_MAP(FRICL_INTEGRATOR_ENUM_)
+#undef FRICL_INTEGRATOR_ENUM_
 } fricl_integrator;
 
 typedef struct fricl_law_param_info {

@@ -39,14 +39,14 @@ extern "C" {
  *   EE  ea0, ea1, eb0, eb1 (3-D only)    gamma = (1-ba, ba, bb-1, -bb)
  *   FV  p, t0, t1, t2     (3-D only)     gamma = (1, b1+b2-1, -b1, -b2)
  *   PV  v                 (3-D and 2-D)  gamma = (1); the plane is static
- * The order of the enum is the upstream container order. */
+ * The order of the enum is the upstream container order; the list is
+ * FRICL_STENCIL_MAP in <fricl/fricl_tables.h>. */
 typedef enum fricl_stencil {
-  FRICL_STENCIL_VV = 0,
-  FRICL_STENCIL_EV = 1,
-  FRICL_STENCIL_EE = 2,
-  FRICL_STENCIL_FV = 3,
-  FRICL_STENCIL_PV = 4,
-  FRICL_STENCIL_COUNT = 5
+#define FRICL_STENCIL_ENUM_(name, value, text, k, nb, only3d)                  \
+  FRICL_STENCIL_##name = value,
+  FRICL_STENCIL_MAP(FRICL_STENCIL_ENUM_)
+#undef FRICL_STENCIL_ENUM_
+      FRICL_STENCIL_COUNT = 5
 } fricl_stencil;
 
 /** @return "vv", "ev", "ee", "fv" or "pv"; NULL if unknown. @since 0.2 */
@@ -63,10 +63,12 @@ FRICL_API int fricl_stencil_coord_count(fricl_stencil type);
 
 /* How the contact Hessian is made positive semi-definite. Done in closed
  * form on the (dim-1)x(dim-1) inner matrix (spec 4.5). */
+/* NONE: the exact Hessian; CLAMP: negative eigenvalues -> 0; ABS: negative
+ * eigenvalues -> |lambda| (FRICL_PSD_MAP in <fricl/fricl_tables.h>). */
 typedef enum fricl_psd {
-  FRICL_PSD_NONE = 0,  /* the exact Hessian */
-  FRICL_PSD_CLAMP = 1, /* negative eigenvalues -> 0 */
-  FRICL_PSD_ABS = 2    /* negative eigenvalues -> |lambda| */
+#define FRICL_PSD_ENUM_(name, value, text) FRICL_PSD_##name = value,
+  FRICL_PSD_MAP(FRICL_PSD_ENUM_)
+#undef FRICL_PSD_ENUM_
 } fricl_psd;
 
 /** @return "none", "clamp" or "abs"; NULL if unknown. @since 0.2 */

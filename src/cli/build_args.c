@@ -158,13 +158,15 @@ void build_print_help(FILE *f) {
       "  --blend B            how per-vertex mu values meet at a contact:\n"
       "                       average (default), min, max, product, harmonic.\n"
       "  --precision P        f64 (default) or f32.\n"
-      "  --device SPEC        auto, gpu, cpu, reference or\n"
+      "  --device SPEC        auto, host, reference, gpu, cpu or\n"
       "                       opencl:<platform>:<device>. Default:\n"
-      "                       FRICL_DEVICE, else auto.\n"
+      "                       FRICL_DEVICE, else auto (host for small\n"
+      "                       calls, an OpenCL GPU for large ones).\n"
       "  --physical-barrier   N *= dhat / x^^2 with x^ = (2 dmin + dhat) dhat\n"
       "                       (ipctk's use_physical_barrier).\n"
       "  --compress           deflate the output members.\n"
-      "  -v, --verbose        report the device and the contacts per status.\n"
+      "  -v, --verbose        report the device, the backend that ran the\n"
+      "                       build and the contacts per status.\n"
       "  -h, --help           show this help and exit.\n"
       "\n",
       f);

@@ -1,6 +1,10 @@
 /* cli_args.c - see cli_args.h. */
 #include "cli_args.h"
 
+#include <stdio.h>
+
+#include "fricl/fricl.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -121,4 +125,10 @@ int cli_parse_options(int argc, char **argv, const char *const *option_names,
       return -1;
   }
   return 0;
+}
+
+void cli_report_backend(const char *command, const fricl_context *ctx) {
+  fprintf(stderr, "%s: device %s; the evaluation ran on the %s backend\n",
+          command, fricl_context_device_name(ctx),
+          fricl_backend_name(fricl_context_last_backend(ctx)));
 }

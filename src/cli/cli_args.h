@@ -41,4 +41,9 @@ int cli_parse_options(int argc, char **argv, const char *const *option_names,
 /* 1 when argv holds -h or --help anywhere after argv[0]. */
 int cli_wants_help(int argc, char **argv);
 
+/* --verbose, after the evaluation: the context's device and the backend
+ * its last call ran on (with "auto", host or OpenCL per call), on stderr. */
+struct fricl_context;
+void cli_report_backend(const char *command, const struct fricl_context *ctx);
+
 #endif

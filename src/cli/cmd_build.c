@@ -8,6 +8,7 @@
 #include "atomic_file.h"
 #include "build_args.h"
 #include "build_input.h"
+#include "cli_args.h"
 #include "commands.h"
 #include "fricl/fricl.h"
 #include "npz.h"
@@ -73,9 +74,6 @@ static int run_build(const build_args *a) {
     rc = st == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
     goto done;
   }
-  if (a->verbose)
-    fprintf(stderr, "fricl build: device: %s\n",
-            fricl_context_device_name(ctx));
   st = build_input_run(ctx, &b, a->blend, a->physical_barrier);
   if (st != FRICL_STATUS_OK) {
     fprintf(stderr, "fricl build: %s: %s: %s%s\n", a->in_path,
@@ -84,8 +82,10 @@ static int run_build(const build_args *a) {
     rc = st == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
     goto done;
   }
-  if (a->verbose)
+  if (a->verbose) {
+    cli_report_backend("fricl build", ctx);
     build_input_report(&b, stderr);
+  }
 
   /* 4. Write and publish. */
   if (write_outputs(out.fp, a, &b, &nerr) != NPY_OK) {

@@ -16,18 +16,19 @@ static void print_help(FILE *f) {
       "List the devices fricl can evaluate on, one per line:\n"
       "  SPEC       the value for --device or FRICL_DEVICE:\n"
       "             opencl:<platform>:<device> (indices as enumerated by the\n"
-      "             OpenCL runtime), or reference\n"
+      "             OpenCL runtime), host or reference\n"
       "  TYPE       GPU, CPU, other (an OpenCL accelerator or custom device),\n"
-      "             or host for the reference backend\n"
+      "             or host for the built-in C backends\n"
       "  FP64       whether --precision f64 can run on it\n"
-      "  UNITS      compute units (the reference backend is one thread)\n"
+      "  UNITS      compute units (threads for host; reference is one)\n"
       "  MAX ALLOC  largest single OpenCL buffer\n"
       "  DRIVER     driver version\n"
       "  DEVICE     device name (platform name)\n"
-      "The device that auto picks (the first GPU, else the first CPU device)\n"
-      "is marked with '*'. The reference backend (portable C, single thread)\n"
-      "is always available; auto falls back to it when there is no OpenCL GPU\n"
-      "or CPU device, and the listing says so.\n"
+      "The device auto opens for large calls (the first GPU, else the first\n"
+      "CPU device) is marked with '*'; auto runs small calls, and every call\n"
+      "when its device is a CPU or there is none, on the host backend\n"
+      "(portable C on every core, always available, like reference: one\n"
+      "thread, the simplest loops). The last line says what auto does here.\n"
       "\n"
       "Options:\n"
       "  -h, --help  show this help and exit.\n"
@@ -97,9 +98,19 @@ static void print_table(const fricl_device_info *infos, size_t count) {
            d->has_fp64 ? "yes" : "no", d->compute_units, alloc, driver_w,
            d->driver_version, d->device_name, d->platform_name);
   }
+  fricl_context_params p;
+  fricl_context_params_init(&p);
+  p.device = "host";
+  fricl_context *host = NULL;
+  if (fricl_context_create(&host, &p) == FRICL_STATUS_OK) {
+    printf("%-16s %-5s %-4s %5u  %-10s  %-*s  %s\n", "host", "host", "yes",
+           fricl_context_threads(host), "-", driver_w, "-",
+           "host backend: portable C on every core, always available");
+    fricl_context_destroy(host);
+  }
   printf("%-16s %-5s %-4s %5u  %-10s  %-*s  %s\n", "reference", "host", "yes",
          1u, "-", driver_w, "-",
-         "reference backend (portable C, always available)");
+         "reference backend: portable C, one thread, always available");
 }
 
 static void print_default(const fricl_device_info *infos, size_t count) {
@@ -108,13 +119,16 @@ static void print_default(const fricl_device_info *infos, size_t count) {
     if (infos[i].is_default)
       def = &infos[i];
   printf("\n");
-  if (def)
-    printf("* default: auto picks opencl:%d:%d (%s)\n", def->platform_index,
-           def->device_index, def->device_name);
-  else if (count == 0)
-    printf("No OpenCL device found: auto falls back to reference.\n");
+  if (def && def->is_gpu)
+    printf("* auto: small calls on host, large ones on opencl:%d:%d (%s)\n",
+           def->platform_index, def->device_index, def->device_name);
+  else if (def)
+    printf("* auto: every call on host (faster than the OpenCL CPU device "
+           "opencl:%d:%d on the same cores; FRICL_AUTO_CROSSOVER=n sends "
+           "calls of n items or more to it)\n",
+           def->platform_index, def->device_index);
   else
-    printf("No OpenCL GPU or CPU device: auto falls back to reference.\n");
+    printf("No OpenCL device found: auto runs every call on host.\n");
   const char *env = getenv("FRICL_DEVICE");
   if (env && *env && strcmp(env, "auto") != 0)
     printf("FRICL_DEVICE=%s: commands without --device use that, not "

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "cli_args.h"
 #include "commands.h"
 #include "eval_args.h"
 #include "fricl/fricl.h"
@@ -119,13 +120,6 @@ static fricl_status create_context(const eval_args *a, fricl_context **ctx,
   return fricl_context_create(ctx, &params);
 }
 
-static void report_device(const fricl_context *ctx) {
-  fprintf(stderr, "fricl eval: device: %s%s\n", fricl_context_device_name(ctx),
-          fricl_context_fell_back(ctx)
-              ? " (auto found no OpenCL device and fell back to reference)"
-              : "");
-}
-
 static int run_eval(const eval_args *a) {
   int rc = EXIT_RUNTIME;
   npy_array in;
@@ -177,8 +171,6 @@ static int run_eval(const eval_args *a) {
     rc = st == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
     goto done;
   }
-  if (a->verbose)
-    report_device(ctx);
   fricl_scalar_batch_init(&batch);
   batch.precision = a->precision;
   batch.mu_profile = a->profile;
@@ -203,6 +195,8 @@ static int run_eval(const eval_args *a) {
     rc = st == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
     goto done;
   }
+  if (a->verbose)
+    cli_report_backend("fricl eval", ctx);
 
   /* 4. Write and publish. */
   if (write_result(out.fp, dtype, esz, n, a->nterms, outs, &nerr) != NPY_OK) {

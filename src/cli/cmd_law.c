@@ -533,8 +533,6 @@ static int run(const law_args *a) {
     rc = fs == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
     goto done;
   }
-  if (a->verbose)
-    fprintf(stderr, "fricl law: device: %s\n", fricl_context_device_name(ctx));
   fs = stepping ? fricl_law_step(ctx, &b) : fricl_law_eval(ctx, &b);
   if (fs != FRICL_STATUS_OK) {
     fprintf(stderr, "fricl law: %s: %s%s\n", fricl_status_string(fs),
@@ -543,6 +541,8 @@ static int run(const law_args *a) {
     rc = fs == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
     goto done;
   }
+  if (a->verbose)
+    cli_report_backend("fricl law", ctx);
   /* Outputs first, the state last: a failure leaves the state file as it
    * was, so the run can be repeated. */
   if ((rc = save(a->out, a->prec, in.raw.info.ndim, in.raw.info.shape,

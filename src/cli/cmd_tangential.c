@@ -9,6 +9,7 @@
 
 #include "atomic_file.h"
 #include "build_input.h"
+#include "cli_args.h"
 #include "commands.h"
 #include "fricl/fricl.h"
 #include "npz.h"
@@ -193,12 +194,7 @@ static int expand_global(const run_state *s, const fricl_tangential_plan *plan,
   return rc;
 }
 
-static void report(const run_state *s, const fricl_context *ctx) {
-  fprintf(stderr, "fricl tangential: device: %s%s\n",
-          fricl_context_device_name(ctx),
-          fricl_context_fell_back(ctx)
-              ? " (auto found no OpenCL device and fell back to reference)"
-              : "");
+static void report(const run_state *s) {
   fprintf(stderr, "fricl tangential: dim %d, %zu vertices, eps_v %g;",
           s->in.dim, s->in.n, s->in.eps_v);
   for (int t = 0; t < N_TYPES; ++t)
@@ -266,7 +262,7 @@ static int run_tangential(const tangential_args *a) {
     goto done;
   }
   if (a->verbose)
-    report(&s, ctx);
+    report(&s);
   if (a->build) {
     st = build_input_run(ctx, &s.in.build, a->blend, a->physical_barrier);
     if (st != FRICL_STATUS_OK) {
@@ -336,6 +332,8 @@ static int run_tangential(const tangential_args *a) {
     rc = library_error(ctx, st, a->in_path);
     goto done;
   }
+  if (a->verbose)
+    cli_report_backend("fricl tangential", ctx);
   if (plan && (rc = expand_global(&s, plan, bsr, &h)) != 0)
     goto done;
   rc = EXIT_RUNTIME;

@@ -838,9 +838,9 @@ static void t_devices(void) {
   run_result r = RUN("devices");
   CHECK_OK(r);
   CHECK(strstr(r.out, "reference"), "no 'reference' in: %s", r.out);
-  /* Either a default is marked or the fallback is stated. */
-  CHECK(strstr(r.out, "* default") || strstr(r.out, "falls back to reference"),
-        "neither a default nor the fallback in: %s", r.out);
+  CHECK(strstr(r.out, "\nhost "), "no 'host' line in: %s", r.out);
+  /* What auto does here is stated. */
+  CHECK(strstr(r.out, "* auto: "), "auto's choice not stated in: %s", r.out);
   run_free(&r);
 }
 
@@ -852,6 +852,8 @@ static void t_device_reference(void) {
   CHECK_OK(r);
   CHECK(strstr(r.err, "reference"), "verbose output lacks the device: %s",
         r.err);
+  CHECK(strstr(r.err, "ran on the reference backend"),
+        "verbose output lacks the backend that ran: %s", r.err);
   parsed_npy p = READ_OUTPUT(out_path("ref.npy"));
   CHECK_LAYOUT(p, "<f8", 1, N_Y, 0);
   free(p.file);

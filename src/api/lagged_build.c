@@ -1,0 +1,355 @@
+/* lagged_build.c - the public entry point of the lagged build: argument
+ * validation (complete before any work), dispatch to a backend and the
+ * status report. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/backend.h"
+#include "core/fault.h"
+#include "core/lagged_build.h"
+#include "core/validate.h"
+
+void fricl_build_report_init(fricl_build_report *report) {
+  if (!report)
+    return;
+  memset(report, 0, sizeof *report);
+  report->struct_size = (uint32_t)sizeof *report;
+}
+
+void fricl_build_batch_init(fricl_build_batch *batch) {
+  if (!batch)
+    return;
+  memset(batch, 0, sizeof *batch);
+  batch->struct_size = (uint32_t)sizeof *batch;
+  batch->dim = 3;
+}
+
+/* ----------------------------------------------------------- validation */
+
+/* A batch scalar: finite and > 0 (positive) or >= 0, in the precision. */
+static fricl_status check_scalar(fricl_context *ctx, fricl_precision p,
+                                 const char *name, double v, int positive) {
+  return fricl__check_real(ctx, p, "batch.", name, v,
+                           positive ? FRICL__RULE_GT0 : FRICL__RULE_GE0);
+}
+
+/* A vertex array: every entry finite (and >= 0 when nonneg). */
+static fricl_status check_vertex_array(fricl_context *ctx, fricl_precision p,
+                                       const char *name, const void *a,
+                                       size_t nv, size_t per, int nonneg) {
+  const size_t i = fricl__first_bad(
+      ctx, p, a, nv * per, nonneg ? FRICL__RULE_GE0 : FRICL__RULE_FINITE);
+  if (i == SIZE_MAX)
+    return FRICL_STATUS_OK;
+  const double x = fricl__real_at(p, a, i);
+  if (per > 1)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.%s[%zu][%zu] (vertex %zu) = %g is "
+                       "invalid: it must be finite%s (first bad vertex)",
+                       name, i / per, i % per, i / per, x,
+                       nonneg ? " and >= 0" : "");
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.%s[%zu] = %g is invalid: it must be "
+                     "finite%s (first bad vertex)",
+                     name, i, x, nonneg ? " and >= 0" : "");
+}
+
+/* A per-contact array of a group. */
+static fricl_status check_group_reals(fricl_context *ctx, fricl_precision p,
+                                      size_t g, const char *gname,
+                                      const char *field, const void *a,
+                                      size_t count, size_t per, int nonneg) {
+  const size_t i = fricl__first_bad(
+      ctx, p, a, count * per, nonneg ? FRICL__RULE_GE0 : FRICL__RULE_FINITE);
+  if (i == SIZE_MAX)
+    return FRICL_STATUS_OK;
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "groups[%zu] (%s) contact %zu: %s = %g is invalid: "
+                     "it must be finite%s (first bad contact)",
+                     g, gname, i / per, field, fricl__real_at(p, a, i),
+                     nonneg ? " and >= 0" : "");
+}
+
+typedef fricl__region region;
+
+#define REGIONS_PER_GROUP 17
+
+static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
+  fricl_status st = fricl__check_struct_size(
+      ctx, "batch", b->struct_size, sizeof *b, "fricl_build_batch_init");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  const fricl_precision p = b->precision;
+  if (p != FRICL_F64 && p != FRICL_F32)
+    return fricl__check_precision(ctx, p);
+  if (b->dim != 2 && b->dim != 3)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.dim = %d: it must be 2 or 3", b->dim);
+  if (b->flags & ~FRICL_BUILD_FLAG_PHYSICAL_BARRIER)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.flags = 0x%x has unknown bits",
+                       (unsigned)b->flags);
+  if ((unsigned)b->blend >= FRICL_BLEND_COUNT)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.blend = %d is not a fricl_mu_blend",
+                       (int)b->blend);
+  st = fricl__check_precision(ctx, p);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  if (b->report && b->report->struct_size < sizeof *b->report)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.report->struct_size is %u, expected %zu: "
+                       "initialise it with fricl_build_report_init",
+                       (unsigned)b->report->struct_size, sizeof *b->report);
+  st = check_scalar(ctx, p, "kappa", b->kappa, 0);
+  if (st == FRICL_STATUS_OK)
+    st = check_scalar(ctx, p, "dhat", b->dhat, 1);
+  if (st == FRICL_STATUS_OK)
+    st = check_scalar(ctx, p, "dmin", b->dmin, 0);
+  if (st == FRICL_STATUS_OK)
+    st = check_scalar(ctx, p, "mu_s", b->mu_s, 0);
+  if (st == FRICL_STATUS_OK)
+    st = check_scalar(ctx, p, "mu_k", b->mu_k, 0);
+  if (st != FRICL_STATUS_OK)
+    return st;
+
+  const size_t dim = (size_t)b->dim, m = dim - 1;
+  const size_t esz = fricl__elem_bytes(p), nv = b->n_vertices;
+  if (nv > (size_t)INT32_MAX || FRICL__TOO_BIG(nv, dim * esz))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_vertices = %zu exceeds the int32 vertex "
+                       "indices",
+                       nv);
+  if (nv && !b->lagged_positions)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.lagged_positions is NULL with n_vertices = %zu",
+                       nv);
+  if (b->n_groups && !b->groups)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.groups is NULL with n_groups = %zu", b->n_groups);
+  if (b->n_groups > SIZE_MAX / (REGIONS_PER_GROUP * sizeof(region)) - 8)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_groups = %zu is too large", b->n_groups);
+  if (nv)
+    st = check_vertex_array(ctx, p, "lagged_positions", b->lagged_positions, nv,
+                            dim, 0);
+  if (st == FRICL_STATUS_OK && nv && b->rest_positions)
+    st = check_vertex_array(ctx, p, "rest_positions", b->rest_positions, nv,
+                            dim, 0);
+  if (st == FRICL_STATUS_OK && nv && b->vertex_mu_s)
+    st = check_vertex_array(ctx, p, "vertex_mu_s", b->vertex_mu_s, nv, 1, 1);
+  if (st == FRICL_STATUS_OK && nv && b->vertex_mu_k)
+    st = check_vertex_array(ctx, p, "vertex_mu_k", b->vertex_mu_k, nv, 1, 1);
+  if (st != FRICL_STATUS_OK)
+    return st;
+
+  region *r = fricl__malloc((8 + REGIONS_PER_GROUP * b->n_groups) * sizeof *r);
+  if (!r)
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "validating");
+  size_t nr = 0;
+  const size_t vbytes = nv * dim * esz;
+  r[nr++] =
+      (region){b->lagged_positions, vbytes, "lagged_positions", SIZE_MAX, 0};
+  r[nr++] = (region){b->rest_positions, vbytes, "rest_positions", SIZE_MAX, 0};
+  r[nr++] = (region){b->vertex_mu_s, nv * esz, "vertex_mu_s", SIZE_MAX, 0};
+  r[nr++] = (region){b->vertex_mu_k, nv * esz, "vertex_mu_k", SIZE_MAX, 0};
+  r[nr++] = (region){b->groups, b->n_groups * sizeof *b->groups, "groups",
+                     SIZE_MAX, 0};
+  r[nr++] = (region){b->report, b->report ? sizeof *b->report : 0, "report",
+                     SIZE_MAX, 1};
+  size_t total = 0;
+  for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
+    const fricl_build_group *G = &b->groups[g];
+    const char *gn = fricl_stencil_name(G->type);
+    if (!gn) {
+      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu].type = %d is not a stencil type", g,
+                       (int)G->type);
+      break;
+    }
+    if (b->dim == 2 && fricl__stencil_only_3d(G->type)) {
+      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (%s) exists only in 3-D, dim is 2", g, gn);
+      break;
+    }
+    const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
+    const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
+    if (FRICL__TOO_BIG(n, 12 * sizeof(double)) ||
+        n > ((size_t)1 << 58) - total) {
+      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (%s): count = %zu is too large", g, gn, n);
+      break;
+    }
+    total += n;
+    if (G->status_counts)
+      r[nr++] =
+          (region){G->status_counts, FRICL_BUILD_STATUS_COUNT * sizeof(size_t),
+                   "status_counts", g, 1};
+    if (!n)
+      continue;
+    if (!G->vertices) {
+      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (%s): vertices is NULL with count = %zu", g,
+                       gn, n);
+      break;
+    }
+    for (size_t c = 0; c < n && st == FRICL_STATUS_OK; ++c)
+      for (size_t i = 0; i < k; ++i) {
+        const int32_t v = G->vertices[c * k + i];
+        if (v < 0 || (size_t)v >= nv) {
+          st = fricl__fail(
+              ctx, FRICL_STATUS_INVALID_ARGUMENT,
+              "groups[%zu] (%s) contact %zu: vertex index %d (stencil slot "
+              "%zu) is out of range [0, %zu) (first bad contact)",
+              g, gn, c, (int)v, i, nv);
+          break;
+        }
+      }
+    if (st != FRICL_STATUS_OK)
+      break;
+    if (G->type == FRICL_STENCIL_PV) {
+      if (!G->plane_normal || !G->plane_offset) {
+        st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (pv): plane_%s is NULL with count = %zu "
+                         "(plane-vertex contacts need their plane)",
+                         g, G->plane_normal ? "offset" : "normal", n);
+        break;
+      }
+      st = check_group_reals(ctx, p, g, gn, "plane_normal", G->plane_normal, n,
+                             dim, 0);
+      if (st == FRICL_STATUS_OK)
+        st = check_group_reals(ctx, p, g, gn, "plane_offset", G->plane_offset,
+                               n, 1, 0);
+    }
+    if (st == FRICL_STATUS_OK && G->dmin)
+      st = check_group_reals(ctx, p, g, gn, "dmin", G->dmin, n, 1, 1);
+    if (st == FRICL_STATUS_OK && G->weight)
+      st = check_group_reals(ctx, p, g, gn, "weight", G->weight, n, 1, 0);
+    if (st == FRICL_STATUS_OK && G->mu_s)
+      st = check_group_reals(ctx, p, g, gn, "mu_s", G->mu_s, n, 1, 1);
+    if (st == FRICL_STATUS_OK && G->mu_k)
+      st = check_group_reals(ctx, p, g, gn, "mu_k", G->mu_k, n, 1, 1);
+    const int pv = G->type == FRICL_STENCIL_PV;
+    r[nr++] = (region){G->vertices, n * k * sizeof(int32_t), "vertices", g, 0};
+    r[nr++] = (region){pv ? G->plane_normal : NULL, n * dim * esz,
+                       "plane_normal", g, 0};
+    r[nr++] =
+        (region){pv ? G->plane_offset : NULL, n * esz, "plane_offset", g, 0};
+    r[nr++] = (region){G->dmin, n * esz, "dmin", g, 0};
+    r[nr++] = (region){G->weight, n * esz, "weight", g, 0};
+    r[nr++] = (region){G->mu_s, n * esz, "mu_s", g, 0};
+    r[nr++] = (region){G->mu_k, n * esz, "mu_k", g, 0};
+    r[nr++] = (region){nb ? G->closest_point : NULL, n * nb * esz,
+                       "closest_point", g, 1};
+    r[nr++] =
+        (region){G->tangent_basis, n * dim * m * esz, "tangent_basis", g, 1};
+    r[nr++] = (region){G->normal_force, n * esz, "normal_force", g, 1};
+    r[nr++] = (region){G->normal_force_gradient, n * k * dim * esz,
+                       "normal_force_gradient", g, 1};
+    r[nr++] = (region){G->weight_out, n * esz, "weight_out", g, 1};
+    r[nr++] = (region){G->mu_s_out, n * esz, "mu_s_out", g, 1};
+    r[nr++] = (region){G->mu_k_out, n * esz, "mu_k_out", g, 1};
+    r[nr++] = (region){G->status, n, "status", g, 1};
+  }
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_overlaps(ctx, r, nr);
+  free(r);
+  return st;
+}
+
+/* --------------------------------------------------------------- build */
+
+static int group_wants_status(const fricl_build_batch *b,
+                              const fricl_build_group *G) {
+  return G->status || G->status_counts || b->report;
+}
+
+fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
+  if (!ctx || !batch)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "ctx and batch must not be NULL");
+  fricl__clear_error(ctx);
+  fricl_status st = validate(ctx, batch);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  const size_t ng = batch->n_groups;
+  /* Statuses land in the user's array, else in one scratch block. */
+  size_t scratch_bytes = 0;
+  for (size_t g = 0; g < ng; ++g) {
+    const fricl_build_group *G = &batch->groups[g];
+    if (!G->status && group_wants_status(batch, G))
+      scratch_bytes += G->count;
+  }
+  uint8_t **status = fricl__calloc(ng ? ng : 1, sizeof *status);
+  uint8_t *scratch = scratch_bytes ? fricl__malloc(scratch_bytes) : NULL;
+  if (!status || (scratch_bytes && !scratch)) {
+    free(status);
+    free(scratch);
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                       "allocating %zu bytes of status scratch", scratch_bytes);
+  }
+  size_t off = 0;
+  for (size_t g = 0; g < ng; ++g) {
+    const fricl_build_group *G = &batch->groups[g];
+    if (G->status)
+      status[g] = G->status;
+    else if (group_wants_status(batch, G)) {
+      status[g] = scratch + off;
+      off += G->count;
+    }
+  }
+  size_t total = 0;
+  for (size_t g = 0; g < ng; ++g)
+    total += batch->groups[g].count;
+  fricl__backend *be = NULL;
+  st = fricl__dispatch(ctx, FRICL__FEATURE_BUILD, total, batch->precision, &be);
+  if (st == FRICL_STATUS_OK && total) {
+    const fricl__build_work w = {batch, status, total};
+    st = be->ops->build(be, &w);
+  }
+  if (st == FRICL_STATUS_OK)
+    fricl__ran_on(ctx, be);
+
+  if (st == FRICL_STATUS_OK) {
+    fricl_build_report rep;
+    fricl_build_report_init(&rep);
+    for (int s = 0; s < FRICL_BUILD_STATUS_COUNT; ++s)
+      rep.first_group[s] = rep.first_contact[s] = SIZE_MAX;
+    for (size_t g = 0; g < ng; ++g) {
+      const fricl_build_group *G = &batch->groups[g];
+      size_t cnt[FRICL_BUILD_STATUS_COUNT] = {0};
+      rep.total += G->count;
+      if (!status[g])
+        continue;
+      for (size_t c = 0; c < G->count; ++c) {
+        const unsigned s = status[g][c];
+        if (s >= FRICL_BUILD_STATUS_COUNT) { /* cannot happen */
+          st = fricl__fail(ctx, FRICL_STATUS_INTERNAL,
+                           "groups[%zu] contact %zu: status %u out of range", g,
+                           c, s);
+          break;
+        }
+        if (!cnt[s] && rep.first_group[s] == SIZE_MAX) {
+          rep.first_group[s] = g;
+          rep.first_contact[s] = c;
+        }
+        ++cnt[s];
+      }
+      for (int s = 0; s < FRICL_BUILD_STATUS_COUNT; ++s) {
+        rep.count[s] += cnt[s];
+        if (s != FRICL_BUILD_OK)
+          rep.no_force += cnt[s];
+      }
+      if (G->status_counts)
+        memcpy(G->status_counts, cnt, sizeof cnt);
+    }
+    if (st == FRICL_STATUS_OK && batch->report)
+      *batch->report = rep;
+  }
+  free(scratch);
+  free(status);
+  return st;
+}

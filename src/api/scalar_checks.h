@@ -1,0 +1,23 @@
+/* scalar_checks.h - the checks the scalar family's host and cl_mem tiers
+ * share (src/api/scalar.c). */
+#ifndef FRICL_API_SCALAR_CHECKS_H
+#define FRICL_API_SCALAR_CHECKS_H
+
+#include "core/validate.h"
+
+/* Terms 5..11 read mu_s and mu_k. */
+#define FRICL__SCALAR_MU_TERMS 0xFE0u
+
+/* struct_size, precision (known, and f64 possible), mu profile. */
+fricl_status fricl__scalar_check_header(fricl_context *ctx,
+                                        uint32_t struct_size, size_t expected,
+                                        fricl_precision prec,
+                                        fricl_mu_profile profile);
+
+/* The requested-term mask: `terms`, or the non-NULL outputs when it is 0.
+ * Every requested term needs an output when n > 0. */
+fricl_status fricl__scalar_requested_terms(fricl_context *ctx, uint32_t terms,
+                                           const int *has_out, size_t n,
+                                           const char *field, unsigned *mask);
+
+#endif

@@ -1,0 +1,392 @@
+/* tangential.c - the public entry points of the per-contact tangential
+ * potential (host tier) and the plan's public constructor: validation,
+ * always complete before any work, then one work description for the
+ * backend the dispatcher picks. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/tangential_checks.h"
+#include "core/backend.h"
+#include "core/fault.h"
+#include "core/pool.h"
+
+void fricl_tangential_batch_init(fricl_tangential_batch *batch) {
+  if (!batch)
+    return;
+  memset(batch, 0, sizeof *batch);
+  batch->struct_size = (uint32_t)sizeof *batch;
+  batch->dim = 3;
+}
+
+fricl_status fricl__tangential_check_group_type(fricl_context *ctx, int dim,
+                                                size_t g, fricl_stencil type) {
+  const char *name = fricl_stencil_name(type);
+  if (!name)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu].type = %d is not a stencil type", g,
+                       (int)type);
+  if (dim == 2 && fricl__stencil_only_3d(type))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (%s) exists only in 3-D, dim is 2", g,
+                       name);
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
+                                           size_t n_vertices, size_t n_groups,
+                                           int groups_null) {
+  if (dim != 2 && dim != 3)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "dim = %d: it must be 2 or 3", dim);
+  if (n_groups && groups_null)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups is NULL with n_groups = %zu", n_groups);
+  if (n_vertices > (size_t)INT32_MAX)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "n_vertices = %zu exceeds the int32 vertex indices",
+                       n_vertices);
+  return FRICL_STATUS_OK;
+}
+
+/* Vertex indices of one group in [0, n_vertices): blocks without an early
+ * exit (they vectorise), a failing block rescanned for the first bad
+ * contact. */
+typedef struct {
+  const int32_t *v;
+  size_t n;
+  uint32_t nv;
+  size_t first_block[256];
+} index_job;
+
+static void scan_indices(void *arg, size_t lo, size_t hi, unsigned w) {
+  index_job *j = arg;
+  size_t found = SIZE_MAX;
+  for (size_t b = lo; b < hi && found == SIZE_MAX; ++b) {
+    const size_t e0 = b * 4096, e1 = j->n - e0 < 4096 ? j->n : e0 + 4096;
+    unsigned bad = 0;
+    for (size_t e = e0; e < e1; ++e)
+      bad |= (uint32_t)j->v[e] >= j->nv;
+    if (bad)
+      found = b;
+  }
+  j->first_block[w] = found;
+}
+
+/* Types valid for dim, arrays present, vertex indices in range. */
+static fricl_status check_topology(fricl_context *ctx, int dim,
+                                   size_t n_vertices, size_t n_groups,
+                                   const fricl_contact_group *groups) {
+  fricl_status st =
+      fricl__tangential_check_sizes(ctx, dim, n_vertices, n_groups, !groups);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  size_t total = 0;
+  for (size_t g = 0; g < n_groups; ++g) {
+    const fricl_contact_group *G = &groups[g];
+    st = fricl__tangential_check_group_type(ctx, dim, g, G->type);
+    if (st != FRICL_STATUS_OK)
+      return st;
+    const char *name = fricl_stencil_name(G->type);
+    const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
+    if (FRICL__TOO_BIG(G->count, 144 * sizeof(double)) ||
+        G->count > ((size_t)1 << 58) - total)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (%s): count = %zu is too large", g, name,
+                         G->count);
+    total += G->count;
+    if (G->count && !G->vertices)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (%s): vertices is NULL with count = %zu",
+                         g, name, G->count);
+    index_job j;
+    j.v = G->vertices;
+    j.n = G->count * k;
+    j.nv = (uint32_t)n_vertices;
+    for (int i = 0; i < 256; ++i)
+      j.first_block[i] = SIZE_MAX;
+    fricl__pool_for(ctx->pool, (j.n + 4095) / 4096, fricl__grain(ctx, 16), 1,
+                    scan_indices, &j);
+    for (int w = 0; w < 256; ++w) {
+      if (j.first_block[w] == SIZE_MAX)
+        continue;
+      for (size_t e = j.first_block[w] * 4096; e < j.n; ++e) {
+        const int32_t v = G->vertices[e];
+        if (v < 0 || (size_t)v >= n_vertices)
+          return fricl__fail(
+              ctx, FRICL_STATUS_INVALID_ARGUMENT,
+              "groups[%zu] (%s) contact %zu: vertex index %d (stencil slot "
+              "%zu) is out of range [0, %zu) (first bad contact)",
+              g, name, e / k, (int)v, e % k, n_vertices);
+      }
+    }
+  }
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl_tangential_plan_create(fricl_context *ctx, int dim,
+                                          size_t n_vertices, size_t n_groups,
+                                          const fricl_contact_group *groups,
+                                          fricl_tangential_plan **out) {
+  if (!ctx || !out)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "ctx and out must not be NULL");
+  *out = NULL;
+  fricl__clear_error(ctx);
+  fricl_status st = check_topology(ctx, dim, n_vertices, n_groups, groups);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__plan_build(ctx, dim, n_vertices, n_groups, groups, 1, out);
+  return st;
+}
+
+/* ------------------------------------------------------------ validation */
+
+/* Every value finite (and >= 0 when nonneg); the message names the first
+ * bad contact. */
+static fricl_status check_reals(fricl_context *ctx, fricl_precision p, size_t g,
+                                const char *gname, const char *field,
+                                const void *a, size_t count, size_t per,
+                                int nonneg) {
+  const size_t i = fricl__first_bad(
+      ctx, p, a, count * per, nonneg ? FRICL__RULE_GE0 : FRICL__RULE_FINITE);
+  if (i == SIZE_MAX)
+    return FRICL_STATUS_OK;
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "groups[%zu] (%s) contact %zu: %s = %g is invalid: "
+                     "it must be finite%s (first bad contact)",
+                     g, gname, i / per, field, fricl__real_at(p, a, i),
+                     nonneg ? " and >= 0" : "");
+}
+
+/* |P^T P - I| within tol for every contact (FRICL_..._CHECK_BASIS). */
+static fricl_status check_basis(fricl_context *ctx, fricl_precision p, size_t g,
+                                const char *gname, int dim, const void *P,
+                                size_t count) {
+  const int m = dim - 1;
+  const double tol = p == FRICL_F64 ? 1e-8 : 1e-4;
+  for (size_t c = 0; c < count; ++c)
+    for (int a = 0; a < m; ++a)
+      for (int b = a; b < m; ++b) {
+        double s = 0;
+        for (int r = 0; r < dim; ++r)
+          s +=
+              fricl__real_at(p, P,
+                             c * (size_t)(dim * m) + (size_t)(r * m + a)) *
+              fricl__real_at(p, P, c * (size_t)(dim * m) + (size_t)(r * m + b));
+        if (fabs(s - (a == b)) > tol)
+          return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                             "groups[%zu] (%s) contact %zu: tangent_basis is "
+                             "not orthonormal (column %d . column %d = %.17g, "
+                             "tolerance %g; first bad contact)",
+                             g, gname, c, a, b, s, tol);
+      }
+  return FRICL_STATUS_OK;
+}
+
+#define MAX_REGIONS (6 + 16 * 64)
+
+static int any_group_output(const fricl_contact_group *G) {
+  return G->potential || G->local_hessian || G->factored_gamma ||
+         G->factored_grad || G->factored_hessian;
+}
+
+fricl_status fricl__tangential_check_common(fricl_context *ctx,
+                                            fricl_precision prec,
+                                            fricl_mu_profile profile,
+                                            fricl_psd psd, uint32_t flags,
+                                            double eps_v) {
+  if (prec != FRICL_F64 && prec != FRICL_F32)
+    return fricl__check_precision(ctx, prec);
+  fricl_status st = fricl__check_profile(ctx, profile);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  if ((unsigned)psd > 2)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.psd %d is not none (0), clamp (1) or abs (2)",
+                       (int)psd);
+  if (flags &
+      ~(FRICL_TANGENTIAL_FLAG_IPCTK_ABS | FRICL_TANGENTIAL_FLAG_CHECK_BASIS))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.flags = 0x%x has unknown bits", (unsigned)flags);
+  st = fricl__check_precision(ctx, prec);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  return fricl__check_real(ctx, prec, "batch.", "eps_v", eps_v,
+                           FRICL__RULE_GT0);
+}
+
+static fricl_status validate(fricl_context *ctx,
+                             const fricl_tangential_batch *b, int *need_hess,
+                             size_t *total_out) {
+  fricl_status st = fricl__check_struct_size(
+      ctx, "batch", b->struct_size, sizeof *b, "fricl_tangential_batch_init");
+  if (st == FRICL_STATUS_OK)
+    st = fricl__tangential_check_common(ctx, b->precision, b->mu_profile,
+                                        b->psd, b->flags, b->eps_v);
+  if (st == FRICL_STATUS_OK)
+    st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  if (b->n_groups > 64)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_groups = %zu: at most 64 groups per call",
+                       b->n_groups);
+  const size_t dim = (size_t)b->dim, m = dim - 1;
+  const size_t esz = fricl__elem_bytes(b->precision);
+  if (FRICL__TOO_BIG(b->n_vertices, dim * esz))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_vertices = %zu is too large", b->n_vertices);
+  const size_t vbytes = b->n_vertices * dim * esz;
+  if (b->n_vertices && !b->velocities)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.velocities is NULL with n_vertices = %zu",
+                       b->n_vertices);
+  if (b->hessian_product && !b->direction && b->n_vertices)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_product is requested but "
+                       "batch.direction is NULL");
+  int any =
+      b->potential || b->gradient || b->hessian_values || b->hessian_product;
+  int hess = b->hessian_values || b->hessian_product;
+  size_t total = 0;
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    any |= any_group_output(&b->groups[g]);
+    hess |= b->groups[g].local_hessian || b->groups[g].factored_hessian;
+    total += b->groups[g].count;
+  }
+  if (!any)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "no output requested: set at least one of potential, "
+                       "gradient, hessian_values, hessian_product or a "
+                       "group's per-contact outputs");
+  *need_hess = hess;
+  *total_out = total;
+
+  /* The plan: required for the BSR values, checked when given. */
+  const fricl_tangential_plan *plan = b->plan;
+  if (b->hessian_values && !plan)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_values needs batch.plan (its BSR "
+                       "pattern sizes the array): create one with "
+                       "fricl_tangential_plan_create");
+  if (plan) {
+    if (plan->ctx != ctx)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "batch.plan was created on another context");
+    if (plan->dim != b->dim || plan->n_vertices != b->n_vertices ||
+        plan->n_groups != b->n_groups ||
+        plan->checksum != fricl__topology_checksum(ctx, b->dim, b->n_vertices,
+                                                   b->n_groups, b->groups))
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "batch.plan was made for another contact topology "
+                         "(dim, n_vertices, group types, counts or vertex "
+                         "indices differ): make a new plan");
+  }
+
+  /* Per-group data and output sizes. */
+  fricl__region *r = fricl__malloc(MAX_REGIONS * sizeof *r);
+  if (!r)
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "validating");
+  size_t nr = 0;
+  r[nr++] = (fricl__region){b->velocities, vbytes, "velocities", SIZE_MAX, 0};
+  r[nr++] = (fricl__region){b->direction, vbytes, "direction", SIZE_MAX, 0};
+  r[nr++] = (fricl__region){b->potential, esz, "potential", SIZE_MAX, 1};
+  r[nr++] = (fricl__region){b->gradient, vbytes, "gradient", SIZE_MAX, 1};
+  r[nr++] = (fricl__region){b->hessian_product, vbytes, "hessian_product",
+                            SIZE_MAX, 1};
+  if (plan)
+    r[nr++] = (fricl__region){b->hessian_values, plan->nnz * dim * dim * esz,
+                              "hessian_values", SIZE_MAX, 1};
+  for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
+    const fricl_contact_group *G = &b->groups[g];
+    const char *gn = fricl_stencil_name(G->type);
+    const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
+    const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
+    const size_t ndof = k * dim;
+    if (!n)
+      continue;
+    const struct {
+      const void *p;
+      const char *name;
+    } req[] = {{G->tangent_basis, "tangent_basis"},
+               {G->normal_force, "normal_force"},
+               {G->mu_s, "mu_s"},
+               {G->mu_k, "mu_k"},
+               {nb ? G->closest_point : (const void *)1, "closest_point"}};
+    for (size_t i = 0; i < sizeof req / sizeof req[0]; ++i)
+      if (!req[i].p) {
+        st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (%s): %s is NULL with count = %zu", g, gn,
+                         req[i].name, n);
+        break;
+      }
+    if (st != FRICL_STATUS_OK)
+      break;
+    if (nb)
+      st = check_reals(ctx, b->precision, g, gn, "closest_point",
+                       G->closest_point, n, nb, 0);
+    if (st == FRICL_STATUS_OK)
+      st = check_reals(ctx, b->precision, g, gn, "tangent_basis",
+                       G->tangent_basis, n, dim * m, 0);
+    if (st == FRICL_STATUS_OK)
+      st = check_reals(ctx, b->precision, g, gn, "normal_force",
+                       G->normal_force, n, 1, 1);
+    if (st == FRICL_STATUS_OK && G->weight)
+      st = check_reals(ctx, b->precision, g, gn, "weight", G->weight, n, 1, 0);
+    if (st == FRICL_STATUS_OK)
+      st = check_reals(ctx, b->precision, g, gn, "mu_s", G->mu_s, n, 1, 1);
+    if (st == FRICL_STATUS_OK)
+      st = check_reals(ctx, b->precision, g, gn, "mu_k", G->mu_k, n, 1, 1);
+    if (st == FRICL_STATUS_OK && G->mu_aniso)
+      st = check_reals(ctx, b->precision, g, gn, "mu_aniso", G->mu_aniso, n, m,
+                       0);
+    if (st == FRICL_STATUS_OK && (b->flags & FRICL_TANGENTIAL_FLAG_CHECK_BASIS))
+      st = check_basis(ctx, b->precision, g, gn, b->dim, G->tangent_basis, n);
+    const fricl__region gr[] = {
+        {G->vertices, n * k * sizeof(int32_t), "vertices", g, 0},
+        {G->closest_point, n * nb * esz, "closest_point", g, 0},
+        {G->tangent_basis, n * dim * m * esz, "tangent_basis", g, 0},
+        {G->normal_force, n * esz, "normal_force", g, 0},
+        {G->weight, n * esz, "weight", g, 0},
+        {G->mu_s, n * esz, "mu_s", g, 0},
+        {G->mu_k, n * esz, "mu_k", g, 0},
+        {G->mu_aniso, n * m * esz, "mu_aniso", g, 0},
+        {G->potential, n * esz, "potential", g, 1},
+        {G->local_hessian, n * ndof * ndof * esz, "local_hessian", g, 1},
+        {G->factored_gamma, n * k * esz, "factored_gamma", g, 1},
+        {G->factored_grad, n * dim * esz, "factored_grad", g, 1},
+        {G->factored_hessian, n * (dim * (dim + 1) / 2) * esz,
+         "factored_hessian", g, 1}};
+    for (size_t i = 0; i < sizeof gr / sizeof gr[0]; ++i)
+      r[nr++] = gr[i];
+  }
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_overlaps(ctx, r, nr);
+  free(r);
+  return st;
+}
+
+fricl_status fricl_tangential_eval(fricl_context *ctx,
+                                   const fricl_tangential_batch *batch) {
+  if (!ctx || !batch)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "ctx and batch must not be NULL");
+  fricl__clear_error(ctx);
+  int need_hess = 0;
+  size_t total = 0;
+  fricl_status st = validate(ctx, batch, &need_hess, &total);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  fricl__backend *be = NULL;
+  st = fricl__dispatch(ctx, FRICL__FEATURE_TANGENTIAL, total, batch->precision,
+                       &be);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  const fricl__tangential_work w = {batch, (fricl_tangential_plan *)batch->plan,
+                                    need_hess, total};
+  st = be->ops->tangential(be, &w);
+  if (st == FRICL_STATUS_OK)
+    fricl__ran_on(ctx, be);
+  return st;
+}

@@ -1,0 +1,23 @@
+/* tangential_checks.h - the checks the tangential potential's host and
+ * cl_mem tiers share (src/api/tangential.c). */
+#ifndef FRICL_API_TANGENTIAL_CHECKS_H
+#define FRICL_API_TANGENTIAL_CHECKS_H
+
+#include "core/tangential.h"
+#include "core/validate.h"
+
+/* Precision, profile, PSD mode, flags and eps_v of a batch. */
+fricl_status fricl__tangential_check_common(fricl_context *ctx,
+                                            fricl_precision prec,
+                                            fricl_mu_profile profile,
+                                            fricl_psd psd, uint32_t flags,
+                                            double eps_v);
+/* dim, groups pointer, n_vertices within int32. */
+fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
+                                           size_t n_vertices, size_t n_groups,
+                                           int groups_null);
+/* A group's stencil type exists, and in this dimension. */
+fricl_status fricl__tangential_check_group_type(fricl_context *ctx, int dim,
+                                                size_t g, fricl_stencil type);
+
+#endif

@@ -1,0 +1,139 @@
+/* tangential_cl.c - the tangential potential's cl_mem entry point: batch
+ * parameters, types, counts and the plan validated on the host (device
+ * data is never read back), then enqueued on the OpenCL backend. */
+#include <string.h>
+
+#include "api/tangential_checks.h"
+#include "opencl/opencl.h"
+
+void fricl_tangential_batch_cl_init(fricl_tangential_batch_cl *batch) {
+  if (!batch)
+    return;
+  memset(batch, 0, sizeof *batch);
+  batch->struct_size = (uint32_t)sizeof *batch;
+  batch->dim = 3;
+}
+
+static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
+                                const fricl_tangential_batch_cl *b,
+                                int *need_hess) {
+  fricl_status st =
+      fricl__check_struct_size(ctx, "batch", b->struct_size, sizeof *b,
+                               "fricl_tangential_batch_cl_init");
+  if (st == FRICL_STATUS_OK)
+    st = fricl__tangential_check_common(ctx, b->precision, b->mu_profile,
+                                        b->psd, b->flags, b->eps_v);
+  if (st == FRICL_STATUS_OK && b->precision == FRICL_F64 && !o->base.has_fp64)
+    st = fricl__fail(ctx, FRICL_STATUS_NO_FP64,
+                     "device \"%s\" has no double precision: use FRICL_F32 "
+                     "or another device",
+                     o->name);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
+                                       !b->groups);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  if (b->n_groups > 64)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_groups = %zu: at most 64 groups per call",
+                       b->n_groups);
+  size_t total = 0;
+  int hess = b->hessian_values.mem || b->hessian_product.mem;
+  int any = b->potential.mem || b->gradient.mem || hess;
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    const fricl_contact_group_cl *G = &b->groups[g];
+    st = fricl__tangential_check_group_type(ctx, b->dim, g, G->type);
+    if (st != FRICL_STATUS_OK)
+      return st;
+    const char *name = fricl_stencil_name(G->type);
+    if (G->count > ((size_t)1 << 58) - total)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (%s): count = %zu is too large", g, name,
+                         G->count);
+    total += G->count;
+    any |= G->potential.mem || G->local_hessian.mem || G->factored_gamma.mem ||
+           G->factored_grad.mem || G->factored_hessian.mem;
+    hess |= G->local_hessian.mem || G->factored_hessian.mem;
+    if (!G->count)
+      continue;
+    const struct {
+      cl_mem m;
+      const char *what;
+    } req[] = {
+        {G->vertices.mem, "vertices"},
+        {G->tangent_basis.mem, "tangent_basis"},
+        {G->normal_force.mem, "normal_force"},
+        {G->mu_s.mem, "mu_s"},
+        {G->mu_k.mem, "mu_k"},
+        {fricl_stencil_coord_count(G->type) ? G->closest_point.mem : (cl_mem)1,
+         "closest_point"}};
+    for (size_t i = 0; i < sizeof req / sizeof req[0]; ++i)
+      if (!req[i].m)
+        return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                           "groups[%zu] (%s): %s.mem is NULL with count = %zu",
+                           g, name, req[i].what, G->count);
+  }
+  if (!any)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "no output requested: set at least one output buffer");
+  if (b->n_vertices && !b->velocities.mem && total)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.velocities.mem is NULL");
+  if (b->hessian_product.mem && !b->direction.mem)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_product is requested but "
+                       "batch.direction.mem is NULL");
+  const fricl_tangential_plan *plan = b->plan;
+  if ((b->gradient.mem || b->hessian_values.mem || b->hessian_product.mem) &&
+      !plan)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.plan is required for gradient, hessian_values "
+                       "and hessian_product in the cl_mem tier");
+  if (plan) {
+    int same = plan->ctx == ctx && plan->dim == b->dim &&
+               plan->n_vertices == b->n_vertices &&
+               plan->n_groups == b->n_groups;
+    for (size_t g = 0; same && g < b->n_groups; ++g)
+      same = plan->types[g] == b->groups[g].type &&
+             plan->counts[g] == b->groups[g].count;
+    if (!same)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "batch.plan was made for another context or contact "
+                         "topology (dim, n_vertices, group types or counts "
+                         "differ)");
+    if (b->hessian_values.mem && !plan->has_bsr)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "batch.plan has no Hessian pattern");
+  }
+  *need_hess = hess;
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl_tangential_eval_cl(fricl_context *ctx,
+                                      const fricl_tangential_batch_cl *batch,
+                                      cl_uint num_wait,
+                                      const cl_event *wait_list,
+                                      cl_event *done) {
+  if (!ctx || !batch)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "ctx and batch must not be NULL");
+  fricl__clear_error(ctx);
+  fricl__ocl *o = NULL;
+  fricl_status st = fricl__ocl_of(ctx, "fricl_tangential_eval_cl", &o);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  if (num_wait && !wait_list)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "wait_list is NULL with num_wait = %u",
+                       (unsigned)num_wait);
+  int need_hess = 0;
+  st = validate_cl(ctx, o, batch, &need_hess);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  st = fricl__ocl_tangential_enqueue(o, batch,
+                                     (fricl_tangential_plan *)batch->plan,
+                                     need_hess, num_wait, wait_list, done);
+  if (st == FRICL_STATUS_OK)
+    fricl__ran_on(ctx, &o->base);
+  return st;
+}

@@ -1,0 +1,11 @@
+/* devices_none.c - the device list of a build without OpenCL
+ * (FRICL_WITH_OPENCL=OFF): no OpenCL devices, which is not an error. */
+#include "core/internal.h"
+
+fricl_status fricl_devices_list(fricl_device_info *infos, size_t capacity,
+                                size_t *count) {
+  if (!count || (capacity > 0 && !infos))
+    return FRICL_STATUS_INVALID_ARGUMENT;
+  *count = 0;
+  return FRICL_STATUS_OK;
+}

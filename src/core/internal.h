@@ -1,0 +1,106 @@
+/*
+ * internal.h - the core every layer shares: the context structure, the
+ * error-message helpers and small precision helpers. No OpenCL types: the
+ * OpenCL backend keeps its own state behind the backend table
+ * (core/backend.h). Not installed; the CLI, the benchmark and the tests may
+ * include it because they link the static core.
+ */
+#ifndef FRICL_CORE_INTERNAL_H
+#define FRICL_CORE_INTERNAL_H
+
+#include "fricl/fricl.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FRICL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define FRICL_PRINTF(f, a)
+#endif
+
+typedef struct fricl__backend fricl__backend;
+typedef struct fricl__pool fricl__pool;
+typedef struct fricl__plan_cache fricl__plan_cache;
+
+/* What a context's device spec asked for. */
+typedef enum fricl__mode {
+  FRICL__MODE_REFERENCE = 0, /* "reference" */
+  FRICL__MODE_HOST = 1,      /* "host" */
+  FRICL__MODE_OPENCL = 2,    /* "gpu", "cpu", "opencl:P:D", adopted queues */
+  FRICL__MODE_AUTO = 3       /* "auto": host or OpenCL per call, by cost */
+} fricl__mode;
+
+/* The features, for per-feature tables (crossovers, statistics). */
+typedef enum fricl__feature {
+  FRICL__FEATURE_SCALAR = 0,
+  FRICL__FEATURE_TANGENTIAL = 1,
+  FRICL__FEATURE_BUILD = 2,
+  FRICL__FEATURE_LAWS = 3,
+  FRICL__FEATURE_COUNT = 4
+} fricl__feature;
+
+struct fricl_context {
+  fricl__mode mode;
+  uint32_t flags;
+  size_t max_chunk_elements; /* user's cap, 0 = none */
+  unsigned threads;          /* host threads (>= 1) */
+  size_t crossover;          /* auto: the user's override, 0 = default */
+  char *device_spec;         /* auto: the spec resolved lazily (heap) */
+  char *build_options;       /* the caller's extra OpenCL options (heap) */
+  char *last_error;          /* heap, "" when none */
+  char device_name[320];
+
+  fricl__pool *pool;    /* host threads: host backend, plans, validation */
+  fricl__backend *host; /* reference or host backend; NULL in OPENCL mode */
+  fricl__backend *dev;  /* OpenCL backend: OPENCL mode, or auto once used */
+  int dev_resolved;     /* auto: the device lookup has been done */
+  fricl__plan_cache *plan_cache; /* topology lists of plan-less calls */
+  fricl_backend last_backend;
+  /* Testing knob: FRICL_HOST_GRAIN=n at creation makes every host-side
+   * parallel loop split work from n items on (0: fricl's thresholds), so
+   * that small test problems exercise the multi-threaded paths. */
+  size_t host_grain;
+};
+
+/* The grain of a host-side parallel loop: the testing override or `dflt`. */
+static inline size_t fricl__grain(const struct fricl_context *ctx,
+                                  size_t dflt) {
+  return ctx->host_grain ? ctx->host_grain : dflt;
+}
+
+/* A context with its host threads and options, no backend yet (the
+ * creation functions add them). */
+fricl_status fricl__context_alloc(fricl_context **out,
+                                  const fricl_context_params *p,
+                                  unsigned default_threads);
+/* Write msg to params->error_buffer, if the caller gave one. */
+void fricl__context_report(const fricl_context_params *p, const char *msg);
+
+/* Record a detailed message on ctx (if not NULL) and return status. */
+fricl_status fricl__fail(fricl_context *ctx, fricl_status status,
+                         const char *fmt, ...) FRICL_PRINTF(3, 4);
+void fricl__clear_error(fricl_context *ctx);
+
+/* Elements of the chunk that starts at `off` (< n) when chunks hold at most
+ * `chunk` elements. Written without n - off + chunk sums, so it cannot
+ * overflow for any size_t n. */
+static inline size_t fricl__chunk_len(size_t n, size_t off, size_t chunk) {
+  return n - off < chunk ? n - off : chunk;
+}
+
+/* Largest element count one chunk may cover on a backend whose largest
+ * single allocation is max_alloc_bytes (0: unlimited), capped by the
+ * user's max_chunk_elements. */
+size_t fricl__chunk_elements_for(const fricl_context *ctx,
+                                 uint64_t max_alloc_bytes, size_t elem_bytes);
+
+/* 1 for stencils that exist only in 3-D (FRICL_STENCIL_MAP). */
+int fricl__stencil_only_3d(fricl_stencil type);
+
+static inline size_t fricl__elem_bytes(fricl_precision p) {
+  return p == FRICL_F32 ? sizeof(float) : sizeof(double);
+}
+
+#endif

@@ -1,0 +1,129 @@
+/* names.c - the name <-> value lookups of every public enumeration, each
+ * generated from its single-source table (<fricl/fricl_tables.h>), plus the
+ * scalar family's term names (ipctk's Python names). */
+#include <string.h>
+
+#include "core/internal.h"
+#include "core/validate.h"
+
+int fricl__name_index(const char *const *names, int n, const char *name) {
+  if (!name)
+    return -1;
+  for (int i = 0; i < n; ++i)
+    if (names[i] && strcmp(names[i], name) == 0)
+      return i;
+  return -1;
+}
+
+/* Lookups of a table whose values are 0 .. n-1 (checked below). */
+#define FRICL_NAME_FNS(prefix, type, names, count)                             \
+  const char *prefix##_name(type v) {                                          \
+    return (unsigned)v < (unsigned)(count) ? names[v] : NULL;                  \
+  }                                                                            \
+  fricl_status prefix##_from_name(const char *name, type *out) {               \
+    const int i = fricl__name_index(names, (int)(count), name);                \
+    if (i < 0 || !out)                                                         \
+      return FRICL_STATUS_INVALID_ARGUMENT;                                    \
+    *out = (type)i;                                                            \
+    return FRICL_STATUS_OK;                                                    \
+  }
+
+#define NAME3_(name, value, text) [value] = text,
+#define NAME4_(name, value, text, d) [value] = text,
+#define NAME6_(name, value, text, k, nb, only3d) [value] = text,
+
+static const char *const stencil_names[] = {FRICL_STENCIL_MAP(NAME6_)};
+static const char *const psd_names[] = {FRICL_PSD_MAP(NAME3_)};
+static const char *const blend_names[] = {FRICL_MU_BLEND_MAP(NAME3_)};
+static const char *const build_status_names[] = {
+    FRICL_BUILD_STATUS_MAP(NAME4_)};
+static const char *const law_names[] = {FRICL_LAW_MAP(NAME3_)};
+static const char *const integrator_names[] = {FRICL_INTEGRATOR_MAP(NAME3_)};
+static const char *const backend_names[] = {FRICL_BACKEND_MAP(NAME3_)};
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+_Static_assert(N_OF(stencil_names) == FRICL_STENCIL_COUNT, "stencils");
+_Static_assert(N_OF(blend_names) == FRICL_BLEND_COUNT, "blends");
+_Static_assert(N_OF(build_status_names) == FRICL_BUILD_STATUS_COUNT,
+               "build statuses");
+_Static_assert(N_OF(law_names) == FRICL_LAW_COUNT, "laws");
+
+FRICL_NAME_FNS(fricl_stencil, fricl_stencil, stencil_names, N_OF(stencil_names))
+FRICL_NAME_FNS(fricl_psd, fricl_psd, psd_names, N_OF(psd_names))
+FRICL_NAME_FNS(fricl_mu_blend, fricl_mu_blend, blend_names, N_OF(blend_names))
+FRICL_NAME_FNS(fricl_integrator, fricl_integrator, integrator_names,
+               N_OF(integrator_names))
+
+const char *fricl_backend_name(fricl_backend backend) {
+  return (unsigned)backend < N_OF(backend_names) ? backend_names[backend]
+                                                 : NULL;
+}
+
+const char *fricl_build_status_name(fricl_build_status status) {
+  return (unsigned)status < N_OF(build_status_names)
+             ? build_status_names[status]
+             : NULL;
+}
+
+#define DESC_(name, value, text, desc) [value] = desc,
+static const char *const build_status_texts[] = {FRICL_BUILD_STATUS_MAP(DESC_)};
+#undef DESC_
+
+const char *fricl_build_status_text(fricl_build_status status) {
+  return (unsigned)status < N_OF(build_status_texts)
+             ? build_status_texts[status]
+             : NULL;
+}
+
+/* The laws' names live in the law table too (fricl_law_info.name); this
+ * list is what the kernels' codes and the lookups share. */
+const char *fricl__law_table_name(int law) {
+  return (unsigned)law < N_OF(law_names) ? law_names[law] : NULL;
+}
+
+#define K_(name, value, text, k, nb, only3d) [value] = k,
+#define NB_(name, value, text, k, nb, only3d) [value] = nb,
+static const int stencil_k[] = {FRICL_STENCIL_MAP(K_)};
+static const int stencil_nb[] = {FRICL_STENCIL_MAP(NB_)};
+#undef K_
+#undef NB_
+
+int fricl_stencil_vertex_count(fricl_stencil type) {
+  return (unsigned)type < FRICL_STENCIL_COUNT ? stencil_k[type] : 0;
+}
+
+int fricl_stencil_coord_count(fricl_stencil type) {
+  return (unsigned)type < FRICL_STENCIL_COUNT ? stencil_nb[type] : 0;
+}
+
+#define ONLY3D_(name, value, text, k, nb, only3d) [value] = only3d,
+static const int stencil_only3d[] = {FRICL_STENCIL_MAP(ONLY3D_)};
+#undef ONLY3D_
+
+int fricl__stencil_only_3d(fricl_stencil type) {
+  return (unsigned)type < FRICL_STENCIL_COUNT ? stencil_only3d[type] : 0;
+}
+
+/* ----------------------------------------------------- scalar family */
+
+static const char *const term_names[FRICL_TERM_COUNT] = {
+    "smooth_friction_f0",
+    "smooth_friction_f1",
+    "smooth_friction_f2",
+    "smooth_friction_f1_over_x",
+    "smooth_friction_f2_x_minus_f1_over_x3",
+    "smooth_mu",
+    "smooth_mu_derivative",
+    "smooth_mu_f0",
+    "smooth_mu_f1",
+    "smooth_mu_f2",
+    "smooth_mu_f1_over_x",
+    "smooth_mu_f2_x_minus_mu_f1_over_x3",
+};
+
+FRICL_NAME_FNS(fricl_term, fricl_term, term_names, FRICL_TERM_COUNT)
+
+static const char *const profile_names[] = {"cubic", "ipctk"};
+
+FRICL_NAME_FNS(fricl_mu_profile, fricl_mu_profile, profile_names,
+               N_OF(profile_names))

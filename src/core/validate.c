@@ -1,0 +1,252 @@
+/* validate.c - the validation kit (see validate.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/backend.h"
+#include "core/fault.h"
+#include "core/pool.h"
+#include "core/validate.h"
+
+int fricl__rule_ok(fricl__rule r, double v) {
+  switch (r) {
+  case FRICL__RULE_FINITE:
+    return isfinite(v);
+  case FRICL__RULE_GE0:
+    return isfinite(v) && v >= 0.0;
+  case FRICL__RULE_GT0:
+    return isfinite(v) && v > 0.0;
+  case FRICL__RULE_BOOL:
+    return v == 0.0 || v == 1.0;
+  default:
+    return 1;
+  }
+}
+
+const char *fricl__rule_text(fricl__rule r) {
+  switch (r) {
+  case FRICL__RULE_GE0:
+    return "finite and >= 0";
+  case FRICL__RULE_GT0:
+    return "finite and > 0";
+  case FRICL__RULE_BOOL:
+    return "0 or 1";
+  default:
+    return "finite";
+  }
+}
+
+/* ------------------------------------------------------ array scanning */
+
+/* Values per block of the scan: the blocks' flags are computed without an
+ * early exit (the loops vectorise, comparisons only, no reassociation);
+ * the first flagged block is rescanned for the exact index. */
+#define SCAN_BLOCK 4096
+
+/* 1 when some value of x[0..n) may break the rule (exact for non-finite
+ * values; -0 may trigger it, which the caller's exact rescan then clears). It
+ * ORs the bits of x * 0 (+-0 for finite x, NaN otherwise) and of x (for the
+ * sign): integer ORs and one multiply, which compilers vectorise without any
+ * floating-point reassociation, so that validation costs little next to the
+ * evaluation it guards. */
+static int scan_d(const double *x, size_t n, fricl__rule r) {
+  uint64_t nan_bits = 0, sign_bits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double z = x[i] * 0.0;
+    uint64_t uz, ux;
+    memcpy(&uz, &z, sizeof uz);
+    memcpy(&ux, &x[i], sizeof ux);
+    nan_bits |= uz;
+    sign_bits |= ux;
+  }
+  const uint64_t exp = 0x7FF0000000000000ull;
+  int bad = (nan_bits & exp) == exp;
+  if (r == FRICL__RULE_GE0 || r == FRICL__RULE_GT0)
+    bad |= (int)(sign_bits >> 63);
+  if (r == FRICL__RULE_GT0 || r == FRICL__RULE_BOOL)
+    for (size_t i = 0; i < n; ++i)
+      bad |= r == FRICL__RULE_GT0 ? x[i] == 0 : (x[i] != 0) & (x[i] != 1);
+  return bad;
+}
+
+static int scan_f(const float *x, size_t n, fricl__rule r) {
+  uint32_t nan_bits = 0, sign_bits = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const float z = x[i] * 0.0f;
+    uint32_t uz, ux;
+    memcpy(&uz, &z, sizeof uz);
+    memcpy(&ux, &x[i], sizeof ux);
+    nan_bits |= uz;
+    sign_bits |= ux;
+  }
+  const uint32_t exp = 0x7F800000u;
+  int bad = (nan_bits & exp) == exp;
+  if (r == FRICL__RULE_GE0 || r == FRICL__RULE_GT0)
+    bad |= (int)(sign_bits >> 31);
+  if (r == FRICL__RULE_GT0 || r == FRICL__RULE_BOOL)
+    for (size_t i = 0; i < n; ++i)
+      bad |= r == FRICL__RULE_GT0 ? x[i] == 0 : (x[i] != 0) & (x[i] != 1);
+  return bad;
+}
+
+typedef struct {
+  fricl_precision p;
+  const void *a;
+  size_t n;
+  fricl__rule r;
+  size_t first_block[256]; /* per worker: first bad block, SIZE_MAX none */
+} scan_job;
+
+static void scan_range(void *arg, size_t lo, size_t hi, unsigned worker) {
+  scan_job *j = arg;
+  size_t found = SIZE_MAX;
+  for (size_t b = lo; b < hi && found == SIZE_MAX; ++b) {
+    const size_t i0 = b * SCAN_BLOCK;
+    const size_t m = j->n - i0 < SCAN_BLOCK ? j->n - i0 : SCAN_BLOCK;
+    const int bad = j->p == FRICL_F32
+                        ? scan_f((const float *)j->a + i0, m, j->r)
+                        : scan_d((const double *)j->a + i0, m, j->r);
+    if (bad)
+      found = b;
+  }
+  j->first_block[worker] = found;
+}
+
+size_t fricl__first_bad(fricl_context *ctx, fricl_precision p, const void *a,
+                        size_t n, fricl__rule r) {
+  if (!n || r == FRICL__RULE_NONE)
+    return SIZE_MAX;
+  scan_job j;
+  j.p = p;
+  j.a = a;
+  j.n = n;
+  j.r = r;
+  for (int i = 0; i < 256; ++i)
+    j.first_block[i] = SIZE_MAX;
+  const size_t blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
+  /* Pieces are contiguous and in worker order, so the first flagged block
+   * of the lowest worker is the first flagged block. */
+  fricl__pool_for(ctx->pool, blocks, fricl__grain(ctx, 16), 1, scan_range, &j);
+  for (int w = 0; w < 256; ++w) {
+    if (j.first_block[w] == SIZE_MAX)
+      continue;
+    const size_t i0 = j.first_block[w] * SCAN_BLOCK;
+    for (size_t i = i0; i < n; ++i)
+      if (!fricl__rule_ok(r, fricl__real_at(p, a, i)))
+        return i;
+  }
+  return SIZE_MAX;
+}
+
+/* --------------------------------------------------------------- scalars */
+
+fricl_status fricl__check_real(fricl_context *ctx, fricl_precision p,
+                               const char *prefix, const char *name, double v,
+                               fricl__rule r) {
+  const double w = fricl__in_precision(p, v);
+  if (fricl__rule_ok(r, w))
+    return FRICL_STATUS_OK;
+  /* A value that only fails once rounded to float says so; NaN is NaN in
+   * every precision. */
+  const int rounded = w != v && !isnan(v);
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "%s%s = %g%s is invalid: it must be %s", prefix, name, v,
+                     rounded ? " (in float32)" : "", fricl__rule_text(r));
+}
+
+fricl_status fricl__check_struct_size(fricl_context *ctx, const char *what,
+                                      uint32_t struct_size, size_t expected,
+                                      const char *init_fn) {
+  if (struct_size >= expected)
+    return FRICL_STATUS_OK;
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "%s.struct_size is %u, expected %zu: initialise the %s "
+                     "with %s",
+                     what, (unsigned)struct_size, expected, what, init_fn);
+}
+
+fricl_status fricl__check_precision(fricl_context *ctx, fricl_precision p) {
+  if (p != FRICL_F64 && p != FRICL_F32)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.precision %d is not FRICL_F64 or FRICL_F32",
+                       (int)p);
+  return fricl__check_precision_supported(ctx, p);
+}
+
+fricl_status fricl__check_profile(fricl_context *ctx, fricl_mu_profile p) {
+  if (p == FRICL_MU_CUBIC || p == FRICL_MU_IPCTK)
+    return FRICL_STATUS_OK;
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.mu_profile %d is not cubic (0) or ipctk (1)",
+                     (int)p);
+}
+
+/* -------------------------------------------------------------- overlaps */
+
+typedef struct {
+  uintptr_t lo, hi;
+  size_t index;
+} span;
+
+static int span_cmp(const void *a, const void *b) {
+  const span *x = a, *y = b;
+  if (x->lo != y->lo)
+    return x->lo < y->lo ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static fricl_status overlap_fail(fricl_context *ctx, const fricl__region *o,
+                                 const fricl__region *other) {
+  char go[48] = "", gt[48] = "";
+  if (o->group != SIZE_MAX)
+    snprintf(go, sizeof go, "groups[%zu].", o->group);
+  if (other->group != SIZE_MAX)
+    snprintf(gt, sizeof gt, "groups[%zu].", other->group);
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "output %s%s overlaps %s %s%s: outputs must not alias "
+                     "inputs or each other",
+                     go, o->what, other->is_out ? "output" : "input", gt,
+                     other->what);
+}
+
+fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,
+                                   size_t n) {
+  span *s = fricl__malloc((n ? n : 1) * sizeof *s);
+  if (!s)
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "validating");
+  size_t m = 0;
+  int any_out = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (r[i].p && r[i].bytes) {
+      s[m++] = (span){(uintptr_t)r[i].p, (uintptr_t)r[i].p + r[i].bytes, i};
+      any_out |= r[i].is_out;
+    }
+  if (!any_out) {
+    free(s);
+    return FRICL_STATUS_OK;
+  }
+  qsort(s, m, sizeof *s, span_cmp);
+  /* Sweep in order of start: the region seen so far that reaches furthest,
+   * among outputs and among all; inputs may overlap inputs. */
+  size_t far_out = SIZE_MAX, far_any = SIZE_MAX;
+  uintptr_t end_out = 0, end_any = 0;
+  fricl_status st = FRICL_STATUS_OK;
+  for (size_t k = 0; k < m && st == FRICL_STATUS_OK; ++k) {
+    const fricl__region *cur = &r[s[k].index];
+    if (cur->is_out && far_any != SIZE_MAX && s[k].lo < end_any)
+      st = overlap_fail(ctx, cur, &r[far_any]);
+    else if (!cur->is_out && far_out != SIZE_MAX && s[k].lo < end_out)
+      st = overlap_fail(ctx, &r[far_out], cur);
+    if (cur->is_out && s[k].hi > end_out) {
+      end_out = s[k].hi;
+      far_out = s[k].index;
+    }
+    if (s[k].hi > end_any) {
+      end_any = s[k].hi;
+      far_any = s[k].index;
+    }
+  }
+  free(s);
+  return st;
+}

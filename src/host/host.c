@@ -1,0 +1,179 @@
+/* host.c - the host backend: the reference backend's math over the
+ * context's host threads, with the loops that vectorise compiled a second
+ * time for AVX2 and picked at run time (host_isa.h), and the tangential
+ * potential specialised per stencil (tangential_host.c). Every feature is
+ * element- or contact-wise, or assembled in the reference's fixed order,
+ * so the results are bitwise equal to the reference backend's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fault.h"
+#include "core/pool.h"
+#include "host/host_backend.h"
+#include "host/host_isa.h"
+
+int fricl__host_has_avx2(void) {
+#if defined(FRICL_HOST_AVX2) && (defined(__x86_64__) || defined(__i386__)) &&  \
+    (defined(__GNUC__) || defined(__clang__))
+  /* FRICL_HOST_ISA=baseline in the environment pins the baseline loops
+   * (for comparing the variants). */
+  const char *pin = getenv("FRICL_HOST_ISA");
+  if (pin && strcmp(pin, "baseline") == 0)
+    return 0;
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+#else
+  return 0;
+#endif
+}
+
+fricl_status fricl__host_scratch(fricl__host *h, int slot, size_t bytes,
+                                 void **out) {
+  if (h->scratch_bytes[slot] >= bytes && h->scratch[slot]) {
+    *out = h->scratch[slot];
+    return FRICL_STATUS_OK;
+  }
+  free(h->scratch[slot]);
+  h->scratch[slot] = fricl__malloc(bytes ? bytes : 1);
+  h->scratch_bytes[slot] = h->scratch[slot] ? bytes : 0;
+  if (!h->scratch[slot])
+    return fricl__fail(h->base.ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                       "allocating %zu bytes of host scratch", bytes);
+  *out = h->scratch[slot];
+  return FRICL_STATUS_OK;
+}
+
+/* ----------------------------------------------------------- scalar */
+
+typedef struct {
+  const fricl__scalar_work *w;
+  int avx2;
+} scalar_job;
+
+static void scalar_piece(void *arg, size_t lo, size_t hi, unsigned worker) {
+  (void)worker;
+  const scalar_job *j = arg;
+#ifdef FRICL_HOST_AVX2
+  if (j->avx2) {
+    fricl__scalar_range_avx2(j->w->b, j->w->mask, lo, hi);
+    return;
+  }
+#endif
+  fricl__scalar_range(j->w->b, j->w->mask, lo, hi);
+}
+
+static fricl_status host_scalar(fricl__backend *be,
+                                const fricl__scalar_work *w) {
+  scalar_job j = {w, ((fricl__host *)be)->avx2};
+  /* 256: the loops' block; below 8192 elements one thread is faster. */
+  fricl__pool_for(be->ctx->pool, w->b->n, fricl__grain(be->ctx, 8192), 256,
+                  scalar_piece, &j);
+  return FRICL_STATUS_OK;
+}
+
+/* ------------------------------------------------------------- laws */
+
+typedef struct {
+  const fricl__laws_work *w;
+  int avx2;
+} laws_job;
+
+static void laws_piece(void *arg, size_t lo, size_t hi, unsigned worker) {
+  (void)worker;
+  const laws_job *j = arg;
+#ifdef FRICL_HOST_AVX2
+  if (j->avx2) {
+    fricl__laws_range_avx2(j->w->pl, j->w->b, lo, hi);
+    return;
+  }
+#endif
+  fricl__laws_range(j->w->pl, j->w->b, lo, hi);
+}
+
+static fricl_status host_laws(fricl__backend *be, const fricl__laws_work *w) {
+  laws_job j = {w, ((fricl__host *)be)->avx2};
+  /* Work per element grows with the steps (and GMS elements). */
+  const size_t per = w->pl->n_steps * w->pl->m;
+  size_t grain = 8192 / (per ? per : 1);
+  fricl__pool_for(be->ctx->pool, w->pl->n,
+                  fricl__grain(be->ctx, grain ? grain : 1), 1, laws_piece, &j);
+  return FRICL_STATUS_OK;
+}
+
+/* ------------------------------------------------------------ build */
+
+typedef struct {
+  const fricl__build_work *w;
+  size_t base[65];
+} build_job;
+
+/* Global contacts [lo, hi), across groups. */
+static void build_piece(void *arg, size_t lo, size_t hi, unsigned worker) {
+  (void)worker;
+  const build_job *j = arg;
+  const fricl_build_batch *b = j->w->b;
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    const size_t g0 = j->base[g], g1 = g0 + b->groups[g].count;
+    const size_t a = lo > g0 ? lo : g0, z = hi < g1 ? hi : g1;
+    if (a < z)
+      fricl__build_range(b, j->w->status, g, a - g0, z - g0);
+  }
+}
+
+static fricl_status host_build(fricl__backend *be, const fricl__build_work *w) {
+  const fricl_build_batch *b = w->b;
+  if (b->n_groups > 64) {
+    /* More groups than the job's table: group after group. */
+    for (size_t g = 0; g < b->n_groups; ++g) {
+      build_job j;
+      memset(&j, 0, sizeof j);
+      fricl_build_batch one = *b;
+      one.groups = &b->groups[g];
+      one.n_groups = 1;
+      fricl__build_work w1 = {&one, &w->status[g], b->groups[g].count};
+      j.w = &w1;
+      fricl__pool_for(be->ctx->pool, w1.total, fricl__grain(be->ctx, 512), 1,
+                      build_piece, &j);
+    }
+    return FRICL_STATUS_OK;
+  }
+  build_job j;
+  memset(&j, 0, sizeof j);
+  j.w = w;
+  for (size_t g = 0; g < b->n_groups; ++g)
+    j.base[g + 1] = j.base[g] + b->groups[g].count;
+  fricl__pool_for(be->ctx->pool, w->total, fricl__grain(be->ctx, 512), 1,
+                  build_piece, &j);
+  return FRICL_STATUS_OK;
+}
+
+/* ------------------------------------------------------------ table */
+
+static void host_destroy(fricl__backend *be) {
+  fricl__host *h = (fricl__host *)be;
+  for (int i = 0; i < FRICL__HOST_SCRATCH; ++i)
+    free(h->scratch[i]);
+  for (int t = 0; t < 64; ++t)
+    for (int k = 0; k < 3; ++k)
+      free(h->queue[t][k]);
+  free(h);
+}
+
+static const fricl__backend_ops host_ops = {
+    "host",     FRICL_BACKEND_HOST, host_scalar, fricl__host_tangential,
+    host_build, host_laws,          NULL,        host_destroy};
+
+fricl_status fricl__host_create(fricl_context *ctx, fricl__backend **out) {
+  fricl__host *h = fricl__calloc(1, sizeof *h);
+  if (!h)
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "out of memory");
+  h->base.ops = &host_ops;
+  h->base.ctx = ctx;
+  h->base.has_fp64 = 1;
+  h->avx2 = fricl__host_has_avx2();
+  snprintf(ctx->device_name, sizeof ctx->device_name, "host (%u thread%s%s)",
+           ctx->threads, ctx->threads == 1 ? "" : "s", h->avx2 ? ", AVX2" : "");
+  *out = &h->base;
+  return FRICL_STATUS_OK;
+}

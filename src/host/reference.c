@@ -1,0 +1,54 @@
+/* reference.c - the reference backend: portable C on the calling thread,
+ * every batch whole, in the simplest loops. It is the oracle side of the
+ * tests that compare backends bitwise, so it stays simple; the host
+ * backend (host.c) is the fast one. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/fault.h"
+#include "host/host_isa.h"
+
+static fricl_status ref_scalar(fricl__backend *be,
+                               const fricl__scalar_work *w) {
+  (void)be;
+  fricl__scalar_range(w->b, w->mask, 0, w->b->n);
+  return FRICL_STATUS_OK;
+}
+
+static fricl_status ref_tangential(fricl__backend *be,
+                                   const fricl__tangential_work *w) {
+  return fricl__tangential_ref(be->ctx, w->b, w->plan, w->need_hess);
+}
+
+static fricl_status ref_build(fricl__backend *be, const fricl__build_work *w) {
+  (void)be;
+  for (size_t g = 0; g < w->b->n_groups; ++g)
+    fricl__build_range(w->b, w->status, g, 0, w->b->groups[g].count);
+  return FRICL_STATUS_OK;
+}
+
+static fricl_status ref_laws(fricl__backend *be, const fricl__laws_work *w) {
+  (void)be;
+  fricl__laws_range(w->pl, w->b, 0, w->pl->n);
+  return FRICL_STATUS_OK;
+}
+
+static void ref_destroy(fricl__backend *be) { free(be); }
+
+static const fricl__backend_ops reference_ops = {
+    "reference", FRICL_BACKEND_REFERENCE,
+    ref_scalar,  ref_tangential,
+    ref_build,   ref_laws,
+    NULL,        ref_destroy};
+
+fricl_status fricl__reference_create(fricl_context *ctx, fricl__backend **out) {
+  fricl__backend *be = fricl__calloc(1, sizeof *be);
+  if (!be)
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "out of memory");
+  be->ops = &reference_ops;
+  be->ctx = ctx;
+  be->has_fp64 = 1;
+  snprintf(ctx->device_name, sizeof ctx->device_name, "reference (portable C)");
+  *out = be;
+  return FRICL_STATUS_OK;
+}

@@ -1,0 +1,96 @@
+/* buffers.c - device buffers for the host tiers: the caller's arrays
+ * wrapped in place on unified-memory devices (CL_MEM_USE_HOST_PTR: a
+ * buffer object over existing memory, no device allocation, no copy), the
+ * backend's persistent grow-only staging buffers elsewhere (so that a
+ * Newton loop allocates nothing on the device after its first call); and
+ * reading outputs back. */
+#include <string.h>
+
+#include "core/fault.h"
+#include "opencl/opencl.h"
+
+fricl_status fricl__ocl_staging(fricl__ocl *o, int slot, size_t bytes,
+                                cl_mem *mem) {
+  fricl__staging *s = &o->staging[slot];
+  if (s->mem && s->bytes >= bytes) {
+    *mem = s->mem;
+    return FRICL_STATUS_OK;
+  }
+  if (s->mem)
+    clReleaseMemObject(s->mem);
+  s->mem = NULL;
+  s->bytes = 0;
+  cl_int err = CL_SUCCESS;
+  cl_mem m = FRICL__CL(clCreateBuffer)(o->cl_ctx, CL_MEM_READ_WRITE,
+                                       bytes ? bytes : 1, NULL, &err);
+  if (err != CL_SUCCESS)
+    return fricl__fail_cl(o->base.ctx, err, "clCreateBuffer (staging)");
+  s->mem = m;
+  s->bytes = bytes;
+  *mem = m;
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl__ocl_host_buffer(fricl__ocl *o, int slot, const void *ptr,
+                                    size_t bytes, fricl__host_access access,
+                                    cl_mem *mem, int *owned) {
+  fricl_context *ctx = o->base.ctx;
+  *mem = NULL;
+  *owned = 0;
+  if (!ptr || !bytes)
+    return FRICL_STATUS_OK;
+  if ((cl_ulong)bytes > o->max_alloc_bytes)
+    return fricl__fail(ctx, FRICL_STATUS_UNSUPPORTED,
+                       "an array of %zu bytes exceeds the device's maximum "
+                       "allocation (%llu bytes) and this array is not "
+                       "chunked",
+                       bytes, (unsigned long long)o->max_alloc_bytes);
+  cl_int err = CL_SUCCESS;
+  if (o->host_unified) {
+    const cl_mem_flags f = access == FRICL__HOST_IN    ? CL_MEM_READ_ONLY
+                           : access == FRICL__HOST_OUT ? CL_MEM_WRITE_ONLY
+                                                       : CL_MEM_READ_WRITE;
+    *mem = FRICL__CL(clCreateBuffer)(o->cl_ctx, f | CL_MEM_USE_HOST_PTR, bytes,
+                                     (void *)(uintptr_t)ptr, &err);
+    if (err != CL_SUCCESS) {
+      *mem = NULL;
+      return fricl__fail_cl(ctx, err, "clCreateBuffer (host pointer)");
+    }
+    *owned = 1;
+    return FRICL_STATUS_OK;
+  }
+  fricl_status st = fricl__ocl_staging(o, slot, bytes, mem);
+  /* Outputs (also the accumulated ones: the first chunk starts them from
+   * zero) need nothing copied in. */
+  if (st != FRICL_STATUS_OK || access != FRICL__HOST_IN)
+    return st;
+  /* In order on the queue: the kernels that read it come after. */
+  err = FRICL__CL(clEnqueueWriteBuffer)(o->queue, *mem, CL_FALSE, 0, bytes, ptr,
+                                        0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    return fricl__fail_cl(ctx, err, "clEnqueueWriteBuffer");
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl__ocl_read_back(fricl__ocl *o, cl_mem mem, void *dst,
+                                  size_t bytes) {
+  if (!mem || !bytes)
+    return FRICL_STATUS_OK;
+  cl_int err;
+  if (o->host_unified) {
+    /* Mapping is what makes the device's writes visible in host memory. */
+    void *p = FRICL__CL(clEnqueueMapBuffer)(o->queue, mem, CL_TRUE, CL_MAP_READ,
+                                            0, bytes, 0, NULL, NULL, &err);
+    if (err == CL_SUCCESS) {
+      if (p != dst)
+        memcpy(dst, p, bytes);
+      err = clEnqueueUnmapMemObject(o->queue, mem, p, 0, NULL, NULL);
+    }
+  } else {
+    err = FRICL__CL(clEnqueueReadBuffer)(o->queue, mem, CL_TRUE, 0, bytes, dst,
+                                         0, NULL, NULL);
+  }
+  return err == CL_SUCCESS
+             ? FRICL_STATUS_OK
+             : fricl__fail_cl(o->base.ctx, err, "reading results back");
+}

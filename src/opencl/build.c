@@ -1,0 +1,261 @@
+/* build_cl.c - the lagged build on an OpenCL device: one specialised kernel
+ * per group, launched chunk after chunk of contacts over buffers that wrap
+ * the caller's arrays (zero copy on unified-memory devices, copies
+ * elsewhere). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/fault.h"
+#include "opencl/build_launch.h"
+
+static const char *const headers[] = {"fricl_cl_compat.h",
+                                      "fricl_geometry_math.h", NULL};
+
+static fricl_status build_kernel(fricl__ocl *o, const fricl__build_launch *l,
+                                 unsigned mask, cl_kernel *k) {
+  char defines[1024];
+  const int off =
+      fricl__ocl_precision_defines(defines, sizeof defines, l->precision);
+  snprintf(defines + off, sizeof defines - (size_t)off,
+           "#define FRICL_SQRT sqrt\n#define FRICL_LOG log\n"
+           "#define FRICL_DIM %d\n#define FRICL_STENCIL %d\n#define FRICL_K "
+           "%d\n#define FRICL_NB %d\n#define FRICL_STENCIL_IS_EE %d\n#define "
+           "FRICL_STENCIL_IS_PV %d\n#define FRICL_HAS_REST %d\n#define "
+           "FRICL_MUS_MODE %d\n#define FRICL_MUK_MODE %d\n#define FRICL_BLEND "
+           "%d\n#define FRICL_PHYSICAL %d\n#define FRICL_HAS_DMIN %d\n#define "
+           "FRICL_HAS_WEIGHT %d\n#define FRICL_OUT_MASK 0x%02xu\n",
+           l->dim, (int)l->type, fricl_stencil_vertex_count(l->type),
+           fricl_stencil_coord_count(l->type), l->type == FRICL_STENCIL_EE,
+           l->type == FRICL_STENCIL_PV, l->Xrest != NULL, l->mus_mode,
+           l->muk_mode, l->blend, l->physical != 0, l->dmin != NULL,
+           l->w != NULL, mask);
+  return fricl__ocl_kernel(o, "fricl_build.cl", headers, "fricl_build_contacts",
+                           defines, k, NULL);
+}
+
+#define set_real fricl__ocl_set_real
+
+fricl_status fricl__build_enqueue(fricl__ocl *o, const fricl__build_launch *l) {
+  unsigned mask = 0;
+  if (l->beta && fricl_stencil_coord_count(l->type) > 0)
+    mask |= FRICL__BO_BETA;
+  if (l->P)
+    mask |= FRICL__BO_P;
+  if (l->N)
+    mask |= FRICL__BO_N;
+  if (l->gN)
+    mask |= FRICL__BO_GRAD;
+  if (l->wout)
+    mask |= FRICL__BO_W;
+  if (l->musout)
+    mask |= FRICL__BO_MUS;
+  if (l->mukout)
+    mask |= FRICL__BO_MUK;
+  if (l->status)
+    mask |= FRICL__BO_STATUS;
+  cl_kernel k = NULL;
+  fricl_status st = build_kernel(o, l, mask, &k);
+  if (st != FRICL_STATUS_OK || l->n == 0)
+    return st;
+  const cl_ulong n64 = l->n, c064 = l->c0;
+  const cl_mem bufs_a[] = {l->vert, l->X,  l->Xrest ? l->Xrest : l->X,
+                           l->pn,   l->pc, l->dmin};
+  cl_int err = clSetKernelArg(k, 0, sizeof n64, &n64);
+  if (err == CL_SUCCESS)
+    err = clSetKernelArg(k, 1, sizeof c064, &c064);
+  for (cl_uint i = 0; i < 6 && err == CL_SUCCESS; ++i)
+    err = clSetKernelArg(k, 2 + i, sizeof(cl_mem), &bufs_a[i]);
+  if (err == CL_SUCCESS)
+    err = set_real(k, 8, l->precision, l->dmin_s);
+  if (err == CL_SUCCESS)
+    err = clSetKernelArg(k, 9, sizeof(cl_mem), &l->w);
+  const cl_mem mus = l->mus_mode == FRICL__MU_VERTEX ? l->vmus : l->mus;
+  const cl_mem muk = l->muk_mode == FRICL__MU_VERTEX ? l->vmuk : l->muk;
+  if (err == CL_SUCCESS)
+    err = clSetKernelArg(k, 10, sizeof(cl_mem), &mus);
+  if (err == CL_SUCCESS)
+    err = set_real(k, 11, l->precision, l->mus_s);
+  if (err == CL_SUCCESS)
+    err = clSetKernelArg(k, 12, sizeof(cl_mem), &muk);
+  if (err == CL_SUCCESS)
+    err = set_real(k, 13, l->precision, l->muk_s);
+  if (err == CL_SUCCESS)
+    err = set_real(k, 14, l->precision, l->kappa);
+  if (err == CL_SUCCESS)
+    err = set_real(k, 15, l->precision, l->dhat);
+  const cl_mem outs[] = {l->beta, l->P,      l->N,      l->gN,
+                         l->wout, l->musout, l->mukout, l->status};
+  for (cl_uint i = 0; i < 8 && err == CL_SUCCESS; ++i)
+    err = clSetKernelArg(k, 16 + i, sizeof(cl_mem), &outs[i]);
+  const size_t global = l->n;
+  const int set_ok = err == CL_SUCCESS;
+  if (set_ok)
+    err = FRICL__CL(clEnqueueNDRangeKernel)(o->queue, k, 1, NULL, &global, NULL,
+                                            0, NULL, NULL);
+  /* Also on failure: the cached kernel must not keep handles of buffers
+   * that are released later (some runtimes read them when an argument is
+   * set again). */
+  static const cl_uint mem_args[] = {2,  3,  4,  5,  6,  7,  9,  10, 12,
+                                     16, 17, 18, 19, 20, 21, 22, 23};
+  fricl__kernel_unbind(k, mem_args, (int)(sizeof mem_args / sizeof *mem_args));
+  if (err != CL_SUCCESS)
+    return fricl__fail_cl(o->base.ctx, err,
+                          set_ok ? "clEnqueueNDRangeKernel" : "clSetKernelArg");
+  return FRICL_STATUS_OK;
+}
+
+/* ------------------------------------------------------------ host tier */
+
+/* Release the wrapped host arrays (staging buffers are the backend's). */
+static void release_owned(cl_mem *m, const int *own, int n) {
+  for (int i = 0; i < n; ++i)
+    if (m[i] && own[i]) {
+      clReleaseMemObject(m[i]);
+      m[i] = NULL;
+    }
+}
+
+/* Staging slots: the vertex arrays, then the group arrays of a slice. */
+enum { SLOT_VERTEX0 = FRICL__SLOT_BUILD, SLOT_GROUP0 = FRICL__SLOT_BUILD + 4 };
+
+enum {
+  IN_VERT,
+  IN_PN,
+  IN_PC,
+  IN_DMIN,
+  IN_W,
+  IN_MUS,
+  IN_MUK,
+  NIN,
+  OUT_BETA = 0,
+  OUT_P,
+  OUT_N,
+  OUT_GN,
+  OUT_W,
+  OUT_MUS,
+  OUT_MUK,
+  OUT_STATUS,
+  NOUT
+};
+
+/* Contacts [lo, hi) of group g. */
+static fricl_status group_slice(fricl__ocl *o, const fricl_build_batch *b,
+                                fricl__build_launch *l, size_t g, size_t lo,
+                                size_t hi, uint8_t *status) {
+  const fricl_build_group *G = &b->groups[g];
+  const size_t n = hi - lo, esz = fricl__elem_bytes(b->precision);
+  const size_t dim = (size_t)b->dim, m = dim - 1;
+  const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
+  const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
+  const int pv = G->type == FRICL_STENCIL_PV;
+  const void *in_p[NIN] = {G->vertices,
+                           pv ? G->plane_normal : NULL,
+                           pv ? G->plane_offset : NULL,
+                           G->dmin,
+                           G->weight,
+                           G->mu_s,
+                           G->mu_k};
+  const size_t in_per[NIN] = {
+      k * sizeof(int32_t), dim * esz, esz, esz, esz, esz, esz};
+  void *out_p[NOUT] = {nb ? G->closest_point : NULL,
+                       G->tangent_basis,
+                       G->normal_force,
+                       G->normal_force_gradient,
+                       G->weight_out,
+                       G->mu_s_out,
+                       G->mu_k_out,
+                       status};
+  const size_t out_per[NOUT] = {nb * esz, dim * m * esz, esz, k * dim * esz,
+                                esz,      esz,           esz, 1};
+  cl_mem mem[NIN + NOUT] = {0};
+  int own[NIN + NOUT] = {0};
+  fricl_status st = FRICL_STATUS_OK;
+  for (int i = 0; i < NIN && st == FRICL_STATUS_OK; ++i)
+    if (in_p[i])
+      st = fricl__ocl_host_buffer(
+          o, SLOT_GROUP0 + i, (const char *)in_p[i] + lo * in_per[i],
+          n * in_per[i], FRICL__HOST_IN, &mem[i], &own[i]);
+  for (int i = 0; i < NOUT && st == FRICL_STATUS_OK; ++i)
+    if (out_p[i])
+      st = fricl__ocl_host_buffer(
+          o, SLOT_GROUP0 + NIN + i, (char *)out_p[i] + lo * out_per[i],
+          n * out_per[i], FRICL__HOST_OUT, &mem[NIN + i], &own[NIN + i]);
+  if (st == FRICL_STATUS_OK) {
+    l->type = G->type;
+    l->mus_mode = fricl__mu_mode(G->mu_s, b->vertex_mu_s);
+    l->muk_mode = fricl__mu_mode(G->mu_k, b->vertex_mu_k);
+    l->vert = mem[IN_VERT];
+    l->pn = mem[IN_PN];
+    l->pc = mem[IN_PC];
+    l->dmin = mem[IN_DMIN];
+    l->w = mem[IN_W];
+    l->mus = mem[IN_MUS];
+    l->muk = mem[IN_MUK];
+    l->beta = mem[NIN + OUT_BETA];
+    l->P = mem[NIN + OUT_P];
+    l->N = mem[NIN + OUT_N];
+    l->gN = mem[NIN + OUT_GN];
+    l->wout = mem[NIN + OUT_W];
+    l->musout = mem[NIN + OUT_MUS];
+    l->mukout = mem[NIN + OUT_MUK];
+    l->status = mem[NIN + OUT_STATUS];
+    l->c0 = 0;
+    l->n = n;
+    st = fricl__build_enqueue(o, l);
+  }
+  for (int i = 0; i < NOUT && st == FRICL_STATUS_OK; ++i)
+    st = fricl__ocl_read_back(
+        o, mem[NIN + i], (char *)out_p[i] + lo * out_per[i], n * out_per[i]);
+  /* Also on error: nothing enqueued may outlive the caller's pointers. */
+  clFinish(o->queue);
+  release_owned(mem, own, NIN + NOUT);
+  return st;
+}
+
+fricl_status fricl__ocl_build(fricl__backend *be, const fricl__build_work *w) {
+  fricl__ocl *o = (fricl__ocl *)be;
+  const fricl_build_batch *b = w->b;
+  uint8_t *const *status = w->status;
+  const size_t esz = fricl__elem_bytes(b->precision);
+  const size_t dim = (size_t)b->dim, nv = b->n_vertices;
+  fricl__build_launch l;
+  memset(&l, 0, sizeof l);
+  l.precision = b->precision;
+  l.dim = b->dim;
+  l.physical = (b->flags & FRICL_BUILD_FLAG_PHYSICAL_BARRIER) != 0;
+  l.blend = (int)b->blend;
+  l.kappa = b->kappa;
+  l.dhat = b->dhat;
+  l.dmin_s = b->dmin;
+  l.mus_s = b->mu_s;
+  l.muk_s = b->mu_k;
+  if (w->total == 0)
+    return FRICL_STATUS_OK;
+  /* Vertex arrays, whole. */
+  const void *vsrc[4] = {b->lagged_positions, b->rest_positions, b->vertex_mu_s,
+                         b->vertex_mu_k};
+  const size_t vbytes[4] = {nv * dim * esz, nv * dim * esz, nv * esz, nv * esz};
+  cl_mem vm[4] = {0};
+  int vown[4] = {0};
+  fricl_status st = FRICL_STATUS_OK;
+  for (int i = 0; i < 4 && st == FRICL_STATUS_OK; ++i)
+    if (vsrc[i])
+      st = fricl__ocl_host_buffer(o, SLOT_VERTEX0 + i, vsrc[i], vbytes[i],
+                                  FRICL__HOST_IN, &vm[i], &vown[i]);
+  l.X = vm[0];
+  l.Xrest = vm[1];
+  l.vmus = vm[2];
+  l.vmuk = vm[3];
+  /* Chunks: as many contacts as one allocation of the largest per-contact
+   * array holds (the gradient: 4 x 3 reals). */
+  const size_t chunk = fricl__ocl_chunk_elements(o, 4 * dim * esz);
+  for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
+    const size_t n = b->groups[g].count;
+    for (size_t lo = 0; lo < n && st == FRICL_STATUS_OK; lo += chunk)
+      st = group_slice(o, b, &l, g, lo, lo + fricl__chunk_len(n, lo, chunk),
+                       status[g]);
+  }
+  clFinish(o->queue);
+  release_owned(vm, vown, 4);
+  return st;
+}

@@ -1,0 +1,178 @@
+/*
+ * opencl.h - the OpenCL backend: its state (device, queue, program cache,
+ * grow-only staging buffers), its creation, the cl_mem tier's enqueue entry
+ * points, and the helpers its per-feature files share. Only src/opencl,
+ * the cl_mem API files, the benchmark and the tests include it.
+ */
+#ifndef FRICL_OPENCL_H
+#define FRICL_OPENCL_H
+
+#include "fricl/fricl_cl.h"
+
+#include "core/backend.h"
+#include "opencl/embedded_kernels.h"
+
+/* One built kernel, keyed by the full program text's identity. */
+typedef struct fricl__program_entry {
+  struct fricl__program_entry *next;
+  char *key; /* defines + source hashes + options */
+  cl_program program;
+  cl_kernel kernel;
+  double build_ms; /* wall time of clBuildProgram for this entry */
+} fricl__program_entry;
+
+/* A grow-only device buffer owned by the backend. */
+typedef struct fricl__staging {
+  cl_mem mem;
+  size_t bytes;
+} fricl__staging;
+
+/* Staging slots: each feature owns a range, so that alternating features
+ * (a Newton loop: build, then evaluate) do not regrow each other's. */
+enum {
+  FRICL__SLOT_SCALAR = 0,      /* 16: y, eps, mu_s, mu_k, 12 outputs; laws */
+  FRICL__SLOT_TANGENTIAL = 16, /* 4 scratch + 5 global + 13 group fields */
+  FRICL__SLOT_BUILD = 38,      /* 4 vertex arrays + 15 group fields */
+  FRICL__STAGING_SLOTS = 57
+};
+
+typedef struct fricl__ocl {
+  fricl__backend base;
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context cl_ctx;
+  cl_command_queue queue;
+  cl_ulong max_alloc_bytes;
+  int is_gpu;
+  /* Host-tier arrays may be wrapped in place (CL_MEM_USE_HOST_PTR: no
+   * device allocation, no copy) because the device reads host memory;
+   * elsewhere they go through the staging buffers. */
+  int host_unified;
+  char *build_options; /* fricl's + the caller's + FRICL_BUILD_OPTIONS */
+  char name[256];
+  fricl__program_entry *programs;
+  fricl__staging staging[FRICL__STAGING_SLOTS];
+} fricl__ocl;
+
+/* The backend on the device a spec names ("gpu", "cpu", "opencl:P:D" or
+ * "auto": first GPU, else first CPU). *found = 0 (and OK) when "auto"
+ * finds no device. Errors name the spec in ctx's message. */
+fricl_status fricl__ocl_create(fricl_context *ctx, const char *spec, int *found,
+                               fricl__backend **out);
+/* The backend on a caller's context/device/queue (retained). */
+fricl_status fricl__ocl_adopt(fricl_context *ctx, cl_context cl_ctx,
+                              cl_device_id device, cl_command_queue queue,
+                              fricl__backend **out);
+
+/* The context's OpenCL backend for a cl_mem entry point (`entry` names it
+ * in the message): resolves "auto"'s device; UNSUPPORTED when the context
+ * has none. */
+fricl_status fricl__ocl_of(fricl_context *ctx, const char *entry,
+                           fricl__ocl **out);
+
+/* ---------------------------------------------------------- cl_mem tier */
+
+fricl_status fricl__ocl_scalar_enqueue(fricl__ocl *o,
+                                       const fricl_scalar_batch_cl *b,
+                                       cl_uint num_wait, const cl_event *wait,
+                                       cl_event *done);
+fricl_status fricl__ocl_tangential_enqueue(fricl__ocl *o,
+                                           const fricl_tangential_batch_cl *b,
+                                           fricl_tangential_plan *plan,
+                                           int need_hess, cl_uint num_wait,
+                                           const cl_event *wait,
+                                           cl_event *done);
+fricl_status fricl__ocl_laws_enqueue(fricl__ocl *o, const fricl__law_plan *pl,
+                                     const fricl_law_batch_cl *b,
+                                     cl_uint num_wait, const cl_event *wait,
+                                     cl_event *done);
+/* A marker that completes after the wait list (n = 0 calls honour the
+ * event contract with it). */
+fricl_status fricl__ocl_marker(fricl__ocl *o, cl_uint num_wait,
+                               const cl_event *wait, cl_event *done);
+
+/* ------------------------------------------------------------- helpers */
+
+fricl_status fricl__fail_cl(fricl_context *ctx, cl_int err, const char *what);
+const char *fricl__cl_error_name(cl_int err);
+
+/*
+ * Get (building and caching on first use) kernel `kernel_name` of embedded
+ * file `file`, compiled with the `defines` text prepended and, before the
+ * file, the embedded headers listed in `headers` (NULL-terminated; the
+ * tables header <fricl/fricl_tables.h> always comes first).
+ * *build_ms receives the build time of the entry (0 when cached) if not NULL.
+ */
+fricl_status fricl__ocl_kernel(fricl__ocl *o, const char *file,
+                               const char *const *headers,
+                               const char *kernel_name, const char *defines,
+                               cl_kernel *kernel, double *build_ms);
+
+/* Set the listed buffer arguments of a cached kernel back to NULL. Called
+ * right after every enqueue (which captures the values): a cached kernel
+ * must not hold handles of buffers that are released afterwards, because
+ * some runtimes (PoCL) read the old value when an argument is set again. */
+void fricl__kernel_unbind(cl_kernel k, const cl_uint *idx, int n);
+
+/* Drop every cached program (the next request rebuilds). */
+void fricl__ocl_program_cache_clear(fricl__ocl *o);
+
+/* "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define FRICL_REAL double\n"
+ * (or float) and the precision's function-name defines, into buf. */
+int fricl__ocl_precision_defines(char *buf, size_t size, fricl_precision p);
+
+/* Bind a real kernel argument in the working precision. */
+cl_int fricl__ocl_set_real(cl_kernel k, cl_uint idx, fricl_precision p,
+                           double v);
+
+/* Largest element count one launch may cover for arrays of elem_bytes. */
+size_t fricl__ocl_chunk_elements(const fricl__ocl *o, size_t elem_bytes);
+
+/* How a host tier uses a wrapped host array. */
+typedef enum {
+  FRICL__HOST_IN,   /* read by the device */
+  FRICL__HOST_OUT,  /* written by the device */
+  FRICL__HOST_INOUT /* written, and read again (accumulated over chunks) */
+} fricl__host_access;
+
+/* A buffer over `bytes` of the caller's host array for a host-tier call
+ * (NULL mem when ptr is NULL or bytes is 0): on unified-memory devices the
+ * array wrapped in place (*owned = 1: release it after the call); elsewhere
+ * the backend's grow-only staging buffer `slot` (*owned = 0), with the
+ * input copied in (enqueued, in order). UNSUPPORTED beyond one
+ * allocation. */
+fricl_status fricl__ocl_host_buffer(fricl__ocl *o, int slot, const void *ptr,
+                                    size_t bytes, fricl__host_access access,
+                                    cl_mem *mem, int *owned);
+
+/* Make the device's writes to `mem` (bytes from its start) visible at dst
+ * (blocking). */
+fricl_status fricl__ocl_read_back(fricl__ocl *o, cl_mem mem, void *dst,
+                                  size_t bytes);
+
+/* A grow-only backend-owned buffer of at least `bytes`. */
+fricl_status fricl__ocl_staging(fricl__ocl *o, int slot, size_t bytes,
+                                cl_mem *mem);
+
+const fricl__embedded_file *fricl__embedded_find(const char *name);
+
+/* The per-feature parts of the backend table (src/opencl/<feature>.c). */
+fricl_status fricl__ocl_scalar(fricl__backend *be, const fricl__scalar_work *w);
+fricl_status fricl__ocl_scalar_kernel(fricl__ocl *o, fricl_precision prec,
+                                      fricl_mu_profile profile, unsigned mask,
+                                      int eps_array, int mus_array,
+                                      int muk_array, cl_kernel *kernel,
+                                      double *build_ms);
+fricl_status fricl__ocl_tangential(fricl__backend *be,
+                                   const fricl__tangential_work *w);
+fricl_status fricl__ocl_build(fricl__backend *be, const fricl__build_work *w);
+fricl_status fricl__ocl_laws(fricl__backend *be, const fricl__laws_work *w);
+fricl_status fricl__ocl_law_kernel(fricl__ocl *o, const fricl__law_plan *pl,
+                                   cl_kernel *kernel, double *build_ms);
+
+/* The OpenCL backend as the context's device backend, or NULL. */
+static inline fricl__ocl *fricl__ocl_cast(fricl__backend *be) {
+  return be && be->ops->kind == FRICL_BACKEND_OPENCL ? (fricl__ocl *)be : NULL;
+}
+
+#endif
