@@ -92,8 +92,12 @@ extern "C" {
  * "auto" or "gpu" and the rank sees OpenCL GPUs, the rank takes GPU number
  * (node-local rank mod number of GPUs), the node-local rank being its rank
  * in MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED): one GPU per rank when
- * a node runs as many ranks as it has GPUs. Any other spec is used as is.
- * Fails on every rank when it fails on one.
+ * a node runs as many ranks as it has GPUs (the rank's context then names
+ * that device, so every call runs on it). Any other spec is used as is.
+ * Host threads: with params->threads 0 and FRICL_THREADS unset, a rank
+ * that its launcher bound to some cores uses those, and an unbound rank
+ * an equal share of its node's cores, so that the ranks of a node do not
+ * oversubscribe it. Fails on every rank when it fails on one.
  * @param[in]  params may be NULL (defaults); borrowed for the call.
  * @param[out] ctx    the rank's context, owned by the caller
  *                    (fricl_context_destroy).

@@ -22,3 +22,13 @@ int fpetsc_pick_gpu(const fricl_device_info *infos, size_t count,
   }
   return 0;
 }
+
+unsigned fpetsc_threads_per_rank(unsigned online, unsigned affinity,
+                                 int node_ranks) {
+  if (online == 0)
+    online = 1;
+  if (affinity > 0 && affinity < online)
+    return affinity;
+  const unsigned share = online / (unsigned)(node_ranks > 0 ? node_ranks : 1);
+  return share > 0 ? share : 1;
+}

@@ -15,4 +15,12 @@
 int fpetsc_pick_gpu(const fricl_device_info *infos, size_t count,
                     int local_rank, char *spec, size_t spec_size);
 
+/* Host threads for a rank whose context asks for the default (0): a rank
+ * bound by its launcher to some cores (affinity < online) uses those; an
+ * unbound rank gets an equal share of the node's cores (online / ranks on
+ * the node), at least 1, so that the ranks of a node do not oversubscribe
+ * it. */
+unsigned fpetsc_threads_per_rank(unsigned online, unsigned affinity,
+                                 int node_ranks);
+
 #endif

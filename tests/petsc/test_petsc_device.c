@@ -1,6 +1,7 @@
-/* test_petsc_device.c - which GPU a rank takes (fpetsc_pick_gpu, the rule
- * behind fricl_petsc_context_create), on made-up device lists: no MPI, no
- * GPU needed. */
+/* test_petsc_device.c - which GPU a rank takes (fpetsc_pick_gpu) and how
+ * many host threads (fpetsc_threads_per_rank): the rules behind
+ * fricl_petsc_context_create, on made-up device lists and core counts; no
+ * MPI, no GPU needed. */
 #include <stdio.h>
 #include <string.h>
 
@@ -53,6 +54,25 @@ int main(void) {
   /* One GPU: every rank of the node shares it. */
   const fricl_device_info one[2] = {dev(0, 0, 0), dev(0, 1, 1)};
   expect(one, 2, 5, "opencl:0:1");
+  /* Host threads per rank: bound ranks keep their cores, unbound ones
+   * share the node's. */
+  const struct {
+    unsigned online, affinity;
+    int node_ranks;
+    unsigned want;
+  } th[] = {{16, 16, 4, 4}, {16, 16, 1, 16}, {16, 4, 4, 4}, {16, 1, 16, 1},
+            {2, 2, 4, 1},   {16, 0, 3, 5},   {0, 0, 2, 1},  {8, 8, 0, 8}};
+  for (size_t i = 0; i < sizeof th / sizeof th[0]; ++i) {
+    const unsigned got =
+        fpetsc_threads_per_rank(th[i].online, th[i].affinity, th[i].node_ranks);
+    if (got != th[i].want) {
+      fprintf(stderr,
+              "FAIL: threads(%u online, %u affinity, %d ranks) = %u, "
+              "expected %u\n",
+              th[i].online, th[i].affinity, th[i].node_ranks, got, th[i].want);
+      ++failures;
+    }
+  }
   printf("test_petsc_device: %s\n", failures ? "FAILED" : "passed");
   return failures ? 1 : 0;
 }
