@@ -1,6 +1,7 @@
 /* petsc_assemble.c - the steps that every potential's evaluation shares:
  * checks against the plan, the gather of the vertex values, the addition of
  * a rank's gradient and BSR Hessian into PETSc objects, the assembly. */
+#include <stdio.h>
 #include <string.h>
 
 #include "petsc_internal.h"
@@ -56,20 +57,28 @@ void fpetsc_check_targets(const fricl_petsc_plan *p, Vec x, Vec gradient,
                      " is not dim = %d (VecSetBlockSize)",
                      bs, p->dim);
   }
-  if (hessian) {
-    PetscLayout rmap = NULL, cmap = NULL;
-    FPETSC_TRY(e, MatGetLayouts(hessian, &rmap, &cmap));
-    if (!e->code) {
-      fpetsc_check_layout(p, rmap, "hessian (rows)", e);
-      fpetsc_check_layout(p, cmap, "hessian (columns)", e);
-    }
-    FPETSC_TRY(e, MatGetBlockSize(hessian, &bs));
-    if (!e->code && bs != p->dim)
-      fpetsc_err_set(e, PETSC_ERR_ARG_INCOMP,
-                     "hessian: block size %" PetscInt_FMT
-                     " is not dim = %d (MatSetBlockSize)",
-                     bs, p->dim);
-  }
+  if (hessian)
+    fpetsc_check_matrix(p, hessian, "hessian", e);
+}
+
+void fpetsc_check_matrix(const fricl_petsc_plan *p, Mat A, const char *what,
+                         fpetsc_err *e) {
+  PetscLayout rmap = NULL, cmap = NULL;
+  PetscInt bs = 0;
+  char name[64];
+  FPETSC_TRY(e, MatGetLayouts(A, &rmap, &cmap));
+  snprintf(name, sizeof name, "%s (rows)", what);
+  if (!e->code)
+    fpetsc_check_layout(p, rmap, name, e);
+  snprintf(name, sizeof name, "%s (columns)", what);
+  if (!e->code)
+    fpetsc_check_layout(p, cmap, name, e);
+  FPETSC_TRY(e, MatGetBlockSize(A, &bs));
+  if (!e->code && bs != p->dim)
+    fpetsc_err_set(e, PETSC_ERR_ARG_INCOMP,
+                   "%s: block size %" PetscInt_FMT
+                   " is not dim = %d (MatSetBlockSize)",
+                   what, bs, p->dim);
 }
 
 void fpetsc_compact_groups(const fricl_petsc_plan *p,

@@ -157,6 +157,11 @@ void fpetsc_check_layout(const fricl_petsc_plan *plan, PetscLayout map,
 void fpetsc_check_groups(const fricl_petsc_plan *p, size_t n_groups,
                          const fricl_contact_group *groups, fpetsc_err *e);
 
+/* Local: a matrix's row and column layouts and block size fit the plan;
+ * the message names it @p what. */
+void fpetsc_check_matrix(const fricl_petsc_plan *p, Mat A, const char *what,
+                         fpetsc_err *e);
+
 /* Local: x (required), gradient and hessian (optional) fit the plan. */
 void fpetsc_check_targets(const fricl_petsc_plan *p, Vec x, Vec gradient,
                           Mat hessian, fpetsc_err *e);

@@ -5,23 +5,6 @@
 
 #include "petsc_internal.h"
 
-/* Check a matrix against the plan: layouts and block size. */
-static void check_matrix(const fricl_petsc_plan *p, Mat A, fpetsc_err *e) {
-  PetscLayout rmap = NULL, cmap = NULL;
-  PetscInt bs = 0;
-  FPETSC_TRY(e, MatGetLayouts(A, &rmap, &cmap));
-  if (!e->code) {
-    fpetsc_check_layout(p, rmap, "A (rows)", e);
-    fpetsc_check_layout(p, cmap, "A (columns)", e);
-  }
-  FPETSC_TRY(e, MatGetBlockSize(A, &bs));
-  if (!e->code && bs != p->dim)
-    fpetsc_err_set(e, PETSC_ERR_ARG_INCOMP,
-                   "A: block size %" PetscInt_FMT
-                   " is not dim = %d (MatSetBlockSize)",
-                   bs, p->dim);
-}
-
 PetscErrorCode fricl_petsc_plan_preallocate(const fricl_petsc_plan *plan, Mat A,
                                             unsigned flags) {
   fpetsc_err e;
@@ -35,7 +18,7 @@ PetscErrorCode fricl_petsc_plan_preallocate(const fricl_petsc_plan *plan, Mat A,
   if (!A)
     fpetsc_err_set(&e, PETSC_ERR_ARG_NULL, "A is NULL");
   else
-    check_matrix(plan, A, &e);
+    fpetsc_check_matrix(plan, A, "A", &e);
   if (!e.code && (flags & ~FRICL_PETSC_MATRIX_DIAGONAL))
     fpetsc_err_set(&e, PETSC_ERR_ARG_OUTOFRANGE, "flags = 0x%x: unknown bits",
                    flags);

@@ -336,6 +336,23 @@ static void check_no_mallocs(const char *what, Mat H) {
 
 /* ------------------------------------------------------------ scenarios */
 
+/* The scene's velocities in a Vec of block size dim, the vertices split
+ * evenly in contiguous blocks; g laid out alike; [lo, hi) the rank's dofs. */
+static PetscErrorCode make_vecs(const scene *s, Vec *v, Vec *g, PetscInt *lo,
+                                PetscInt *hi) {
+  const PetscInt nloc = s->n / size + (rank < s->n % size);
+  PetscFunctionBegin;
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, nloc * s->dim, PETSC_DETERMINE, v));
+  PetscCall(VecSetBlockSize(*v, s->dim));
+  PetscCall(VecGetOwnershipRange(*v, lo, hi));
+  for (PetscInt i = *lo; i < *hi; ++i)
+    PetscCall(VecSetValue(*v, i, s->vel[i], INSERT_VALUES));
+  PetscCall(VecAssemblyBegin(*v));
+  PetscCall(VecAssemblyEnd(*v));
+  PetscCall(VecDuplicate(*v, g));
+  PetscFunctionReturn(0);
+}
+
 static void set_batch(fricl_tangential_batch *b, const scene *s, const part *p,
                       fricl_psd psd) {
   fricl_tangential_batch_init(b);
@@ -356,19 +373,9 @@ static PetscErrorCode run_assemble(fricl_context *ctx, fricl_context *ref_ctx,
   make_scene(&s, dim, n, 40, size >= 3 ? 0.6 : 1.0, 12345 + (uint64_t)dim);
   const fricl_psd psd = FRICL_PSD_CLAMP;
   serial_eval(ref_ctx, &s, psd, &ref);
-  const PetscInt nloc = n / size + (rank < n % size);
   Vec v, g;
-  PetscCall(VecCreate(PETSC_COMM_WORLD, &v));
-  PetscCall(VecSetSizes(v, nloc * dim, PETSC_DECIDE));
-  PetscCall(VecSetBlockSize(v, dim));
-  PetscCall(VecSetFromOptions(v));
   PetscInt lo, hi;
-  PetscCall(VecGetOwnershipRange(v, &lo, &hi));
-  for (PetscInt i = lo; i < hi; ++i)
-    PetscCall(VecSetValue(v, i, s.vel[i], INSERT_VALUES));
-  PetscCall(VecAssemblyBegin(v));
-  PetscCall(VecAssemblyEnd(v));
-  PetscCall(VecDuplicate(v, &g));
+  PetscCall(make_vecs(&s, &v, &g, &lo, &hi));
   make_part(&s, (int)(lo / dim), (int)(hi / dim), &p);
 
   fricl_petsc_plan *plan;
@@ -642,17 +649,9 @@ static PetscErrorCode run_errors(fricl_context *ctx, fricl_context *ref_ctx) {
   PetscFunctionBegin;
   make_scene(&s, dim, n, 40, 1.0, 777);
   serial_eval(ref_ctx, &s, FRICL_PSD_NONE, &ref);
-  const PetscInt nloc = n / size + (rank < n % size);
   Vec v, g;
-  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, nloc * dim, PETSC_DETERMINE, &v));
-  PetscCall(VecSetBlockSize(v, dim));
   PetscInt lo, hi;
-  PetscCall(VecGetOwnershipRange(v, &lo, &hi));
-  for (PetscInt i = lo; i < hi; ++i)
-    PetscCall(VecSetValue(v, i, s.vel[i], INSERT_VALUES));
-  PetscCall(VecAssemblyBegin(v));
-  PetscCall(VecAssemblyEnd(v));
-  PetscCall(VecDuplicate(v, &g));
+  PetscCall(make_vecs(&s, &v, &g, &lo, &hi));
   make_part(&s, (int)(lo / dim), (int)(hi / dim), &p);
   snprintf(needle, sizeof needle, "rank %d: ", bad);
 
