@@ -238,6 +238,12 @@ fricl_petsc_plan_insert_pattern(const fricl_petsc_plan *plan, Mat A);
  *                   and columns are laid out like the plan's Vec, holding
  *                   the plan's pattern (fricl_petsc_plan_create_matrix,
  *                   _preallocate or your own); the Hessian is added to it.
+ *                   An assembled MATSEQBAIJ or MATMPIBAIJ gets the owned
+ *                   rows added straight into its storage (where each block
+ *                   lives is found once per matrix and nonzero structure);
+ *                   any other matrix through MatSetValuesBlocked, with
+ *                   PETSc's default MAT_ROW_ORIENTED. The values are the
+ *                   same either way.
  * @param[in] flags  FRICL_PETSC_EVAL_*.
  * @since 0.4
  */
