@@ -72,6 +72,17 @@ foreach(scenario crossing newton empty errors device)
   endforeach()
 endforeach()
 
+# fricl-mpi bench, small: runs on 1, 2 and 4 ranks; it exits 1 if PETSc
+# reports a malloc during assembly (exact preallocation on its sheet scene).
+foreach(np ${FRICL_MPI_RANKS})
+  add_test(NAME mpi_bench_smoke_np${np}
+           COMMAND ${FRICL_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np}
+                   $<TARGET_FILE:fricl_mpi> bench --contacts 20000
+                   --repeats 2 --preallocator yes)
+  set_tests_properties(mpi_bench_smoke_np${np} PROPERTIES TIMEOUT 300
+    ENVIRONMENT "${FRICL_MPI_ENV};FRICL_DEVICE=reference")
+endforeach()
+
 # Install, then build a fricl_petsc program with find_package(fricl
 # COMPONENTS petsc) and with pkg-config (one rank, run directly). Not in
 # sanitizer builds: the downstream program is not instrumented.
