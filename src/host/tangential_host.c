@@ -358,6 +358,10 @@ static fricl_status gather_all(fricl_context *ctx, th_job *j,
       fricl__pool_run_cuts(ctx->pool, cuts, pieces, fn, &gj);
   }
   if (b->hessian_values) {
+    const fricl_status st =
+        fricl__plan_blocks((fricl_tangential_plan *)b->plan);
+    if (st != FRICL_STATUS_OK)
+      return st;
     j->plan = b->plan;
     fricl__pool_for(ctx->pool, b->plan->nnz, fricl__grain(ctx, 4096), 1,
                     b->precision == FRICL_F64 ? gather_bsr_d : gather_bsr_f, j);
