@@ -6,8 +6,9 @@
 add_library(fricl_ref_ld STATIC ${CMAKE_CURRENT_SOURCE_DIR}/ref/scalar_ref_ld.c)
 target_include_directories(fricl_ref_ld PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/ref)
 target_compile_options(fricl_ref_ld PRIVATE ${FRICL_C_FLAGS})
-# libm by name, as the library itself links it (long-double functions).
-target_link_libraries(fricl_ref_ld PUBLIC m)
+if(FRICL_LIBM)
+  target_link_libraries(fricl_ref_ld PUBLIC ${FRICL_LIBM})
+endif()
 
 # The reference itself against the spec's tables (3.8, 3.6, 2.3) and
 # against the exact oracle table: the benchmark's accuracy column is only
