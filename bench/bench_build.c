@@ -216,30 +216,6 @@ static int run_host(void *arg, int count) {
   return 0;
 }
 
-/* The copies of one precision by backend, opened on first use. */
-typedef struct {
-  bench_roof roof[3];
-  int open[3];
-} roofs;
-
-static bench_roof *roof_of(roofs *rs, fricl_context *ctx, fricl_backend b,
-                           fricl_precision p, size_t n) {
-  if ((int)b < 0 || (int)b > 2)
-    return NULL;
-  if (!rs->open[b]) {
-    if (bench_roof_open(&rs->roof[b], ctx, b, p, n))
-      return NULL;
-    rs->open[b] = 1;
-  }
-  return &rs->roof[b];
-}
-
-static void roofs_close(roofs *rs) {
-  for (int b = 0; b < 3; ++b)
-    if (rs->open[b])
-      bench_roof_close(&rs->roof[b]);
-}
-
 /* The rows of one precision: host tier (and device tier) with their copy
  * rooflines and the C reference, interleaved; the host tier last, so that
  * its outputs are the ones compared with the device tier's. */
@@ -248,7 +224,7 @@ static int one_precision(const bench_options *o, fricl_context *ctx,
                          size_t contacts, bench_build_result *res) {
   bench_build_scene s;
   bench_build_dev *dev = NULL;
-  roofs rs;
+  bench_roofs rs;
   memset(&rs, 0, sizeof rs);
   int rc = 1;
   if (bench_build_scene_make(&s, p, contacts))
@@ -271,7 +247,7 @@ static int one_precision(const bench_options *o, fricl_context *ctx,
   hr->backend = fricl_context_last_backend(ctx);
   hr->threads =
       hr->backend == FRICL_BACKEND_OPENCL ? 0 : fricl_context_threads(ctx);
-  bench_roof *roof_h = roof_of(&rs, ctx, hr->backend, p, copy_n);
+  bench_roof *roof_h = bench_roofs_get(&rs, ctx, hr->backend, p, copy_n);
   if (!roof_h)
     goto done;
   bench_job jobs[5];
@@ -280,7 +256,8 @@ static int one_precision(const bench_options *o, fricl_context *ctx,
   jobs[nj++] = bench_roof_job(roof_h);
   if (has_dev) {
     dr->backend = FRICL_BACKEND_OPENCL;
-    bench_roof *roof_d = roof_of(&rs, ctx, FRICL_BACKEND_OPENCL, p, copy_n);
+    bench_roof *roof_d =
+        bench_roofs_get(&rs, ctx, FRICL_BACKEND_OPENCL, p, copy_n);
     if (!roof_d || bench_build_dev_open(ctx, &s.b, &dev))
       goto done;
     i_copy_d = i_copy_h;
@@ -317,7 +294,7 @@ static int one_precision(const bench_options *o, fricl_context *ctx,
   rc = 0;
 done:
   bench_build_dev_close(dev);
-  roofs_close(&rs);
+  bench_roofs_close(&rs);
   bench_build_scene_free(&s);
   return rc;
 }

@@ -85,38 +85,13 @@ static void print_rows(const bench_contact_row *r, size_t n, int markdown) {
                r[i].time.median / r[j].time.median);
 }
 
-/* The roofs of one precision, by backend, opened on first use. */
-typedef struct {
-  bench_roof roof[3];
-  int open[3];
-} roofs;
-
-static bench_roof *roof_of(roofs *rs, fricl_context *ctx, fricl_backend b,
-                           fricl_precision p, size_t n) {
-  if ((int)b < 0 || (int)b > 2)
-    return NULL;
-  if (!rs->open[b]) {
-    if (bench_roof_open(&rs->roof[b], ctx, b, p, n))
-      return NULL;
-    rs->open[b] = 1;
-  }
-  return &rs->roof[b];
-}
-
-static void roofs_close(roofs *rs) {
-  for (int b = 0; b < 3; ++b)
-    if (rs->open[b])
-      bench_roof_close(&rs->roof[b]);
-  memset(rs, 0, sizeof *rs);
-}
-
 /* One row: the warm-up call names the backend, whose copy is timed with
  * the row and the C reference. */
 static int one_row(const bench_options *o, fricl_context *ctx,
                    fricl_context *ref, const bench_scene *s, fricl_precision p,
                    bench_eval_mode md, const fricl_tangential_plan *plan,
                    const fricl_tangential_plan *plan_ref, size_t nnz, double e,
-                   roofs *rs, bench_contact_row *row) {
+                   bench_roofs *rs, bench_contact_row *row) {
   bench_eval a, r;
   if (bench_eval_setup(&a, ctx, s, p, md, plan, e))
     return 1;
@@ -137,7 +112,7 @@ static int one_row(const bench_options *o, fricl_context *ctx,
   row->backend = fricl_context_last_backend(ctx);
   row->threads =
       row->backend == FRICL_BACKEND_OPENCL ? 0 : fricl_context_threads(ctx);
-  bench_roof *roof = roof_of(rs, ctx, row->backend, p, row->copy_n);
+  bench_roof *roof = bench_roofs_get(rs, ctx, row->backend, p, row->copy_n);
   if (!roof)
     goto done;
   bench_job jobs[3] = {{.fn = bench_eval_run, .arg = &a},
@@ -187,7 +162,7 @@ int bench_contacts_run(const bench_options *o, fricl_context *ctx,
                 fricl_context_device_name(ctx));
         continue;
       }
-      roofs rs;
+      bench_roofs rs;
       memset(&rs, 0, sizeof rs);
       for (int md = 0; md < BENCH_EVAL_MODE_COUNT && !bad; ++md) {
         bench_contact_row *row = &res->rows[res->nrows];
@@ -203,7 +178,7 @@ int bench_contacts_run(const bench_options *o, fricl_context *ctx,
                 (double)s.count / row->time.median,
                 row->ref.median / row->time.median);
       }
-      roofs_close(&rs);
+      bench_roofs_close(&rs);
     }
     fricl_tangential_plan_destroy(plan);
     fricl_tangential_plan_destroy(plan_ref);

@@ -119,8 +119,8 @@ static int run_def(const bench_options *o, fricl_context *ctx,
   void *hs = S ? bench_alloc(n * S * esz) : NULL;
   void *hs0 = S ? bench_alloc(n * S * esz) : NULL;
   void *hge = bench_alloc(gm * esz);
-  bench_roof rh, rd;
-  int rh_open = 0, rd_open = 0;
+  bench_roofs rs;
+  memset(&rs, 0, sizeof rs);
   bench_law_dev *dev = NULL;
   if (!hv || !hf || (S && (!hs || !hs0)) || !hge) {
     fprintf(stderr, "fricl bench (laws): out of memory\n");
@@ -175,21 +175,22 @@ static int run_def(const bench_options *o, fricl_context *ctx,
   hr->threads =
       hr->backend == FRICL_BACKEND_OPENCL ? 0 : fricl_context_threads(ctx);
   dr->backend = FRICL_BACKEND_OPENCL;
-  if (bench_roof_open(&rh, ctx, hr->backend, prec, n))
+  bench_roof *roof_h = bench_roofs_get(&rs, ctx, hr->backend, prec, n);
+  if (!roof_h)
     goto cleanup;
-  rh_open = 1;
   bench_job jobs[5];
   int nj = 0, i_dev = -1, i_copy_d = -1;
   const int i_copy_h = nj;
-  jobs[nj++] = bench_roof_job(&rh);
+  jobs[nj++] = bench_roof_job(roof_h);
   if (has_dev) {
+    bench_roof *roof_d =
+        bench_roofs_get(&rs, ctx, FRICL_BACKEND_OPENCL, prec, n);
+    if (!roof_d)
+      goto cleanup;
     i_copy_d = i_copy_h;
-    if (hr->backend != FRICL_BACKEND_OPENCL) {
-      if (bench_roof_open(&rd, ctx, FRICL_BACKEND_OPENCL, prec, n))
-        goto cleanup;
-      rd_open = 1;
+    if (roof_d != roof_h) {
       i_copy_d = nj;
-      jobs[nj++] = bench_roof_job(&rd);
+      jobs[nj++] = bench_roof_job(roof_d);
     }
     if (bench_law_dev_open(ctx, &c, &dev))
       goto cleanup;
@@ -215,10 +216,7 @@ static int run_def(const bench_options *o, fricl_context *ctx,
   rc = 0;
 cleanup:
   bench_law_dev_close(dev);
-  if (rh_open)
-    bench_roof_close(&rh);
-  if (rd_open)
-    bench_roof_close(&rd);
+  bench_roofs_close(&rs);
   bench_free(hv);
   bench_free(hf);
   bench_free(hs);

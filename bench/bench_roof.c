@@ -92,3 +92,24 @@ const char *bench_roof_label(const bench_roof *r, char *buf, size_t size) {
            r->threads == 1 ? "" : "s");
   return buf;
 }
+
+bench_roof *bench_roofs_get(bench_roofs *rs, fricl_context *ctx,
+                            fricl_backend backend, fricl_precision p,
+                            size_t n) {
+  const int b = (int)backend;
+  if (b < 0 || b > 2)
+    return NULL;
+  if (!rs->open[b]) {
+    if (bench_roof_open(&rs->roof[b], ctx, backend, p, n))
+      return NULL;
+    rs->open[b] = 1;
+  }
+  return &rs->roof[b];
+}
+
+void bench_roofs_close(bench_roofs *rs) {
+  for (int b = 0; b < 3; ++b)
+    if (rs->open[b])
+      bench_roof_close(&rs->roof[b]);
+  memset(rs, 0, sizeof *rs);
+}

@@ -43,4 +43,16 @@ double bench_roof_gbs(const bench_roof *r, double seconds);
 /* "copy kernel" or "host copy, N threads" (static or in buf). */
 const char *bench_roof_label(const bench_roof *r, char *buf, size_t size);
 
+/* The rooflines of one precision and size by backend, each opened on first
+ * use (a suite's rows share them). */
+typedef struct bench_roofs {
+  bench_roof roof[3]; /* by fricl_backend */
+  int open[3];
+} bench_roofs;
+
+/* The copy of `backend`; NULL (message printed) on failure. */
+bench_roof *bench_roofs_get(bench_roofs *rs, fricl_context *ctx,
+                            fricl_backend backend, fricl_precision p, size_t n);
+void bench_roofs_close(bench_roofs *rs);
+
 #endif /* FRICL_BENCH_ROOF_H */

@@ -19,11 +19,7 @@ static int fail_fricl(fricl_context *ctx, fricl_status st, const char *what) {
 void bench_scalar_end(bench_env *env) {
   bench_scalar_dev_close(env->dev);
   env->dev = NULL;
-  for (int b = 0; b < 3; ++b)
-    if (env->roof_open[b]) {
-      bench_roof_close(&env->roof[b]);
-      env->roof_open[b] = 0;
-    }
+  bench_roofs_close(&env->roofs);
   void **host[] = {&env->h_y, &env->h_ype, &env->h_eps, &env->h_mus,
                    &env->h_muk};
   for (size_t i = 0; i < sizeof host / sizeof host[0]; ++i) {
@@ -82,20 +78,6 @@ static int ensure_outputs(bench_env *env, int k) {
     if (!env->h_out[s] && host_array(env, &env->h_out[s]))
       return 1;
   return 0;
-}
-
-/* The copy roofline of `backend` for the current precision (opened on
- * first use, shared by the groups). */
-static bench_roof *roof_of(bench_env *env, fricl_backend backend) {
-  const int b = (int)backend;
-  if (b < 0 || b > 2)
-    return NULL;
-  if (!env->roof_open[b]) {
-    if (bench_roof_open(&env->roof[b], env->ctx, backend, env->prec, env->n))
-      return NULL;
-    env->roof_open[b] = 1;
-  }
-  return &env->roof[b];
 }
 
 /* ---------------------------------------------------------- the tiers */
@@ -234,8 +216,12 @@ int bench_scalar_group(bench_env *env, const bench_group *g,
   hr->backend = fricl_context_last_backend(env->ctx);
   hr->threads =
       hr->backend == FRICL_BACKEND_OPENCL ? 0 : fricl_context_threads(env->ctx);
-  bench_roof *roof_h = roof_of(env, hr->backend);
-  bench_roof *roof_d = env->dev ? roof_of(env, FRICL_BACKEND_OPENCL) : NULL;
+  bench_roof *roof_h =
+      bench_roofs_get(&env->roofs, env->ctx, hr->backend, env->prec, env->n);
+  bench_roof *roof_d =
+      env->dev ? bench_roofs_get(&env->roofs, env->ctx, FRICL_BACKEND_OPENCL,
+                                 env->prec, env->n)
+               : NULL;
   if (!roof_h || (env->dev && !roof_d))
     return 1;
 

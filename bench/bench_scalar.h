@@ -29,8 +29,7 @@ typedef struct bench_env {
   void *h_out[FRICL_TERM_COUNT];       /* host tier / C reference outputs; a
                                           group's k-th output uses slot k */
   bench_scalar_dev *dev;               /* device copies (has_dev) */
-  bench_roof roof[3];                  /* by fricl_backend, on first use */
-  int roof_open[3];
+  bench_roofs roofs;                   /* copies, by backend */
 } bench_env;
 
 /* Allocate and fill the inputs of `prec` (per-element ones only when
