@@ -27,9 +27,11 @@ build=${FRICL_BUILD_DIR:-$root/build}
 packages=(gcc g++ make cmake pkg-config opencl-headers ocl-icd-opencl-dev
   ocl-icd-libopencl1 pocl-opencl-icd zlib1g-dev)
 # The Python package and its tests (test mode): headers for the extension,
-# venv and pip for the `pip install .` check.
+# venv and pip for the `pip install .` check. The optional MPI + PETSc part
+# (fricl_petsc, fricl-mpi) and its tests.
 if [ "$mode" = test ]; then
   packages+=(python3 python3-dev python3-venv python3-pip)
+  packages+=(openmpi-bin libopenmpi-dev petsc-dev)
 fi
 missing=()
 for p in "${packages[@]}"; do
