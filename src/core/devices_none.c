@@ -9,3 +9,12 @@ fricl_status fricl_devices_list(fricl_device_info *infos, size_t capacity,
   *count = 0;
   return FRICL_STATUS_OK;
 }
+
+fricl_status fricl_context_devices(const fricl_context *ctx,
+                                   fricl_context_device *infos, size_t capacity,
+                                   size_t *count) {
+  if (!ctx || !count || (capacity > 0 && !infos))
+    return FRICL_STATUS_INVALID_ARGUMENT;
+  *count = 0;
+  return FRICL_STATUS_OK;
+}

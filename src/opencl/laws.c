@@ -282,6 +282,12 @@ static fricl_status host_chunk(fricl__ocl *o, const fricl__law_plan *pl,
 }
 
 fricl_status fricl__ocl_laws(fricl__backend *be, const fricl__laws_work *w) {
+  return fricl__ocl_laws_range(be, w, 0, w->pl->n);
+}
+
+fricl_status fricl__ocl_laws_range(fricl__backend *be,
+                                   const fricl__laws_work *w, size_t lo,
+                                   size_t hi) {
   fricl__ocl *o = (fricl__ocl *)be;
   const fricl__law_plan *pl = w->pl;
   const fricl_law_batch *b = w->b;
@@ -296,8 +302,8 @@ fricl_status fricl__ocl_laws(fricl__backend *be, const fricl__laws_work *w) {
     per = 3 * pl->m;
   const size_t chunk =
       fricl__ocl_chunk_elements(o, per * fricl__elem_bytes(pl->prec));
-  for (size_t off = 0; off < pl->n && st == FRICL_STATUS_OK; off += chunk)
-    st = host_chunk(o, pl, b, k, off, fricl__chunk_len(pl->n, off, chunk));
+  for (size_t off = lo; off < hi && st == FRICL_STATUS_OK; off += chunk)
+    st = host_chunk(o, pl, b, k, off, fricl__chunk_len(hi, off, chunk));
   return st;
 }
 

@@ -33,7 +33,8 @@ enum {
   FRICL__SLOT_SCALAR = 0,      /* 16: y, eps, mu_s, mu_k, 12 outputs; laws */
   FRICL__SLOT_TANGENTIAL = 16, /* 4 scratch + 5 global + 13 group fields */
   FRICL__SLOT_BUILD = 38,      /* 4 vertex arrays + 15 group fields */
-  FRICL__STAGING_SLOTS = 57
+  FRICL__SLOT_MULTI = 57,      /* 1: other devices' records (multi.c) */
+  FRICL__STAGING_SLOTS = 58
 };
 
 typedef struct fricl__ocl {
@@ -44,6 +45,8 @@ typedef struct fricl__ocl {
   cl_command_queue queue;
   cl_ulong max_alloc_bytes;
   int is_gpu;
+  /* As in "opencl:P:D"; -1 for a device adopted from the caller. */
+  int platform_index, device_index;
   /* Host-tier arrays may be wrapped in place (CL_MEM_USE_HOST_PTR: no
    * device allocation, no copy) because the device reads host memory;
    * elsewhere they go through the staging buffers. */
@@ -167,12 +170,35 @@ fricl_status fricl__ocl_tangential(fricl__backend *be,
                                    const fricl__tangential_work *w);
 fricl_status fricl__ocl_build(fricl__backend *be, const fricl__build_work *w);
 fricl_status fricl__ocl_laws(fricl__backend *be, const fricl__laws_work *w);
+/* The host tier over elements [lo, hi) of the batch only. */
+fricl_status fricl__ocl_laws_range(fricl__backend *be,
+                                   const fricl__laws_work *w, size_t lo,
+                                   size_t hi);
 fricl_status fricl__ocl_law_kernel(fricl__ocl *o, const fricl__law_plan *pl,
                                    cl_kernel *kernel, double *build_ms);
 
-/* The OpenCL backend as the context's device backend, or NULL. */
+/* ------------------------------------------- several devices (multi.c) */
+
+extern const fricl__backend_ops fricl__ocl_ops;
+extern const fricl__backend_ops fricl__multi_ops;
+
+/* 1 for a spec that names several devices: a comma-separated list, or
+ * "all-gpu". */
+int fricl__multi_spec(const char *spec);
+/* The backend over the devices of such a spec (one device alone when
+ * "all-gpu" finds one GPU). Errors name the bad entry. */
+fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
+                                 int *found, fricl__backend **out);
+/* Its first device: the one the cl_mem tier of the context uses. */
+fricl__ocl *fricl__multi_first(fricl__backend *be);
+
+/* The context's device backend as one OpenCL device (for a context over
+ * several devices, the first), or NULL. */
 static inline fricl__ocl *fricl__ocl_cast(fricl__backend *be) {
-  return be && be->ops->kind == FRICL_BACKEND_OPENCL ? (fricl__ocl *)be : NULL;
+  if (!be || be->ops->kind != FRICL_BACKEND_OPENCL)
+    return NULL;
+  return be->ops == &fricl__multi_ops ? fricl__multi_first(be)
+                                      : (fricl__ocl *)be;
 }
 
 #endif
