@@ -7,3 +7,7 @@ set(FRICL_TWO_POCL "POCL_DEVICES=pthread pthread;FRICL_DEVICE=")
 fricl_core_test(test_multi_device)
 set_tests_properties(test_multi_device PROPERTIES ENVIRONMENT
                      "${FRICL_TWO_POCL}")
+
+# The lagged build on cl_mem buffers and the device-resident Newton step.
+fricl_core_test(test_build_cl)
+set_tests_properties(test_build_cl PROPERTIES ENVIRONMENT "${FRICL_TWO_POCL}")

@@ -268,6 +268,21 @@ FRICL_API fricl_status fricl_context_devices(const fricl_context *ctx,
                                              fricl_context_device *infos,
                                              size_t capacity, size_t *count);
 
+/**
+ * Bytes fricl itself moved between host memory and the OpenCL devices of
+ * @p ctx since its creation: host-tier inputs in and results out (arrays
+ * wrapped in place on unified-memory devices count as moved, as a
+ * discrete device copies them), plan lists uploaded, and what a device
+ * list passes between its devices through the host. The cl_mem tier moves
+ * nothing itself; the caller's own transfers are not counted. Either
+ * pointer may be NULL; both 0 without an OpenCL device. Does not open
+ * "auto"'s device.
+ * @since 0.4
+ */
+FRICL_API void fricl_context_transfers(const fricl_context *ctx,
+                                       uint64_t *to_device,
+                                       uint64_t *from_device);
+
 /* ------------------------------------------------ smooth friction (scalar) */
 
 /* The twelve functions of the IPC Toolkit friction mollifier family, in the

@@ -226,6 +226,7 @@ static fricl_status host_chunk(fricl__ocl *o, const fricl__law_plan *pl,
     const size_t bytes = chunk_bytes(pl, &a[s], c, esz);
     /* The in-place state is read and written through one buffer. */
     const int rw = s == SL_STIN && pl->in_place;
+    fricl__ocl_moved(o, a[s].out ? 0 : bytes, a[s].out || rw ? bytes : 0);
     if (wrapped) {
       const cl_mem_flags fl =
           rw ? CL_MEM_READ_WRITE

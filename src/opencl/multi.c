@@ -651,3 +651,23 @@ fricl_status fricl_context_devices(const fricl_context *cctx,
   }
   return FRICL_STATUS_OK;
 }
+
+void fricl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
+                             uint64_t *from_device) {
+  uint64_t in = 0, out = 0;
+  const fricl__backend *be = ctx ? ctx->dev : NULL;
+  if (be && be->ops == &fricl__multi_ops) {
+    const fricl__multi *m = (const fricl__multi *)be;
+    for (size_t d = 0; d < m->n; ++d) {
+      in += m->dev[d].o->moved_in;
+      out += m->dev[d].o->moved_out;
+    }
+  } else if (be && be->ops == &fricl__ocl_ops) {
+    in = ((const fricl__ocl *)be)->moved_in;
+    out = ((const fricl__ocl *)be)->moved_out;
+  }
+  if (to_device)
+    *to_device = in;
+  if (from_device)
+    *from_device = out;
+}

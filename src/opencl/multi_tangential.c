@@ -75,6 +75,9 @@ static fricl_status phase1(fricl__multi *m, size_t d, void *arg) {
     const size_t esz = rs->esz, stride = (size_t)rs->rstride * esz;
     const size_t s1 = t->cuts[t->g + 1];
     cl_int err = CL_SUCCESS;
+    fricl__ocl_moved(rs->o, 0,
+                     (rs->rec ? n * stride : 0) +
+                         (rs->want_pot ? blocks(n) * esz : 0));
     if (rs->rec)
       err = FRICL__CL(clEnqueueReadBuffer)(
           rs->o->queue, rs->rec, CL_TRUE, 0, n * stride,
@@ -113,6 +116,7 @@ static fricl_status phase2(fricl__multi *m, size_t d, void *arg) {
     /* The others' blocks (s1 is a block boundary, or the chunk's end). */
     const size_t b1 = blocks(s1 - c0), nb = blocks(c1 - c0);
     if (b1 < nb) {
+      fricl__ocl_moved(rs->o, (nb - b1) * esz, 0);
       const cl_int err = FRICL__CL(clEnqueueWriteBuffer)(
           rs->o->queue, rs->partial, CL_FALSE, b1 * esz, (nb - b1) * esz,
           (char *)m->part_host + b1 * esz, 0, NULL, NULL);

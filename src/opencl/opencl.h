@@ -7,6 +7,7 @@
 #ifndef FRICL_OPENCL_H
 #define FRICL_OPENCL_H
 
+#include "fricl/fricl_build_cl.h"
 #include "fricl/fricl_cl.h"
 
 #include "core/backend.h"
@@ -53,6 +54,11 @@ typedef struct fricl__ocl {
   int host_unified;
   char *build_options; /* fricl's + the caller's + FRICL_BUILD_OPTIONS */
   char name[256];
+  /* Bytes moved between host memory and this device by the host tiers
+   * (inputs in, results out; arrays wrapped in place on unified memory
+   * count as moved, as a discrete device would copy them) and by plan
+   * uploads; the cl_mem tier moves nothing. fricl_context_transfers. */
+  uint64_t moved_in, moved_out;
   fricl__program_entry *programs;
   fricl__staging staging[FRICL__STAGING_SLOTS];
 } fricl__ocl;
@@ -89,6 +95,10 @@ fricl_status fricl__ocl_laws_enqueue(fricl__ocl *o, const fricl__law_plan *pl,
                                      const fricl_law_batch_cl *b,
                                      cl_uint num_wait, const cl_event *wait,
                                      cl_event *done);
+fricl_status fricl__ocl_build_enqueue(fricl__ocl *o,
+                                      const fricl_build_batch_cl *b,
+                                      cl_uint num_wait, const cl_event *wait,
+                                      cl_event *done);
 /* A marker that completes after the wait list (n = 0 calls honour the
  * event contract with it). */
 fricl_status fricl__ocl_marker(fricl__ocl *o, cl_uint num_wait,
@@ -147,6 +157,12 @@ typedef enum {
 fricl_status fricl__ocl_host_buffer(fricl__ocl *o, int slot, const void *ptr,
                                     size_t bytes, fricl__host_access access,
                                     cl_mem *mem, int *owned);
+
+/* Count bytes moved to (in) and from (out) the device. */
+static inline void fricl__ocl_moved(fricl__ocl *o, size_t in, size_t out) {
+  o->moved_in += in;
+  o->moved_out += out;
+}
 
 /* Make the device's writes to `mem` (bytes from its start) visible at dst
  * (blocking). */

@@ -420,6 +420,7 @@ static fricl_status plan_upload(fricl__ocl *o, fricl_tangential_plan *p,
                          "allocation",
                          parts[i].bytes);
     cl_int err = CL_SUCCESS;
+    fricl__ocl_moved(o, parts[i].bytes, 0);
     /* On unified memory the device reads the plan's own arrays (they live
      * as long as the buffers); elsewhere they are copied once. */
     *parts[i].mem = FRICL__CL(clCreateBuffer)(
@@ -515,6 +516,7 @@ fricl_status fricl__tan_host_end(run_state *rs, const fricl_tangential_batch *b,
     st = fricl__ocl_read_back(o, rs->owned[i], (void *)(uintptr_t)dst[i],
                               rs->gbytes[i]);
   if (st == FRICL_STATUS_OK && gather && rs->want_pot) {
+    fricl__ocl_moved(o, 0, rs->esz);
     const cl_int err =
         FRICL__CL(clEnqueueReadBuffer)(o->queue, rs->pot.mem, CL_TRUE, 0,
                                        rs->esz, b->potential, 0, NULL, NULL);
