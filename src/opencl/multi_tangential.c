@@ -5,18 +5,21 @@
  * Per chunk of contacts [c0, c1) (chunks as on one device, multiples of
  * FRICL__POT_BLOCK), the contacts are cut into one range per device at
  * multiples of FRICL__POT_BLOCK, the gathering device (the first that can
- * run the precision) taking the first range. At once, every device runs
- * the per-contact kernel on its range (per-contact outputs go straight to
- * the caller's arrays) and sums its D values in blocks; the gathering
- * device then gathers its own range into the global outputs, while every
- * other device sends its records and block partials to host memory. Last,
- * the gathering device continues the gathers over the other devices'
- * records (the gathers sum each output's contributions in contact order
- * and continue from the values already there, so two passes equal one)
- * and adds all block partials to the total in block order, with the same
- * kernel as on one device.
+ * run the precision) taking the first range. Phase 1, on every device at
+ * once: the per-contact kernel over its range (per-contact outputs go
+ * straight to the caller's arrays), its records into one host array of the
+ * whole chunk at the range's place, and block sums of D (one partial per
+ * FRICL__POT_BLOCK contacts). Phase 2, on the gathering device: one pass of
+ * the gathers over the whole chunk's records, in contact order, and the
+ * total from all partials in block order - the same kernels, on the same
+ * records, in the same order as on one device.
  *
- * What moves between devices is the records of the contacts the gathering
+ * On unified-memory devices (CPU devices, integrated GPUs) every device
+ * writes its records into the host array in place (a buffer wrapping its
+ * own region; the gathering device wraps the whole array afterwards): no
+ * record is copied. A discrete device computes into its own scratch and
+ * copies its records out (or, the gathering one, the others' in).
+ * Between devices move only the records of the contacts the gathering
  * device did not compute (FRICL_REC_STRIDE or FRICL_REC_STRIDE_GRAD reals
  * each) and one partial per block; never the global outputs.
  */
@@ -53,64 +56,106 @@ static fricl_status begin(tan_state *t, fricl__multi *m, size_t d) {
                                t->views[d], &t->rs[d]);
 }
 
-/* Phase 1 of a chunk on device d: its range's per-contact kernel and block
- * sums; the gathering device gathers its range, the others send their
- * records and partials to host memory. */
+/* A buffer over host memory, for a kernel to read or write in place. */
+static fricl_status wrap(fricl__tan_run *rs, void *p, size_t bytes,
+                         cl_mem_flags flags, cl_mem *out) {
+  cl_int err = CL_SUCCESS;
+  *out = FRICL__CL(clCreateBuffer)(rs->o->cl_ctx, flags | CL_MEM_USE_HOST_PTR,
+                                   bytes ? bytes : 1, p, &err);
+  if (err == CL_SUCCESS)
+    return FRICL_STATUS_OK;
+  *out = NULL;
+  return fricl__fail_cl(rs->ctx, err, "clCreateBuffer (records)");
+}
+
+/* Phase 1 of a chunk on device d: its range's per-contact kernel, records
+ * into the host array, block sums (copied out by the others). */
 static fricl_status phase1(fricl__multi *m, size_t d, void *arg) {
   tan_state *t = arg;
   fricl__tan_run *rs = &t->rs[d];
   fricl_status st = begin(t, m, d);
   const size_t lo = t->cuts[d], hi = t->cuts[d + 1], n = hi - lo;
-  const int gather = d == t->g;
+  const int gather = d == t->g, in_place = rs->o->host_unified;
+  const int records = st == FRICL_STATUS_OK && fricl__tan_wants_records(rs);
+  const size_t esz = rs->esz, stride = (size_t)rs->rstride * esz;
+  char *host = (char *)m->rec_host + (lo - t->c0) * stride;
+  cl_mem own = NULL; /* the wrapped region of the host array */
   if (st == FRICL_STATUS_OK)
-    st = fricl__tan_scratch(rs, n, gather ? blocks(t->c1 - t->c0) : blocks(n));
+    st = fricl__tan_scratch(rs, gather && !in_place ? t->c1 - t->c0 : n,
+                            gather ? blocks(t->c1 - t->c0) : blocks(n),
+                            records && !in_place);
+  if (st == FRICL_STATUS_OK && records && in_place) {
+    st = wrap(rs, host, n * stride, CL_MEM_READ_WRITE, &own);
+    rs->rec = own;
+  }
   fricl__tan_sync sy = {0, NULL};
   if (st == FRICL_STATUS_OK && n)
     st = fricl__tan_contacts(rs, &sy, lo, hi, lo, t->w->need_hess);
   if (st == FRICL_STATUS_OK && n && rs->want_pot)
     st = fricl__tan_block_sums(rs, &sy, n);
-  if (st == FRICL_STATUS_OK && gather && n)
-    st = fricl__tan_gathers(rs, &sy, rs->rec, lo, hi, t->c0 == 0);
-  if (st == FRICL_STATUS_OK && !gather && n) {
-    const size_t esz = rs->esz, stride = (size_t)rs->rstride * esz;
-    const size_t s1 = t->cuts[t->g + 1];
-    cl_int err = CL_SUCCESS;
-    fricl__ocl_moved(rs->o, 0,
-                     (rs->rec ? n * stride : 0) +
-                         (rs->want_pot ? blocks(n) * esz : 0));
-    if (rs->rec)
-      err = FRICL__CL(clEnqueueReadBuffer)(
-          rs->o->queue, rs->rec, CL_TRUE, 0, n * stride,
-          (char *)m->rec_host + (lo - s1) * stride, 0, NULL, NULL);
-    if (err == CL_SUCCESS && rs->want_pot)
-      err = FRICL__CL(clEnqueueReadBuffer)(
-          rs->o->queue, rs->partial, CL_TRUE, 0, blocks(n) * esz,
-          (char *)m->part_host + (lo - t->c0) / BLK * esz, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-      st = fricl__fail_cl(rs->ctx, err, "reading records back");
+  cl_int err = CL_SUCCESS;
+  if (st == FRICL_STATUS_OK && records && n && !gather)
+    fricl__ocl_moved(rs->o, 0, n * stride);
+  if (st == FRICL_STATUS_OK && own && n) {
+    /* Mapping makes the kernel's writes visible in host memory (free
+     * where the buffer is that memory). */
+    void *p =
+        FRICL__CL(clEnqueueMapBuffer)(rs->o->queue, own, CL_TRUE, CL_MAP_READ,
+                                      0, n * stride, 0, NULL, NULL, &err);
+    if (err == CL_SUCCESS) {
+      if (p != host)
+        memcpy(host, p, n * stride);
+      err = clEnqueueUnmapMemObject(rs->o->queue, own, p, 0, NULL, NULL);
+    }
+  } else if (st == FRICL_STATUS_OK && records && n && !gather) {
+    err = FRICL__CL(clEnqueueReadBuffer)(rs->o->queue, rs->rec, CL_TRUE, 0,
+                                         n * stride, host, 0, NULL, NULL);
   }
+  if (err == CL_SUCCESS && st == FRICL_STATUS_OK && !gather && n &&
+      rs->want_pot) {
+    fricl__ocl_moved(rs->o, 0, blocks(n) * esz);
+    err = FRICL__CL(clEnqueueReadBuffer)(
+        rs->o->queue, rs->partial, CL_TRUE, 0, blocks(n) * esz,
+        (char *)m->part_host + (lo - t->c0) / BLK * esz, 0, NULL, NULL);
+  }
+  if (err != CL_SUCCESS)
+    st = fricl__fail_cl(rs->ctx, err, "reading records back");
   /* Waited for here, so that the part's time is the device's. */
   clFinish(rs->o->queue);
+  if (own) {
+    clReleaseMemObject(own);
+    rs->rec = NULL;
+  }
   return st;
 }
 
-/* Phase 2 of a chunk, on the gathering device: the gathers continue over
- * the other devices' records, the block partials are added in order. */
+/* Phase 2 of a chunk, on the gathering device: the gathers over every
+ * record of the chunk, the block partials added in order. */
 static fricl_status phase2(fricl__multi *m, size_t d, void *arg) {
   tan_state *t = arg;
   fricl__tan_run *rs = &t->rs[d];
   const size_t s1 = t->cuts[d + 1], c0 = t->c0, c1 = t->c1;
-  const size_t esz = rs->esz;
+  const size_t esz = rs->esz, stride = (size_t)rs->rstride * esz;
   fricl__tan_sync sy = {0, NULL};
   fricl_status st = FRICL_STATUS_OK;
-  cl_mem rec2 = NULL;
-  int own2 = 0;
-  if (s1 < c1 && rs->rec) {
-    st = fricl__ocl_host_buffer(rs->o, FRICL__SLOT_MULTI, m->rec_host,
-                                (c1 - s1) * (size_t)rs->rstride * esz,
-                                FRICL__HOST_IN, &rec2, &own2);
+  cl_mem all = NULL;
+  if (fricl__tan_wants_records(rs)) {
+    if (s1 < c1)
+      fricl__ocl_moved(rs->o, (c1 - s1) * stride, 0);
+    cl_mem rec = rs->rec;
+    if (rs->o->host_unified) {
+      st = wrap(rs, m->rec_host, (c1 - c0) * stride, CL_MEM_READ_ONLY, &all);
+      rec = all;
+    } else if (s1 < c1) {
+      const cl_int err = FRICL__CL(clEnqueueWriteBuffer)(
+          rs->o->queue, rs->rec, CL_FALSE, (s1 - c0) * stride,
+          (c1 - s1) * stride, (char *)m->rec_host + (s1 - c0) * stride, 0, NULL,
+          NULL);
+      if (err != CL_SUCCESS)
+        st = fricl__fail_cl(rs->ctx, err, "clEnqueueWriteBuffer");
+    }
     if (st == FRICL_STATUS_OK)
-      st = fricl__tan_gathers(rs, &sy, rec2, s1, c1, c0 == 0 && s1 == c0);
+      st = fricl__tan_gathers(rs, &sy, rec, c0, c1, c0 == 0);
   }
   if (st == FRICL_STATUS_OK && rs->want_pot) {
     /* The others' blocks (s1 is a block boundary, or the chunk's end). */
@@ -126,10 +171,10 @@ static fricl_status phase2(fricl__multi *m, size_t d, void *arg) {
     if (st == FRICL_STATUS_OK)
       st = fricl__tan_pot_accumulate(rs, &sy, nb, c0 == 0);
   }
-  /* The scratch and the host copies are reused by the next chunk. */
+  /* The scratch and the host arrays are reused by the next chunk. */
   clFinish(rs->o->queue);
-  if (rec2 && own2)
-    clReleaseMemObject(rec2);
+  if (all)
+    clReleaseMemObject(all);
   return st;
 }
 
@@ -220,9 +265,8 @@ fricl_status fricl__multi_tangential(fricl__backend *be,
                        t->cuts);
     for (size_t d = 0; d <= m->n; ++d)
       t->cuts[d] += c0;
-    const size_t s1 = t->cuts[t->g + 1];
     st = fricl__multi_host(m, &m->rec_host, &m->rec_host_bytes,
-                           (c1 - s1) * stride);
+                           (c1 - c0) * stride);
     if (st == FRICL_STATUS_OK)
       st = fricl__multi_host(m, &m->part_host, &m->part_host_bytes,
                              blocks(c1 - c0) * esz);

@@ -292,9 +292,10 @@ size_t fricl__tan_chunk(const run_state *rs, size_t total) {
   return chunk;
 }
 
-fricl_status fricl__tan_scratch(run_state *rs, size_t contacts, size_t blocks) {
+fricl_status fricl__tan_scratch(run_state *rs, size_t contacts, size_t blocks,
+                                int records) {
   fricl_status st = FRICL_STATUS_OK;
-  if (rs->want_grad || rs->want_prod || rs->want_hess)
+  if (records && fricl__tan_wants_records(rs))
     st = fricl__ocl_staging(
         rs->o, SLOT_REC,
         (contacts ? contacts : 1) * (size_t)rs->rstride * rs->esz, &rs->rec);
@@ -331,7 +332,7 @@ static fricl_status run(run_state *rs, sync_state *sy, int need_hess) {
   const size_t chunk = fricl__tan_chunk(rs, total);
   const size_t cap = total < chunk ? total : chunk;
   fricl_status st = fricl__tan_scratch(
-      rs, cap, (cap + FRICL__POT_BLOCK - 1) / FRICL__POT_BLOCK);
+      rs, cap, (cap + FRICL__POT_BLOCK - 1) / FRICL__POT_BLOCK, 1);
   /* One pass per chunk; with no contacts one empty pass, whose gathers
    * and sum write the zeros. */
   size_t c0 = 0;

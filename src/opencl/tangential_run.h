@@ -99,10 +99,16 @@ fricl_status fricl__tan_host_end(fricl__tan_run *rs,
  * FRICL__POT_BLOCK (or all of them, when fewer). */
 size_t fricl__tan_chunk(const fricl__tan_run *rs, size_t total);
 
-/* The scratch for `contacts` records and D values (from origin 0), and
- * for `blocks` potential partials. */
+/* 1 when the requested outputs need per-contact records (a gather). */
+static inline int fricl__tan_wants_records(const fricl__tan_run *rs) {
+  return rs->want_grad || rs->want_prod || rs->want_hess;
+}
+
+/* The scratch for `contacts` D values (from origin 0) and `blocks`
+ * potential partials; with `records`, also the records (else the caller
+ * sets rs->rec itself). */
 fricl_status fricl__tan_scratch(fricl__tan_run *rs, size_t contacts,
-                                size_t blocks);
+                                size_t blocks, int records);
 
 /* The per-contact kernel over global contacts [c0, c1) (every group they
  * touch), writing records and D at index c - origin. */
