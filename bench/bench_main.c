@@ -14,6 +14,7 @@
 #include "bench_laws.h"
 #include "bench_ocl.h"
 #include "bench_report.h"
+#include "bench_resident.h"
 #include "bench_scalar.h"
 
 #define BENCH_DEFAULT_N ((size_t)1 << 24)
@@ -393,6 +394,8 @@ static int run_laws_suite(const bench_options *o) {
 int fricl_bench_main(int argc, char **argv) {
   if (bench_laws_selected(argc, argv)) /* friction laws: bench_laws.c */
     return bench_laws_main(argc, argv);
+  if (bench_resident_selected(argc, argv)) /* bench_resident.c */
+    return bench_resident_main(argc, argv);
   bench_options opt;
   const int prc = parse_options(argc, argv, &opt);
   if (prc)
@@ -452,7 +455,8 @@ int fricl_bench_main(int argc, char **argv) {
       goto cleanup;
     bench_build_report(stdout, brows, nbrows, opt.markdown);
     if (bench_build_eval_run(&opt, env.ctx, env.ref, opt.contacts,
-                             opt.markdown))
+                             opt.markdown) ||
+        bench_resident_run(&opt, env.ctx, opt.contacts, opt.markdown))
       goto cleanup;
   }
   if ((opt.suites & BENCH_SUITE_LAWS) && env.is_cl && run_laws_suite(&opt))
