@@ -12,6 +12,7 @@
 #include "bench_build.h"
 #include "bench_contacts.h"
 #include "bench_laws.h"
+#include "bench_multi.h"
 #include "bench_ocl.h"
 #include "bench_report.h"
 #include "bench_resident.h"
@@ -396,6 +397,8 @@ int fricl_bench_main(int argc, char **argv) {
     return bench_laws_main(argc, argv);
   if (bench_resident_selected(argc, argv)) /* bench_resident.c */
     return bench_resident_main(argc, argv);
+  if (bench_multi_selected(argc, argv)) /* device lists: bench_multi.c */
+    return bench_multi_main(argc, argv);
   bench_options opt;
   const int prc = parse_options(argc, argv, &opt);
   if (prc)

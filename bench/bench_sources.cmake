@@ -14,4 +14,5 @@ set(FRICL_BENCH_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/bench_report.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_lattice.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_resident.c
+    ${CMAKE_CURRENT_LIST_DIR}/bench_multi.c
     ${CMAKE_CURRENT_LIST_DIR}/../tests/ref/scalar_ref_ld.c)

@@ -848,8 +848,8 @@ int main(void) {
   static const struct {
     const char *shares;
     size_t chunk;
-  } modes[] = {{NULL, 0},     {"1,3", 0},   {"5,2", 0},
-               {"1,1000", 0}, {NULL, 2048}, {"2,1", 3000}};
+  } modes[] = {{NULL, 0},    {"1,3", 0},   {"5,2", 0},
+               {"1,100", 0}, {NULL, 2048}, {"2,1", 3000}};
   for (size_t i = 0; i < sizeof modes / sizeof modes[0]; ++i) {
     char label[96];
     snprintf(label, sizeof label, "[shares %s, chunk %zu]",

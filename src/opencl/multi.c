@@ -157,17 +157,43 @@ static void weights(const fricl__multi *m, fricl__feature feature,
   }
 }
 
-size_t fricl__multi_split(const fricl__multi *m, fricl__feature feature,
+/* Shares move only when the measured ones differ by more than this. */
+#define STICKY 0.05
+
+void fricl__multi_shares(fricl__multi *m, fricl__feature feature,
+                         fricl_precision precision, double *share) {
+  double w[FRICL__MULTI_MAX], total = 0, drift = 0;
+  weights(m, feature, precision, w);
+  for (size_t d = 0; d < m->n; ++d)
+    total += w[d];
+  const int pi = precision == FRICL_F32;
+  int set = 0;
+  for (size_t d = 0; d < m->n; ++d) {
+    const double t = w[d] / total, u = m->dev[d].used[feature][pi];
+    set |= u > 0;
+    drift = fabs(t - u) > drift ? fabs(t - u) : drift;
+  }
+  if (!set || drift > STICKY) {
+    /* Quantised to 1/256, so that small drifts cannot move a cut. */
+    for (size_t d = 0; d < m->n; ++d)
+      m->dev[d].used[feature][pi] = round(256 * w[d] / total) / 256;
+  }
+  double sum = 0;
+  for (size_t d = 0; d < m->n; ++d)
+    sum += m->dev[d].used[feature][pi];
+  for (size_t d = 0; d < m->n; ++d)
+    share[d] = sum > 0 ? m->dev[d].used[feature][pi] / sum : w[d] / total;
+}
+
+size_t fricl__multi_split(fricl__multi *m, fricl__feature feature,
                           fricl_precision precision, size_t n, size_t align,
                           size_t *cuts) {
-  double w[FRICL__MULTI_MAX], total = 0;
-  weights(m, feature, precision, w);
-  size_t last = 0; /* the last device with a weight takes the rest */
-  for (size_t d = 0; d < m->n; ++d) {
-    total += w[d];
+  double w[FRICL__MULTI_MAX];
+  fricl__multi_shares(m, feature, precision, w);
+  size_t last = 0; /* the last device with a share takes the rest */
+  for (size_t d = 0; d < m->n; ++d)
     if (w[d] > 0)
       last = d;
-  }
   double acc = 0;
   size_t parts = 0;
   cuts[0] = 0;
@@ -175,7 +201,7 @@ size_t fricl__multi_split(const fricl__multi *m, fricl__feature feature,
     acc += w[d];
     size_t c = n;
     if (d < last) {
-      const double x = (double)n * (acc / total) / (double)align + 0.5;
+      const double x = (double)n * acc / (double)align + 0.5;
       c = x >= (double)n / (double)align ? n : (size_t)x * align;
       if (c < cuts[d])
         c = cuts[d];
@@ -630,22 +656,18 @@ fricl_status fricl_context_devices(const fricl_context *cctx,
     }
     return FRICL_STATUS_OK;
   }
-  const fricl__multi *m = (const fricl__multi *)ctx->dev;
+  fricl__multi *m = (fricl__multi *)ctx->dev;
   *count = m->n;
   double w[FRICL__FEATURE_COUNT][FRICL__MULTI_MAX];
-  double total[FRICL__FEATURE_COUNT] = {0};
-  for (int f = 0; f < FRICL__FEATURE_COUNT; ++f) {
+  for (int f = 0; f < FRICL__FEATURE_COUNT; ++f)
     /* Shares of f64 calls (f32 where no device has fp64). */
-    weights(m, (fricl__feature)f, m->base.has_fp64 ? FRICL_F64 : FRICL_F32,
-            w[f]);
-    for (size_t d = 0; d < m->n; ++d)
-      total[f] += w[f][d];
-  }
+    fricl__multi_shares(m, (fricl__feature)f,
+                        m->base.has_fp64 ? FRICL_F64 : FRICL_F32, w[f]);
   for (size_t d = 0; d < m->n && d < capacity; ++d) {
     describe(&infos[d], m->dev[d].o, m->dev[d].platform_index,
              m->dev[d].device_index);
     for (int f = 0; f < FRICL__FEATURE_COUNT; ++f) {
-      infos[d].share[f] = total[f] > 0 ? w[f][d] / total[f] : 0;
+      infos[d].share[f] = w[f][d];
       infos[d].items_per_second[f] = m->dev[d].rate[f];
     }
   }

@@ -32,6 +32,12 @@ typedef struct fricl__multi_dev {
   double pinned;
   /* Measured work items per second, per feature (0: not yet). */
   double rate[FRICL__FEATURE_COUNT];
+  /* The share splits use, per feature and precision (0 for every device:
+   * not set yet). It follows the measured rates only when they move it
+   * by more than FRICL__MULTI_STICKY: a part's size then stays the same
+   * from call to call, which OpenCL CPU runtimes need (PoCL compiles a
+   * kernel again for every new launch size). */
+  double used[FRICL__FEATURE_COUNT][2];
 } fricl__multi_dev;
 
 typedef struct fricl__multi {
@@ -65,7 +71,7 @@ fricl_status fricl__multi_parallel(fricl__multi *m, const int *active,
  * `precision` get nothing; inner cuts are multiples of `align`. Returns
  * the number of devices with a nonempty range.
  */
-size_t fricl__multi_split(const fricl__multi *m, fricl__feature feature,
+size_t fricl__multi_split(fricl__multi *m, fricl__feature feature,
                           fricl_precision precision, size_t n, size_t align,
                           size_t *cuts);
 
@@ -77,6 +83,11 @@ int fricl__multi_can_run(const fricl__multi *m, size_t d,
 void fricl__multi_measured(fricl__multi *m, fricl__feature feature,
                            const size_t *cuts, const double *seconds,
                            const int *built);
+
+/* The shares splits of `feature` in `precision` use now (summing to 1;
+ * 0 for devices that cannot run it). */
+void fricl__multi_shares(fricl__multi *m, fricl__feature feature,
+                         fricl_precision precision, double *share);
 
 /* A grow-only host buffer (page-aligned), kept by the backend. */
 fricl_status fricl__multi_host(fricl__multi *m, void **buf, size_t *have,
