@@ -17,6 +17,7 @@
 #include "npz.h"
 #include "npz_input.h"
 #include "tangential_args.h"
+#include "tangential_device.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -290,9 +291,9 @@ static int read_group(run_state *s, group_data *g) {
 
 /* Point the contact groups at the build's outputs, which have exactly the
  * layout of fricl_contact_group's inputs (no copy, no file round trip).
- * They are filled when the build runs, before the evaluation. The arrays
- * pass through host memory: keeping them on the device needs a cl_mem tier
- * of fricl_build, which the library does not offer yet (future work). */
+ * They are filled when the build runs, before the evaluation. On an
+ * OpenCL device the build's outputs stay on the device instead and only
+ * come back for the output file (tangential_device.c). */
 static void groups_from_build(run_state *s) {
   for (int t = 0; t < N_TYPES; ++t) {
     const build_type *b = &s->build.g[t];
@@ -594,7 +595,10 @@ static int run_tangential(const tangential_args *a) {
   }
   if (a->verbose)
     report(&s);
-  if (a->build) {
+  /* On an OpenCL device --build runs device-resident: fricl_build_cl,
+   * then the evaluation on the build's device buffers. */
+  const int on_device = a->build && tangential_device_wanted(ctx, a->device);
+  if (a->build && !on_device) {
     st = build_input_run(ctx, &s.build, a->blend, a->physical_barrier);
     if (st != FRICL_STATUS_OK) {
       rc = library_error(ctx, st, a->in_path);
@@ -656,10 +660,17 @@ static int run_tangential(const tangential_args *a) {
     batch.plan = plan;
     batch.hessian_values = bsr;
   }
-  st = fricl_tangential_eval(ctx, &batch);
+  st = on_device ? tangential_device_run(ctx, &s.build, a->blend,
+                                         a->physical_barrier, &batch)
+                 : fricl_tangential_eval(ctx, &batch);
   if (st != FRICL_STATUS_OK) {
     rc = library_error(ctx, st, a->in_path);
     goto done;
+  }
+  if (a->verbose && on_device) {
+    build_input_report(&s.build, stderr);
+    fprintf(stderr, "fricl tangential: --build device-resident: the build's "
+                    "outputs stayed on the device for the evaluation\n");
   }
   if (a->verbose)
     cli_report_backend("fricl tangential", ctx);
