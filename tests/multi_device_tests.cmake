@@ -11,3 +11,16 @@ set_tests_properties(test_multi_device PROPERTIES ENVIRONMENT
 # The lagged build on cl_mem buffers and the device-resident Newton step.
 fricl_core_test(test_build_cl)
 set_tests_properties(test_build_cl PROPERTIES ENVIRONMENT "${FRICL_TWO_POCL}")
+
+# `fricl devices --device LIST`: per-device rates, the list's, the shares;
+# a bad entry is named.
+add_test(NAME cli_devices_list
+         COMMAND fricl_cli devices --device opencl:0:0,opencl:0:1)
+set_tests_properties(cli_devices_list PROPERTIES ENVIRONMENT
+  "${FRICL_TWO_POCL}" PASS_REGULAR_EXPRESSION
+  "opencl:0:1 +alone.*the list .*x the first device.*opencl:0:1 +[0-9]+%")
+add_test(NAME cli_devices_bad_list
+         COMMAND fricl_cli devices --device opencl:0:0,opencl:0:77)
+set_tests_properties(cli_devices_bad_list PROPERTIES ENVIRONMENT
+  "${FRICL_TWO_POCL}" PASS_REGULAR_EXPRESSION
+  "entry 2: device \"opencl:0:77\"")

@@ -4,6 +4,7 @@ set(FRICL_CLI_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/main.c
     ${CMAKE_CURRENT_LIST_DIR}/cli_args.c
     ${CMAKE_CURRENT_LIST_DIR}/cmd_devices.c
+    ${CMAKE_CURRENT_LIST_DIR}/devices_shares.c
     ${CMAKE_CURRENT_LIST_DIR}/cmd_eval.c
     ${CMAKE_CURRENT_LIST_DIR}/cmd_law.c
     ${CMAKE_CURRENT_LIST_DIR}/eval_args.c
