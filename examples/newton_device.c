@@ -42,8 +42,9 @@
 #define NC (SIDE * SIDE) /* contacts per group */
 #define MASS 1.0
 #define MAX_IT 40
-#define EPS_V 1e-2 /* the static-friction velocity: smooth enough for Newton   \
-                    */
+#define EPS_V                                                                  \
+  1e-2 /* the static-friction velocity: smooth enough for Newton               \
+        */
 #define KAPPA                                                                  \
   2e7 /* barrier stiffness: N ~ 0.1, friction comparable to inertia */
 
