@@ -55,7 +55,7 @@ static void *opener(void *arg) {
   }
   if (st != FRICL_STATUS_OK) {
     ++g_errors[index];
-    snprintf(g_first[index], sizeof g_first[index], "%s: %s",
+    snprintf(g_first[index], sizeof g_first[index], "%.40s: %.200s",
              fricl_status_string(st), err);
   }
   return NULL;

@@ -10,6 +10,7 @@
 #include "core/backend.h"
 #include "core/fault.h"
 #include "core/lagged_build.h"
+#include "core/pool.h"
 #include "core/validate.h"
 
 void fricl_build_report_init(fricl_build_report *report) {
@@ -57,21 +58,7 @@ static fricl_status check_vertex_array(fricl_context *ctx, fricl_precision p,
                      name, i, x, nonneg ? " and >= 0" : "");
 }
 
-/* A per-contact array of a group. */
-static fricl_status check_group_reals(fricl_context *ctx, fricl_precision p,
-                                      size_t g, const char *gname,
-                                      const char *field, const void *a,
-                                      size_t count, size_t per, int nonneg) {
-  const size_t i = fricl__first_bad(
-      ctx, p, a, count * per, nonneg ? FRICL__RULE_GE0 : FRICL__RULE_FINITE);
-  if (i == SIZE_MAX)
-    return FRICL_STATUS_OK;
-  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                     "groups[%zu] (%s) contact %zu: %s = %g is invalid: "
-                     "it must be finite%s (first bad contact)",
-                     g, gname, i / per, field, fricl__real_at(p, a, i),
-                     nonneg ? " and >= 0" : "");
-}
+#define check_group_reals fricl__check_group_reals
 
 typedef fricl__region region;
 
@@ -268,6 +255,29 @@ fricl_status fricl__build_validate(fricl_context *ctx,
 
 /* --------------------------------------------------------------- build */
 
+/* Per piece of a group's contacts: the count of each status code and its
+ * first contact (and the first out-of-range code, which cannot happen). */
+#define COUNT_PIECES 256
+typedef struct {
+  const uint8_t *status;
+  size_t count[COUNT_PIECES][FRICL_BUILD_STATUS_COUNT];
+  size_t first[COUNT_PIECES][FRICL_BUILD_STATUS_COUNT];
+  size_t bad[COUNT_PIECES];
+} count_job;
+
+static void count_statuses(void *arg, size_t lo, size_t hi, unsigned w) {
+  count_job *j = arg;
+  for (size_t c = hi; c-- > lo;) {
+    const unsigned s = j->status[c];
+    if (s >= FRICL_BUILD_STATUS_COUNT) {
+      j->bad[w] = c;
+      continue;
+    }
+    j->count[w][s]++;
+    j->first[w][s] = c; /* walking down: ends on the first */
+  }
+}
+
 static int group_wants_status(const fricl_build_batch *b,
                               const fricl_build_group *G) {
   return G->status || G->status_counts || b->report;
@@ -324,30 +334,38 @@ fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
     fricl_build_report_init(&rep);
     for (int s = 0; s < FRICL_BUILD_STATUS_COUNT; ++s)
       rep.first_group[s] = rep.first_contact[s] = SIZE_MAX;
-    for (size_t g = 0; g < ng; ++g) {
+    for (size_t g = 0; g < ng && st == FRICL_STATUS_OK; ++g) {
       const fricl_build_group *G = &batch->groups[g];
-      size_t cnt[FRICL_BUILD_STATUS_COUNT] = {0};
       rep.total += G->count;
       if (!status[g])
         continue;
-      for (size_t c = 0; c < G->count; ++c) {
-        const unsigned s = status[g][c];
-        if (s >= FRICL_BUILD_STATUS_COUNT) { /* cannot happen */
+      count_job cj;
+      memset(&cj, 0, sizeof cj);
+      cj.status = status[g];
+      for (unsigned w = 0; w < COUNT_PIECES; ++w)
+        cj.bad[w] = SIZE_MAX;
+      fricl__pool_for(ctx->pool, G->count, fricl__grain(ctx, 65536), 1,
+                      count_statuses, &cj);
+      size_t cnt[FRICL_BUILD_STATUS_COUNT] = {0};
+      /* Pieces in contact order: the first piece that saw a code saw its
+       * first contact. */
+      for (unsigned w = 0; w < COUNT_PIECES; ++w)
+        for (int k = 0; k < FRICL_BUILD_STATUS_COUNT; ++k) {
+          if (cj.count[w][k] && !cnt[k] && rep.first_group[k] == SIZE_MAX) {
+            rep.first_group[k] = g;
+            rep.first_contact[k] = cj.first[w][k];
+          }
+          cnt[k] += cj.count[w][k];
+        }
+      for (unsigned w = 0; w < COUNT_PIECES; ++w)
+        if (cj.bad[w] != SIZE_MAX) /* cannot happen */
           st = fricl__fail(ctx, FRICL_STATUS_INTERNAL,
                            "groups[%zu] contact %zu: status %u out of range", g,
-                           c, s);
-          break;
-        }
-        if (!cnt[s] && rep.first_group[s] == SIZE_MAX) {
-          rep.first_group[s] = g;
-          rep.first_contact[s] = c;
-        }
-        ++cnt[s];
-      }
-      for (int s = 0; s < FRICL_BUILD_STATUS_COUNT; ++s) {
-        rep.count[s] += cnt[s];
-        if (s != FRICL_BUILD_OK)
-          rep.no_force += cnt[s];
+                           cj.bad[w], (unsigned)status[g][cj.bad[w]]);
+      for (int k = 0; k < FRICL_BUILD_STATUS_COUNT; ++k) {
+        rep.count[k] += cnt[k];
+        if (k != FRICL_BUILD_OK)
+          rep.no_force += cnt[k];
       }
       if (G->status_counts)
         memcpy(G->status_counts, cnt, sizeof cnt);

@@ -146,11 +146,10 @@ typedef struct {
   size_t contact_cuts[257];
   size_t vertex_cuts[257];
   int64_t range_sum[257];
-  /* block lists */
-  int64_t *eoff;   /* entries before row r: nv + 1 */
-  int32_t *keys;   /* column of each entry (sorted per row) */
-  int64_t *bstart; /* per row: entry index of each unique column */
-  int64_t *ucount; /* unique columns per row, then their prefix */
+  /* pattern and block lists */
+  int64_t *eoff;   /* block-list entries before row r: nv + 1 */
+  int32_t *keys;   /* per row, room for its distinct columns */
+  int64_t *ucount; /* distinct columns per row */
   int failed;      /* a worker ran out of memory */
 } plan_job;
 
@@ -262,129 +261,9 @@ static int build_vertex_lists(plan_job *j, fricl__pool *pool) {
   return 1;
 }
 
-/* Stable sort of one row's (col, entry) pairs by col: insertion sort for
- * short rows, merge sort (tmp of the same length) for long ones. */
-static void sort_row(int32_t *col, uint64_t *ent, size_t n, int32_t *tc,
-                     uint64_t *te) {
-  if (n <= 32) {
-    for (size_t i = 1; i < n; ++i) {
-      const int32_t c = col[i];
-      const uint64_t e = ent[i];
-      size_t k = i;
-      while (k > 0 && col[k - 1] > c) {
-        col[k] = col[k - 1];
-        ent[k] = ent[k - 1];
-        --k;
-      }
-      col[k] = c;
-      ent[k] = e;
-    }
-    return;
-  }
-  const size_t h = n / 2;
-  sort_row(col, ent, h, tc, te);
-  sort_row(col + h, ent + h, n - h, tc, te);
-  size_t a = 0, b = h, o = 0;
-  while (a < h && b < n) {
-    if (col[b] < col[a]) {
-      tc[o] = col[b];
-      te[o++] = ent[b++];
-    } else {
-      tc[o] = col[a];
-      te[o++] = ent[a++];
-    }
-  }
-  while (a < h) {
-    tc[o] = col[a];
-    te[o++] = ent[a++];
-  }
-  while (b < n) {
-    tc[o] = col[b];
-    te[o++] = ent[b++];
-  }
-  memcpy(col, tc, n * sizeof *col);
-  memcpy(ent, te, n * sizeof *ent);
-}
-
-/* Block pass A: entries per row (sum of k over the row's vertex list). */
-static void count_row_entries(void *arg, size_t lo, size_t hi, unsigned w) {
-  (void)w;
-  plan_job *j = arg;
-  const fricl_tangential_plan *p = j->p;
-  for (size_t v = lo; v < hi; ++v) {
-    int64_t n = 0;
-    for (int64_t x = p->vptr[v]; x < p->vptr[v + 1]; ++x) {
-      const size_t c = (size_t)(p->ventries[x] >> 2);
-      for (size_t i = 0; i < 4 && j->ids[c * 4 + i] >= 0; ++i)
-        ++n;
-    }
-    j->eoff[v + 1] = n;
-  }
-}
-
-/* Block pass B: each row's (column, entry) pairs sorted stably by column
- * in place, then its unique columns compacted at the row's start. */
-static void fill_rows(void *arg, size_t lo, size_t hi, unsigned w) {
-  (void)w;
-  plan_job *j = arg;
-  fricl_tangential_plan *p = j->p;
-  size_t tcap = 0;
-  int32_t *tc = NULL;
-  uint64_t *te = NULL;
-  for (size_t v = lo; v < hi; ++v) {
-    const int64_t base = j->eoff[v];
-    int32_t *rc = j->keys + base;
-    uint64_t *re = p->bentries + base;
-    size_t n = 0;
-    for (int64_t x = p->vptr[v]; x < p->vptr[v + 1]; ++x) {
-      const uint64_t cv = p->ventries[x];
-      const size_t c = (size_t)(cv >> 2), i = (size_t)(cv & 3);
-      for (size_t k = 0; k < 4 && j->ids[c * 4 + k] >= 0; ++k) {
-        rc[n] = j->ids[c * 4 + k];
-        re[n++] = ((uint64_t)c << 4) | (i << 2) | k;
-      }
-    }
-    if (n > 32 && n > tcap) { /* merge-sort scratch, grow only */
-      free(tc);
-      free(te);
-      tc = fricl__malloc(n * sizeof *tc);
-      te = fricl__malloc(n * sizeof *te);
-      tcap = n;
-      if (!tc || !te) {
-        j->failed = 1;
-        break;
-      }
-    }
-    sort_row(rc, re, n, tc, te);
-    int64_t *bs = j->bstart + base;
-    size_t u = 0;
-    for (size_t e = 0; e < n; ++e)
-      if (e == 0 || rc[e] != rc[u - 1]) {
-        rc[u] = rc[e];
-        bs[u++] = base + (int64_t)e;
-      }
-    j->ucount[v + 1] = (int64_t)u;
-  }
-  free(tc);
-  free(te);
-}
-
-/* Block pass C: the unique columns and block starts, compacted. */
-static void compact_rows(void *arg, size_t lo, size_t hi, unsigned w) {
-  (void)w;
-  plan_job *j = arg;
-  fricl_tangential_plan *p = j->p;
-  for (size_t v = lo; v < hi; ++v) {
-    const int64_t base = j->eoff[v], out = p->row_ptr[v];
-    const int64_t u = p->row_ptr[v + 1] - out;
-    memmove(p->cols + out, j->keys + base, (size_t)u * sizeof *p->cols);
-    memmove(p->bptr + out, j->bstart + base, (size_t)u * sizeof *p->bptr);
-  }
-}
-
-/* Cuts of the vertex range into `t` pieces of about equal entries. */
-static unsigned weighted_cuts(size_t *cuts, const int64_t *prefix, size_t nv,
-                              unsigned t) {
+/* Cuts of the vertex range into `t` pieces of about equal list entries. */
+static void weighted_cuts(size_t *cuts, const int64_t *prefix, size_t nv,
+                          unsigned t) {
   const int64_t total = prefix[nv];
   cuts[0] = 0;
   size_t v = 0;
@@ -395,62 +274,232 @@ static unsigned weighted_cuts(size_t *cuts, const int64_t *prefix, size_t nv,
     cuts[k] = v;
   }
   cuts[t] = nv;
+}
+
+/* The pieces over the rows: even in list entries, one piece when small. */
+static unsigned row_cuts(const plan_job *j, fricl__pool *pool, size_t *cuts) {
+  unsigned t = fricl__pool_threads(pool);
+  if (t > 256)
+    t = 256;
+  if ((size_t)j->p->vptr[j->nv] < fricl__grain(j->p->ctx, 16384))
+    t = 1;
+  weighted_cuts(cuts, j->p->vptr, j->nv, t);
   return t;
 }
 
-/* The block lists, row by row from the vertex lists: row v collects
- * (v_j, (c, i, j)) for every (c, i) of v's list (contact order) and every
- * j of contact c, sorts it stably by column and merges equal columns into
- * one BSR block whose contributions stay in (contact, i, j) order. Rows
- * are independent, so they are built in parallel. */
-static int build_block_lists(plan_job *j, fricl__pool *pool) {
+/* Per piece of rows: a map vertex -> its slot in the current row (-1 when
+ * absent), so that a row's columns are found in one pass over its
+ * entries. */
+static int32_t *slot_map(plan_job *j) {
+  int32_t *slot = fricl__malloc((j->nv ? j->nv : 1) * sizeof *slot);
+  if (slot)
+    memset(slot, 0xff, j->nv * sizeof *slot); /* all -1 */
+  else
+    j->failed = 1;
+  return slot;
+}
+
+static int col_cmp(const void *a, const void *b) {
+  const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Pattern pass A: each row's distinct columns (the vertices of its
+ * contacts), sorted, at the row's start in `keys` (which has room for one
+ * per list entry x 4), and their count. */
+static void row_columns(void *arg, size_t lo, size_t hi, unsigned w) {
+  (void)w;
+  plan_job *j = arg;
+  const fricl_tangential_plan *p = j->p;
+  int32_t *slot = slot_map(j);
+  if (!slot)
+    return;
+  for (size_t v = lo; v < hi; ++v) {
+    int32_t *cols = j->keys + 4 * p->vptr[v];
+    size_t u = 0;
+    for (int64_t x = p->vptr[v]; x < p->vptr[v + 1]; ++x) {
+      const int32_t *ids = j->ids + 4 * (size_t)(p->ventries[x] >> 2);
+      for (size_t k = 0; k < 4 && ids[k] >= 0; ++k)
+        if (slot[ids[k]] < 0) {
+          slot[ids[k]] = 0;
+          cols[u++] = ids[k];
+        }
+    }
+    for (size_t a = 0; a < u; ++a)
+      slot[cols[a]] = -1;
+    if (u <= 32) {
+      for (size_t a = 1; a < u; ++a) {
+        const int32_t c = cols[a];
+        size_t b = a;
+        for (; b > 0 && cols[b - 1] > c; --b)
+          cols[b] = cols[b - 1];
+        cols[b] = c;
+      }
+    } else {
+      qsort(cols, u, sizeof *cols, col_cmp);
+    }
+    j->ucount[v + 1] = (int64_t)u;
+  }
+  free(slot);
+}
+
+/* Pattern pass B: the columns, compacted. */
+static void compact_columns(void *arg, size_t lo, size_t hi, unsigned w) {
+  (void)w;
+  plan_job *j = arg;
   fricl_tangential_plan *p = j->p;
-  const size_t nv = j->nv;
-  const unsigned t = fricl__pool_threads(pool);
-  int ok = 0;
-  j->eoff = fricl__calloc(nv + 1, sizeof *j->eoff);
+  for (size_t v = lo; v < hi; ++v)
+    memcpy(p->cols + p->row_ptr[v], j->keys + 4 * p->vptr[v],
+           (size_t)(p->row_ptr[v + 1] - p->row_ptr[v]) * sizeof *p->cols);
+}
+
+/* The BSR pattern of the global Hessian: block (v, u) exists when a
+ * contact holds both; rows are independent, so they are found in
+ * parallel. */
+static int build_pattern(plan_job *j, fricl__pool *pool) {
+  fricl_tangential_plan *p = j->p;
+  const size_t nv = j->nv, ne = (size_t)p->vptr[nv];
   j->ucount = fricl__calloc(nv + 1, sizeof *j->ucount);
+  j->keys = fricl__malloc((ne ? 4 * ne : 1) * sizeof *j->keys);
   p->row_ptr = fricl__calloc(nv + 1, sizeof *p->row_ptr);
-  if (!j->eoff || !j->ucount || !p->row_ptr)
-    goto done;
-  fricl__pool_for(pool, nv, fricl__grain(p->ctx, 1024), 1, count_row_entries,
-                  j);
-  for (size_t v = 0; v < nv; ++v)
-    j->eoff[v + 1] += j->eoff[v];
-  const size_t ne = (size_t)j->eoff[nv];
-  p->bentries = fricl__malloc((ne ? ne : 1) * sizeof *p->bentries);
-  j->keys = fricl__malloc((ne ? ne : 1) * sizeof *j->keys);
-  j->bstart = fricl__malloc((ne ? ne : 1) * sizeof *j->bstart);
-  if (!p->bentries || !j->keys || !j->bstart)
+  int ok = 0;
+  if (!j->ucount || !j->keys || !p->row_ptr)
     goto done;
   size_t cuts[257];
-  const unsigned pieces = ne < fricl__grain(p->ctx, 8192) || t < 2
-                              ? 1
-                              : weighted_cuts(cuts, j->eoff, nv, t);
-  if (pieces == 1)
-    even_cuts(cuts, nv, 1);
-  fricl__pool_run_cuts(pool, cuts, pieces, fill_rows, j);
+  const unsigned pieces = row_cuts(j, pool, cuts);
+  fricl__pool_run_cuts(pool, cuts, pieces, row_columns, j);
   if (j->failed)
     goto done;
   for (size_t v = 0; v < nv; ++v)
     p->row_ptr[v + 1] = p->row_ptr[v] + j->ucount[v + 1];
   p->nnz = (size_t)p->row_ptr[nv];
   p->cols = fricl__malloc((p->nnz ? p->nnz : 1) * sizeof *p->cols);
-  p->bptr = fricl__malloc((p->nnz + 1) * sizeof *p->bptr);
-  if (!p->cols || !p->bptr)
+  if (!p->cols)
     goto done;
-  fricl__pool_run_cuts(pool, cuts, pieces, compact_rows, j);
+  fricl__pool_run_cuts(pool, cuts, pieces, compact_columns, j);
+  ok = 1;
+done:
+  free(j->ucount);
+  free(j->keys);
+  j->ucount = NULL;
+  j->keys = NULL;
+  return ok;
+}
+
+/* Block lists pass: for each block, its (contact, i, j) contributions in
+ * row-list order - contact order, then i, then j - which is the order the
+ * gathers sum them in. A counting sort of the row's entries by block. */
+static void row_blocks(void *arg, size_t lo, size_t hi, unsigned w) {
+  (void)w;
+  plan_job *j = arg;
+  fricl_tangential_plan *p = j->p;
+  int32_t *slot = slot_map(j);
+  if (!slot)
+    return;
+  for (size_t v = lo; v < hi; ++v) {
+    const int64_t b0 = p->row_ptr[v], b1 = p->row_ptr[v + 1];
+    /* Entries per block, then each block's first position. */
+    for (int64_t b = b0; b < b1; ++b) {
+      slot[p->cols[b]] = (int32_t)(b - b0);
+      p->bptr[b] = 0;
+    }
+    for (int64_t x = p->vptr[v]; x < p->vptr[v + 1]; ++x) {
+      const int32_t *ids = j->ids + 4 * (size_t)(p->ventries[x] >> 2);
+      for (size_t k = 0; k < 4 && ids[k] >= 0; ++k)
+        p->bptr[b0 + slot[ids[k]]]++;
+    }
+    int64_t pos = j->eoff[v];
+    for (int64_t b = b0; b < b1; ++b) {
+      const int64_t n = p->bptr[b];
+      p->bptr[b] = pos;
+      pos += n;
+    }
+    /* The entries, stable within their block; bptr[b] ends at the next
+     * block's start and is moved back below. */
+    for (int64_t x = p->vptr[v]; x < p->vptr[v + 1]; ++x) {
+      const uint64_t cv = p->ventries[x];
+      const int32_t *ids = j->ids + 4 * (size_t)(cv >> 2);
+      for (size_t k = 0; k < 4 && ids[k] >= 0; ++k)
+        p->bentries[p->bptr[b0 + slot[ids[k]]]++] =
+            ((cv >> 2) << 4) | ((cv & 3) << 2) | k;
+    }
+    for (int64_t b = b1; b-- > b0;) {
+      p->bptr[b] = b > b0 ? p->bptr[b - 1] : j->eoff[v];
+      slot[p->cols[b]] = -1;
+    }
+  }
+  free(slot);
+}
+
+/* Rebuild the per-contact vertex ids from the vertex lists. */
+static void ids_from_lists(void *arg, size_t lo, size_t hi, unsigned w) {
+  (void)w;
+  plan_job *j = arg;
+  const fricl_tangential_plan *p = j->p;
+  for (size_t v = lo; v < hi; ++v)
+    for (int64_t x = p->vptr[v]; x < p->vptr[v + 1]; ++x)
+      j->ids[4 * (size_t)(p->ventries[x] >> 2) + (p->ventries[x] & 3)] =
+          (int32_t)v;
+}
+
+static void row_entry_counts(void *arg, size_t lo, size_t hi, unsigned w) {
+  (void)w;
+  plan_job *j = arg;
+  const fricl_tangential_plan *p = j->p;
+  for (size_t v = lo; v < hi; ++v) {
+    int64_t n = 0;
+    for (int64_t x = p->vptr[v]; x < p->vptr[v + 1]; ++x) {
+      const int32_t *ids = j->ids + 4 * (size_t)(p->ventries[x] >> 2);
+      for (size_t k = 0; k < 4 && ids[k] >= 0; ++k)
+        ++n;
+    }
+    j->eoff[v + 1] = n;
+  }
+}
+
+fricl_status fricl__plan_blocks(fricl_tangential_plan *p) {
+  if (p->bentries || !p->has_bsr)
+    return FRICL_STATUS_OK;
+  fricl_context *ctx = p->ctx;
+  plan_job j;
+  memset(&j, 0, sizeof j);
+  j.p = p;
+  j.nv = p->n_vertices;
+  const size_t nv = j.nv;
+  j.ids = fricl__malloc((p->total ? p->total : 1) * 4 * sizeof *j.ids);
+  j.eoff = fricl__calloc(nv + 1, sizeof *j.eoff);
+  p->bptr = fricl__malloc((p->nnz + 1) * sizeof *p->bptr);
+  int ok = 0;
+  if (!j.ids || !j.eoff || !p->bptr)
+    goto done;
+  /* Unused slots of smaller stencils stay -1. */
+  memset(j.ids, 0xff, p->total * 4 * sizeof *j.ids);
+  size_t cuts[257];
+  const unsigned pieces = row_cuts(&j, ctx->pool, cuts);
+  fricl__pool_run_cuts(ctx->pool, cuts, pieces, ids_from_lists, &j);
+  fricl__pool_run_cuts(ctx->pool, cuts, pieces, row_entry_counts, &j);
+  for (size_t v = 0; v < nv; ++v)
+    j.eoff[v + 1] += j.eoff[v];
+  const size_t ne = (size_t)j.eoff[nv];
+  p->bentries = fricl__malloc((ne ? ne : 1) * sizeof *p->bentries);
+  if (!p->bentries)
+    goto done;
+  fricl__pool_run_cuts(ctx->pool, cuts, pieces, row_blocks, &j);
+  if (j.failed)
+    goto done;
   p->bptr[p->nnz] = (int64_t)ne;
   ok = 1;
 done:
-  free(j->eoff);
-  free(j->ucount);
-  free(j->keys);
-  free(j->bstart);
-  j->eoff = j->ucount = NULL;
-  j->keys = NULL;
-  j->bstart = NULL;
-  return ok;
+  free(j.ids);
+  free(j.eoff);
+  if (ok)
+    return FRICL_STATUS_OK;
+  free(p->bptr);
+  free(p->bentries);
+  p->bptr = NULL;
+  p->bentries = NULL;
+  return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                     "out of memory building the plan's block lists");
 }
 
 fricl_status fricl__plan_build(fricl_context *ctx, int dim, size_t n_vertices,
@@ -491,7 +540,7 @@ fricl_status fricl__plan_build(fricl_context *ctx, int dim, size_t n_vertices,
   if (!build_vertex_lists(&j, ctx->pool))
     goto oom;
   if (with_bsr) {
-    if (!build_block_lists(&j, ctx->pool))
+    if (!build_pattern(&j, ctx->pool))
       goto oom;
     p->has_bsr = 1;
   }

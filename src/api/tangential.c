@@ -142,22 +142,7 @@ fricl_status fricl_tangential_plan_create(fricl_context *ctx, int dim,
 
 /* ------------------------------------------------------------ validation */
 
-/* Every value finite (and >= 0 when nonneg); the message names the first
- * bad contact. */
-static fricl_status check_reals(fricl_context *ctx, fricl_precision p, size_t g,
-                                const char *gname, const char *field,
-                                const void *a, size_t count, size_t per,
-                                int nonneg) {
-  const size_t i = fricl__first_bad(
-      ctx, p, a, count * per, nonneg ? FRICL__RULE_GE0 : FRICL__RULE_FINITE);
-  if (i == SIZE_MAX)
-    return FRICL_STATUS_OK;
-  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                     "groups[%zu] (%s) contact %zu: %s = %g is invalid: "
-                     "it must be finite%s (first bad contact)",
-                     g, gname, i / per, field, fricl__real_at(p, a, i),
-                     nonneg ? " and >= 0" : "");
-}
+#define check_reals fricl__check_group_reals
 
 /* |P^T P - I| within tol for every contact (FRICL_..._CHECK_BASIS). */
 static fricl_status check_basis(fricl_context *ctx, fricl_precision p, size_t g,

@@ -17,6 +17,7 @@ list(APPEND FRICL_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/npz.c
      ${CMAKE_CURRENT_LIST_DIR}/npz_input.c
      ${CMAKE_CURRENT_LIST_DIR}/cmd_tangential.c
      ${CMAKE_CURRENT_LIST_DIR}/tangential_args.c
+     ${CMAKE_CURRENT_LIST_DIR}/tangential_input.c
      ${CMAKE_CURRENT_LIST_DIR}/build_input.c
      ${CMAKE_CURRENT_LIST_DIR}/tangential_device.c
      ${CMAKE_CURRENT_LIST_DIR}/build_args.c

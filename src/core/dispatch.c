@@ -20,11 +20,13 @@
  * pays a fixed launch and transfer cost of tens of microseconds per call,
  * which the estimates below amortise.
  */
+#if FRICL_WITH_OPENCL
 static const size_t gpu_crossover[FRICL__FEATURE_COUNT] = {
     [FRICL__FEATURE_SCALAR] = (size_t)1 << 18,
     [FRICL__FEATURE_TANGENTIAL] = (size_t)1 << 14,
     [FRICL__FEATURE_BUILD] = (size_t)1 << 14,
     [FRICL__FEATURE_LAWS] = (size_t)1 << 18};
+#endif
 
 static size_t default_crossover(const fricl__backend *dev,
                                 fricl__feature feature) {

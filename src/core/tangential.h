@@ -42,7 +42,9 @@ struct fricl_tangential_plan {
   int64_t *vptr; /* n_vertices + 1 */
   uint64_t *ventries;
   /* The global Hessian: BSR pattern and, per block, its (contact, i, j)
-   * contributions in contact order. has_bsr is 0 for the plans made for
+   * contributions in contact order (bptr/bentries: built on first use by
+   * a backend that gathers blocks, fricl__plan_blocks; the host backend
+   * scatters and never needs them). has_bsr is 0 for the plans made for
    * calls without one (gradient and H p need only the vertex lists). */
   int has_bsr;
   int64_t *row_ptr; /* n_vertices + 1 */
@@ -67,6 +69,10 @@ fricl_status fricl__plan_build(fricl_context *ctx, int dim, size_t n_vertices,
                                size_t n_groups,
                                const fricl_contact_group *groups, int with_bsr,
                                fricl_tangential_plan **out);
+
+/* The block lists of a plan with a pattern, built on first use (on the
+ * plan's context's threads) and kept. */
+fricl_status fricl__plan_blocks(fricl_tangential_plan *p);
 
 /* The vertex lists of a validated topology for a call made without a plan:
  * the context keeps the lists of the last such topology (keyed by its

@@ -139,6 +139,21 @@ size_t fricl__first_bad(fricl_context *ctx, fricl_precision p, const void *a,
   return SIZE_MAX;
 }
 
+fricl_status fricl__check_group_reals(fricl_context *ctx, fricl_precision p,
+                                      size_t g, const char *gname,
+                                      const char *field, const void *a,
+                                      size_t count, size_t per, int nonneg) {
+  const size_t i = fricl__first_bad(
+      ctx, p, a, count * per, nonneg ? FRICL__RULE_GE0 : FRICL__RULE_FINITE);
+  if (i == SIZE_MAX)
+    return FRICL_STATUS_OK;
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "groups[%zu] (%s) contact %zu: %s = %g is invalid: "
+                     "it must be finite%s (first bad contact)",
+                     g, gname, i / per, field, fricl__real_at(p, a, i),
+                     nonneg ? " and >= 0" : "");
+}
+
 /* --------------------------------------------------------------- scalars */
 
 fricl_status fricl__check_real(fricl_context *ctx, fricl_precision p,

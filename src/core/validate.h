@@ -43,6 +43,14 @@ static inline double fricl__real_at(fricl_precision p, const void *a,
 size_t fricl__first_bad(fricl_context *ctx, fricl_precision p, const void *a,
                         size_t n, fricl__rule r);
 
+/* A per-contact array of group g (count x per values): every value finite,
+ * and >= 0 when nonneg; the message names the group, the first bad contact
+ * and the field. */
+fricl_status fricl__check_group_reals(fricl_context *ctx, fricl_precision p,
+                                      size_t g, const char *gname,
+                                      const char *field, const void *a,
+                                      size_t count, size_t per, int nonneg);
+
 /* A batch scalar in the working precision: message
  * "<prefix><name> = <v>[ (in float32)] is invalid: it must be <rule>". */
 fricl_status fricl__check_real(fricl_context *ctx, fricl_precision p,

@@ -1,17 +1,20 @@
 /*
  * build_ref_impl.h - the lagged build of contacts [lo, hi) of one group for
  * one precision; included by build_ref.c with FRICL_REAL, FRICL_FN and
- * FRICL_BREF_FN set. No include guard on purpose.
+ * FRICL_BREF_FN set. No include guard on purpose. `type` and `dim` are
+ * parameters so that callers passing constants get a loop specialised for
+ * one stencil (the host backend); the reference passes the group's.
  *
  * The loop does per contact exactly what the kernel does per work item
  * (gather, FRICL_FN(build_contact), scatter), so the two backends agree up
  * to the rounding of the builtins they call (log; sqrt and the divisions
  * are correctly rounded on both).
  */
-static void FRICL_BREF_FN(const fricl_build_batch *b, uint8_t *const *status,
-                          size_t g, size_t lo, size_t hi) {
+static inline FRICL_HOST_INLINE void
+FRICL_BREF_FN(const fricl_build_batch *b, uint8_t *const *status, size_t g,
+              size_t lo, size_t hi, const int type, const int dim) {
   typedef FRICL_REAL real;
-  const int dim = b->dim, m = dim - 1;
+  const int m = dim - 1;
   const real *X = (const real *)b->lagged_positions;
   const real *Xr = b->rest_positions ? (const real *)b->rest_positions : X;
   const real *vms = (const real *)b->vertex_mu_s;
@@ -22,9 +25,14 @@ static void FRICL_BREF_FN(const fricl_build_batch *b, uint8_t *const *status,
   const int blend = (int)b->blend;
   {
     const fricl_build_group *G = &b->groups[g];
-    const int type = (int)G->type;
-    const int k = fricl_stencil_vertex_count(G->type);
-    const int nb = fricl_stencil_coord_count(G->type);
+    const int k = type == FRICL_B_VV   ? 2
+                  : type == FRICL_B_EV ? 3
+                  : type == FRICL_B_PV ? 1
+                                       : 4;
+    const int nb = type == FRICL_B_EV   ? 1
+                   : type == FRICL_B_EE ? 2
+                   : type == FRICL_B_FV ? 2
+                                        : 0;
     const int mus_mode = fricl__mu_mode(G->mu_s, vms);
     const int muk_mode = fricl__mu_mode(G->mu_k, vmk);
     const int want_grad = G->normal_force_gradient != NULL;
@@ -65,7 +73,7 @@ static void FRICL_BREF_FN(const fricl_build_batch *b, uint8_t *const *status,
       real muk = muk_mode == FRICL__MU_CONTACT ? ((const real *)G->mu_k)[c]
                                                : (real)b->mu_k;
       const real dmin = G->dmin ? ((const real *)G->dmin)[c] : dmin_s;
-      real beta[2], P[6], N, gN[12];
+      real beta[2], P[6], N, gN[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
       const int s = FRICL_FN(build_contact)(
           type, dim, x, pn, pc, eps_x, kappa, dhat, dmin, physical,
           mus_mode == FRICL__MU_VERTEX, muk_mode == FRICL__MU_VERTEX, mvs, mvk,

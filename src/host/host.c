@@ -117,7 +117,7 @@ static void build_piece(void *arg, size_t lo, size_t hi, unsigned worker) {
     const size_t g0 = j->base[g], g1 = g0 + b->groups[g].count;
     const size_t a = lo > g0 ? lo : g0, z = hi < g1 ? hi : g1;
     if (a < z)
-      fricl__build_range(b, j->w->status, g, a - g0, z - g0);
+      fricl__build_range_host(b, j->w->status, g, a - g0, z - g0);
   }
 }
 
@@ -154,6 +154,9 @@ static void host_destroy(fricl__backend *be) {
   fricl__host *h = (fricl__host *)be;
   for (int i = 0; i < FRICL__HOST_SCRATCH; ++i)
     free(h->scratch[i]);
+  for (int t = 0; t < 64; ++t)
+    for (int k = 0; k < 3; ++k)
+      free(h->queue[t][k]);
   free(h);
 }
 

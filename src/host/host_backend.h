@@ -18,6 +18,10 @@ typedef struct fricl__host {
   /* Grow-only scratch (records, per-contact D), reused call after call. */
   void *scratch[FRICL__HOST_SCRATCH];
   size_t scratch_bytes[FRICL__HOST_SCRATCH];
+  /* The tangential pieces' queues of shared contributions (gradient,
+   * product, Hessian), kept for the next call. */
+  unsigned char *queue[64][3];
+  size_t queue_cap[64][3];
 } fricl__host;
 
 /* Scratch slot `slot` of at least `bytes` (contents undefined). */

@@ -31,9 +31,13 @@ void fricl__laws_range(const fricl__law_plan *pl, const fricl_law_batch *b,
 void fricl__laws_range_avx2(const fricl__law_plan *pl, const fricl_law_batch *b,
                             size_t lo, size_t hi);
 
-/* Contacts [lo, hi) of group g of a validated build batch. */
+/* Contacts [lo, hi) of group g of a validated build batch: the reference's
+ * loop (stencil and dim at run time), and the host backend's, specialised
+ * per (stencil, dim) - the same operations, so the same bits. */
 void fricl__build_range(const fricl_build_batch *b, uint8_t *const *status,
                         size_t g, size_t lo, size_t hi);
+void fricl__build_range_host(const fricl_build_batch *b, uint8_t *const *status,
+                             size_t g, size_t lo, size_t hi);
 
 /* The reference backend's tangential evaluation (one thread, the whole
  * batch, sums in the documented fixed order). */

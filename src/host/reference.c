@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/fault.h"
+#include "core/tangential.h"
 #include "host/host_isa.h"
 
 static fricl_status ref_scalar(fricl__backend *be,
@@ -17,6 +18,11 @@ static fricl_status ref_scalar(fricl__backend *be,
 
 static fricl_status ref_tangential(fricl__backend *be,
                                    const fricl__tangential_work *w) {
+  /* The BSR values are summed through the plan's block lists. */
+  const fricl_status st =
+      w->b->hessian_values ? fricl__plan_blocks(w->plan) : FRICL_STATUS_OK;
+  if (st != FRICL_STATUS_OK)
+    return st;
   return fricl__tangential_ref(be->ctx, w->b, w->plan, w->need_hess);
 }
 

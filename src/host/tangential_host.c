@@ -1,11 +1,16 @@
 /* tangential_host.c - the tangential potential on the host backend: a
- * per-contact pass specialised per (stencil, dim, precision), then the
- * deterministic assembly. Small calls run on the calling thread and
- * scatter in contact order as the reference does; large ones split the
- * contacts over the host threads (records per contact), then gather per
- * vertex and per Hessian block through the plan's lists, in contact order.
- * Both orders are the reference backend's, so the results are bitwise
- * equal to it whatever the thread count. */
+ * per-contact pass specialised per (stencil, dim, precision), split over
+ * the host threads, with the deterministic assembly of the reference
+ * backend. The reference sums every vertex's gradient (and every Hessian
+ * block) over its contacts in contact order, starting from zero; here each
+ * thread takes a contiguous range of contacts and scatters directly into
+ * the vertices only its range touches - the same sums in the same order -
+ * and queues its contributions to the few vertices shared with another
+ * range, which are added afterwards, range after range, in contact order.
+ * When a contact order shares many vertices between ranges, the threads
+ * write per-contact records instead and the assembly gathers them through
+ * the plan's lists, again in contact order. Either way the results are
+ * bitwise the reference backend's, whatever the thread count. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,195 +23,113 @@
 #include "fricl_tangential_codes.h"
 
 /* Below this many contacts the call runs on the calling thread: waking
- * the workers and gathering through records costs more than it saves. */
+ * the workers costs more than it saves. */
 #define TH_PARALLEL_MIN 2048
+
+/* Owners of the vertices: a piece index, or one of these. */
+#define TH_OWN_SHARED 255 /* touched by several pieces */
+#define TH_MAX_PIECES 64
+
+/* Contributions of one piece to shared vertices (or Hessian blocks), in
+ * contact order: entries of a uint64 index and the reals. */
+typedef struct th_list {
+  unsigned char *data;
+  size_t bytes, cap;
+} th_list;
+
+typedef struct th_worker {
+  unsigned index;
+  int failed;       /* out of memory queueing */
+  double pot_block; /* the open block of the potential's sum */
+  th_list grad, prod, hess;
+} th_worker;
 
 typedef struct th_job {
   const fricl_tangential_batch *b;
   const fricl_tangential_plan *plan;
   size_t group_base[65];
-  int profile, psd, ipctk_abs, need_hess, want_prod;
-  void *rec, *dall;  /* scratch: records, per-contact D (global index) */
-  void *grad, *prod; /* sequential mode: scatter targets */
-  int rstride;
   size_t total;
+  int profile, psd, ipctk_abs, need_hess, want_prod;
+  void *grad, *prod, *hess; /* scatter targets (NULL in gather mode) */
+  void *partial;            /* the potential's block sums */
+  void *rec;                /* gather mode: per-contact records */
+  int rstride;
+  const unsigned char *owner; /* NULL: one piece owns everything */
+  th_worker *workers;
 } th_job;
+
+static void th_queue(th_worker *w, th_list *l, size_t index, const void *vals,
+                     size_t bytes) {
+  const size_t need = l->bytes + sizeof(uint64_t) + bytes;
+  if (need > l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 4096;
+    while (cap < need)
+      cap *= 2;
+    unsigned char *d = fricl__malloc(cap);
+    if (!d) {
+      w->failed = 1;
+      return;
+    }
+    if (l->bytes)
+      memcpy(d, l->data, l->bytes);
+    free(l->data);
+    l->data = d;
+    l->cap = cap;
+  }
+  const uint64_t ix = index;
+  memcpy(l->data + l->bytes, &ix, sizeof ix);
+  memcpy(l->data + l->bytes + sizeof ix, vals, bytes);
+  l->bytes = need;
+}
+
+/* The BSR block (row, col) of the plan: a search of the row's sorted
+ * block columns. */
+static size_t th_block(const fricl_tangential_plan *p, size_t row,
+                       int32_t col) {
+  size_t lo = (size_t)p->row_ptr[row], hi = (size_t)p->row_ptr[row + 1];
+  while (hi - lo > 8) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (p->cols[mid] <= col)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  while (p->cols[lo] != col)
+    ++lo;
+  return lo;
+}
 
 #define FRICL_FABS fabs
 #define FRICL_SQRT sqrt
 #define FRICL_REAL double
 #define FRICL_FN(name) fricl__th_##name##_d
+#define TH_SUFFIX(name) name##_d
 #include "fricl_scalar_math.h"
 #include "fricl_tangential_math.h"
-#define TH_DIM 3
-#define TH_STENCIL FRICL_T_VV
-#define TH_K 2
-#define TH_NB 0
-#define TH_NAME th_vv3_d
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_EV
-#define TH_K 3
-#define TH_NB 1
-#define TH_NAME th_ev3_d
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_EE
-#define TH_K 4
-#define TH_NB 2
-#define TH_NAME th_ee3_d
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_FV
-#define TH_K 4
-#define TH_NB 2
-#define TH_NAME th_fv3_d
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_PV
-#define TH_K 1
-#define TH_NB 0
-#define TH_NAME th_pv3_d
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#undef TH_DIM
-#define TH_DIM 2
-#define TH_STENCIL FRICL_T_VV
-#define TH_K 2
-#define TH_NB 0
-#define TH_NAME th_vv2_d
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_EV
-#define TH_K 3
-#define TH_NB 1
-#define TH_NAME th_ev2_d
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_PV
-#define TH_K 1
-#define TH_NB 0
-#define TH_NAME th_pv2_d
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#undef TH_DIM
+/* after the math it instantiates */
+#include "tangential_host_instances.h"
 #undef FRICL_REAL
 #undef FRICL_FN
 #undef FRICL_FABS
 #undef FRICL_SQRT
+#undef TH_SUFFIX
 
 #define FRICL_FABS fabsf
 #define FRICL_SQRT sqrtf
 #define FRICL_REAL float
 #define FRICL_FN(name) fricl__th_##name##_f
+#define TH_SUFFIX(name) name##_f
 #include "fricl_scalar_math.h"
 #include "fricl_tangential_math.h"
-#define TH_DIM 3
-#define TH_STENCIL FRICL_T_VV
-#define TH_K 2
-#define TH_NB 0
-#define TH_NAME th_vv3_f
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_EV
-#define TH_K 3
-#define TH_NB 1
-#define TH_NAME th_ev3_f
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_EE
-#define TH_K 4
-#define TH_NB 2
-#define TH_NAME th_ee3_f
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_FV
-#define TH_K 4
-#define TH_NB 2
-#define TH_NAME th_fv3_f
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_PV
-#define TH_K 1
-#define TH_NB 0
-#define TH_NAME th_pv3_f
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#undef TH_DIM
-#define TH_DIM 2
-#define TH_STENCIL FRICL_T_VV
-#define TH_K 2
-#define TH_NB 0
-#define TH_NAME th_vv2_f
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_EV
-#define TH_K 3
-#define TH_NB 1
-#define TH_NAME th_ev2_f
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#define TH_STENCIL FRICL_T_PV
-#define TH_K 1
-#define TH_NB 0
-#define TH_NAME th_pv2_f
-#include "tangential_host_impl.h"
-#undef TH_STENCIL
-#undef TH_K
-#undef TH_NB
-#undef TH_NAME
-#undef TH_DIM
+/* after the math it instantiates */
+#include "tangential_host_instances.h"
 #undef FRICL_REAL
 #undef FRICL_FN
 #undef FRICL_FABS
 #undef FRICL_SQRT
+#undef TH_SUFFIX
 
-typedef void (*th_fn)(const th_job *, size_t, size_t, size_t);
+typedef void (*th_fn)(const th_job *, th_worker *, size_t, size_t, size_t);
 
 /* [precision][dim - 2][stencil]; NULL: the stencil does not exist there. */
 static const th_fn th_table[2][2][FRICL_STENCIL_COUNT] = {
@@ -215,24 +138,20 @@ static const th_fn th_table[2][2][FRICL_STENCIL_COUNT] = {
     {{th_vv2_f, th_ev2_f, NULL, NULL, th_pv2_f},
      {th_vv3_f, th_ev3_f, th_ee3_f, th_fv3_f, th_pv3_f}}};
 
-static th_fn th_pick(const th_job *j, size_t g) {
-  return th_table[j->b->precision == FRICL_F32][j->b->dim - 2]
-                 [j->b->groups[g].type];
-}
-
-/* Global contacts [lo, hi): the groups' slices that fall inside. */
+/* Global contacts [lo, hi) of piece w: the groups' slices inside. */
 static void contacts_range(void *arg, size_t lo, size_t hi, unsigned w) {
-  (void)w;
   const th_job *j = arg;
+  th_worker *wk = &j->workers[w];
   for (size_t g = 0; g < j->b->n_groups; ++g) {
     const size_t g0 = j->group_base[g], g1 = j->group_base[g + 1];
     const size_t a = lo > g0 ? lo : g0, z = hi < g1 ? hi : g1;
     if (a < z)
-      th_pick(j, g)(j, g, a - g0, z - g0);
+      th_table[j->b->precision == FRICL_F32][j->b->dim - 2]
+              [j->b->groups[g].type](j, wk, g, a - g0, z - g0);
   }
 }
 
-/* ------------------------------------------------------------ gathers */
+/* ------------------------------------------------------ gather mode */
 
 typedef struct {
   const th_job *j;
@@ -302,29 +221,99 @@ GATHER_BSR(double, gather_bsr_d)
 GATHER_BSR(float, gather_bsr_f)
 #undef GATHER_BSR
 
-/* The potential: sequential sums over blocks of FRICL__POT_BLOCK contacts,
- * then their sum in block order (the documented fixed order). */
-#define BLOCK_SUMS(T, name)                                                    \
-  static void name(void *arg, size_t lo, size_t hi, unsigned w) {              \
-    (void)w;                                                                   \
-    const th_job *j = arg;                                                     \
-    const T *d = (const T *)j->dall;                                           \
-    T *partial = (T *)j->rec; /* reused: records are not needed here */        \
-    for (size_t blk = lo; blk < hi; ++blk) {                                   \
-      const size_t a = blk * FRICL__POT_BLOCK;                                 \
-      const size_t z =                                                         \
-          j->total - a < FRICL__POT_BLOCK ? j->total : a + FRICL__POT_BLOCK;   \
-      T s = 0;                                                                 \
-      for (size_t i = a; i < z; ++i)                                           \
-        s += d[i];                                                             \
-      partial[blk] = s;                                                        \
-    }                                                                          \
+/* ------------------------------------------------------ vertex owners */
+
+typedef struct {
+  const th_job *j;
+  const size_t *cuts; /* contact cuts of the pieces */
+  unsigned pieces;
+  unsigned char *marks; /* pieces x nv: piece t touches vertex v */
+  unsigned char *owner;
+  size_t nv;
+  size_t shared[TH_MAX_PIECES], touched[TH_MAX_PIECES];
+} owner_job;
+
+static void mark_piece(void *arg, size_t lo, size_t hi, unsigned t) {
+  (void)lo;
+  (void)hi;
+  owner_job *o = arg;
+  unsigned char *m = o->marks + (size_t)t * o->nv;
+  memset(m, 0, o->nv);
+  const fricl_tangential_batch *b = o->j->b;
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    const size_t g0 = o->j->group_base[g], g1 = o->j->group_base[g + 1];
+    const size_t a = o->cuts[t] > g0 ? o->cuts[t] : g0;
+    const size_t z = o->cuts[t + 1] < g1 ? o->cuts[t + 1] : g1;
+    const size_t k = (size_t)fricl_stencil_vertex_count(b->groups[g].type);
+    for (size_t e = (a - g0) * k; a < z && e < (z - g0) * k; ++e)
+      m[b->groups[g].vertices[e]] = 1;
   }
-BLOCK_SUMS(double, block_sums_d)
-BLOCK_SUMS(float, block_sums_f)
-#undef BLOCK_SUMS
+}
+
+static void owner_range(void *arg, size_t lo, size_t hi, unsigned w) {
+  owner_job *o = arg;
+  size_t shared = 0, touched = 0;
+  for (size_t v = lo; v < hi; ++v) {
+    unsigned own = TH_OWN_SHARED - 1, n = 0;
+    for (unsigned t = 0; t < o->pieces; ++t)
+      if (o->marks[(size_t)t * o->nv + v]) {
+        own = t;
+        ++n;
+      }
+    o->owner[v] = n > 1 ? TH_OWN_SHARED : (unsigned char)own;
+    shared += n > 1;
+    touched += n > 0;
+  }
+  o->shared[w] = shared;
+  o->touched[w] = touched;
+}
 
 /* ------------------------------------------------------------- driver */
+
+typedef struct {
+  unsigned char *p;
+  size_t bytes;
+} zero_job;
+
+static void zero_range(void *arg, size_t lo, size_t hi, unsigned w) {
+  (void)w;
+  const zero_job *z = arg;
+  memset(z->p + lo, 0, hi - lo);
+  (void)z->bytes;
+}
+
+static void zero_parallel(fricl_context *ctx, void *p, size_t bytes) {
+  if (!p || !bytes)
+    return;
+  zero_job z = {p, bytes};
+  fricl__pool_for(ctx->pool, bytes, fricl__grain(ctx, (size_t)1 << 20), 64,
+                  zero_range, &z);
+}
+
+/* Add the queued contributions, piece after piece (contact order). */
+#define FIXUP(T, name)                                                         \
+  static void name(const th_list *l, T *out, size_t per) {                     \
+    const size_t entry = sizeof(uint64_t) + per * sizeof(T);                   \
+    for (size_t off = 0; off < l->bytes; off += entry) {                       \
+      uint64_t ix;                                                             \
+      T vals[9];                                                               \
+      memcpy(&ix, l->data + off, sizeof ix);                                   \
+      memcpy(vals, l->data + off + sizeof ix, per * sizeof(T));                \
+      for (size_t r = 0; r < per; ++r)                                         \
+        out[(size_t)ix * per + r] += vals[r];                                  \
+    }                                                                          \
+  }
+FIXUP(double, fixup_d)
+FIXUP(float, fixup_f)
+#undef FIXUP
+
+static void fixup(const fricl_tangential_batch *b, const th_list *l, void *out,
+                  size_t per) {
+  if (b->precision == FRICL_F64)
+    fixup_d(l, out, per);
+  else
+    fixup_f(l, out, per);
+}
 
 /* Per-vertex list lengths as cut weights, so that the gathers split the
  * work, not the vertices, evenly. */
@@ -343,69 +332,22 @@ static unsigned vertex_cuts(size_t *cuts, const fricl_tangential_plan *p,
   return t;
 }
 
-fricl_status fricl__host_tangential(fricl__backend *be,
-                                    const fricl__tangential_work *w) {
-  fricl_context *ctx = be->ctx;
-  fricl__host *h = (fricl__host *)be;
-  const fricl_tangential_batch *b = w->b;
-  const size_t esz = fricl__elem_bytes(b->precision);
-  const size_t nvd = b->n_vertices * (size_t)b->dim;
-  th_job j;
-  memset(&j, 0, sizeof j);
-  j.b = b;
-  j.total = w->total;
-  j.profile = (int)b->mu_profile;
-  j.psd = (int)b->psd;
-  j.ipctk_abs = (b->flags & FRICL_TANGENTIAL_FLAG_IPCTK_ABS) != 0;
-  j.need_hess = w->need_hess;
-  j.want_prod = b->hessian_product != NULL;
-  for (size_t g = 0; g < b->n_groups; ++g)
-    j.group_base[g + 1] = j.group_base[g] + b->groups[g].count;
-  const size_t grain = fricl__grain(ctx, TH_PARALLEL_MIN);
-  const int parallel = fricl__pool_threads(ctx->pool) > 1 && w->total >= grain;
-  const int gathers = b->gradient || b->hessian_product;
-  /* Records: for the BSR gather always; for the vector gathers only when
-   * they run in parallel (the sequential pass scatters directly). */
-  const int need_rec = b->hessian_values || (parallel && gathers);
-  j.rstride = b->hessian_values || b->hessian_product ? FRICL_REC_STRIDE
-                                                      : FRICL_REC_STRIDE_GRAD;
-  const size_t nblk = (w->total + FRICL__POT_BLOCK - 1) / FRICL__POT_BLOCK;
-  size_t rec_reals = need_rec ? w->total * (size_t)j.rstride : 0;
-  if (b->potential && rec_reals < nblk)
-    rec_reals = nblk; /* block partial sums reuse the record scratch */
-  fricl_status st =
-      fricl__host_scratch(h, 0, rec_reals * esz, &j.rec); /* records */
-  if (st == FRICL_STATUS_OK && b->potential)
-    st = fricl__host_scratch(h, 1, w->total * esz, &j.dall);
-  if (st != FRICL_STATUS_OK)
-    return st;
-  if (!need_rec)
-    j.rec = NULL;
-  fricl_tangential_plan *plan = w->plan;
-  if (parallel && gathers && !plan) {
-    st = fricl__plan_lookup(ctx, b->dim, b->n_vertices, b->n_groups, b->groups,
-                            &plan);
-    if (st != FRICL_STATUS_OK)
-      return st;
-  }
-  j.plan = plan;
-  if (!parallel) {
-    j.grad = b->gradient;
-    j.prod = b->hessian_product;
-    if (j.grad)
-      memset(j.grad, 0, nvd * esz);
-    if (j.prod)
-      memset(j.prod, 0, nvd * esz);
-    contacts_range(&j, 0, w->total, 0);
-  } else {
-    fricl__pool_for(ctx->pool, w->total, grain > 1 ? grain / 2 : 1,
-                    grain > 64 ? 64 : 1, contacts_range, &j);
-  }
+/* The assembly from records, through the plan's lists (gather mode). */
+static fricl_status gather_all(fricl_context *ctx, th_job *j,
+                               fricl_tangential_plan *plan) {
+  const fricl_tangential_batch *b = j->b;
   const unsigned t = fricl__pool_threads(ctx->pool);
-  size_t cuts[257];
-  if (parallel && gathers) {
-    const unsigned pieces = vertex_cuts(cuts, plan, t);
-    gather_vec_job gj = {&j, FRICL_REC_Q, b->gradient};
+  if (b->gradient || b->hessian_product) {
+    if (!plan) {
+      const fricl_status st = fricl__plan_lookup(ctx, b->dim, b->n_vertices,
+                                                 b->n_groups, b->groups, &plan);
+      if (st != FRICL_STATUS_OK)
+        return st;
+    }
+    size_t cuts[257];
+    const unsigned pieces = vertex_cuts(cuts, plan, t > 256 ? 256 : t);
+    j->plan = plan;
+    gather_vec_job gj = {j, FRICL_REC_Q, b->gradient};
     const fricl__range_fn fn =
         b->precision == FRICL_F64 ? gather_vec_d : gather_vec_f;
     if (b->gradient)
@@ -415,30 +357,158 @@ fricl_status fricl__host_tangential(fricl__backend *be,
     if (b->hessian_product)
       fricl__pool_run_cuts(ctx->pool, cuts, pieces, fn, &gj);
   }
-  if (b->hessian_values)
-    fricl__pool_for(ctx->pool, plan->nnz, fricl__grain(ctx, 4096), 1,
-                    b->precision == FRICL_F64 ? gather_bsr_d : gather_bsr_f,
-                    &j);
-  if (b->potential) {
-    /* The records are done with: their scratch holds the block sums. */
-    fricl_status s2 =
-        fricl__host_scratch(h, 0, (nblk ? nblk : 1) * esz, &j.rec);
-    if (s2 != FRICL_STATUS_OK)
-      return s2;
-    fricl__pool_for(ctx->pool, nblk, fricl__grain(ctx, 64), 1,
-                    b->precision == FRICL_F64 ? block_sums_d : block_sums_f,
-                    &j);
-    if (b->precision == FRICL_F64) {
-      double s = 0;
-      for (size_t k = 0; k < nblk; ++k)
-        s += ((const double *)j.rec)[k];
-      *(double *)b->potential = s;
-    } else {
-      float s = 0;
-      for (size_t k = 0; k < nblk; ++k)
-        s += ((const float *)j.rec)[k];
-      *(float *)b->potential = s;
+  if (b->hessian_values) {
+    const fricl_status st =
+        fricl__plan_blocks((fricl_tangential_plan *)b->plan);
+    if (st != FRICL_STATUS_OK)
+      return st;
+    j->plan = b->plan;
+    fricl__pool_for(ctx->pool, b->plan->nnz, fricl__grain(ctx, 4096), 1,
+                    b->precision == FRICL_F64 ? gather_bsr_d : gather_bsr_f, j);
+  }
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl__host_tangential(fricl__backend *be,
+                                    const fricl__tangential_work *w) {
+  fricl_context *ctx = be->ctx;
+  fricl__host *h = (fricl__host *)be;
+  const fricl_tangential_batch *b = w->b;
+  const size_t esz = fricl__elem_bytes(b->precision);
+  const size_t nvd = b->n_vertices * (size_t)b->dim;
+  const size_t dd = (size_t)(b->dim * b->dim);
+  th_job j;
+  memset(&j, 0, sizeof j);
+  j.b = b;
+  j.plan = w->plan;
+  j.total = w->total;
+  j.profile = (int)b->mu_profile;
+  j.psd = (int)b->psd;
+  j.ipctk_abs = (b->flags & FRICL_TANGENTIAL_FLAG_IPCTK_ABS) != 0;
+  j.need_hess = w->need_hess;
+  j.want_prod = b->hessian_product != NULL;
+  for (size_t g = 0; g < b->n_groups; ++g)
+    j.group_base[g + 1] = j.group_base[g] + b->groups[g].count;
+  const size_t nblk = (w->total + FRICL__POT_BLOCK - 1) / FRICL__POT_BLOCK;
+
+  /* Pieces: contiguous contact ranges on block boundaries. */
+  const size_t grain = fricl__grain(ctx, TH_PARALLEL_MIN);
+  unsigned pieces = fricl__pool_threads(ctx->pool);
+  if (pieces > TH_MAX_PIECES)
+    pieces = TH_MAX_PIECES;
+  if (w->total < grain)
+    pieces = 1;
+  if (pieces > nblk)
+    pieces = nblk ? (unsigned)nblk : 1;
+  size_t cuts[TH_MAX_PIECES + 1];
+  for (unsigned t = 0; t <= pieces; ++t) {
+    const size_t blk = (nblk / pieces) * t + (nblk % pieces) * t / pieces;
+    cuts[t] =
+        blk * FRICL__POT_BLOCK < w->total ? blk * FRICL__POT_BLOCK : w->total;
+  }
+  cuts[pieces] = w->total;
+
+  th_worker workers[TH_MAX_PIECES];
+  memset(workers, 0, sizeof workers);
+  for (unsigned t = 0; t < pieces; ++t) {
+    workers[t].index = t;
+    th_list *l[3] = {&workers[t].grad, &workers[t].prod, &workers[t].hess};
+    for (int k = 0; k < 3; ++k) {
+      l[k]->data = h->queue[t][k];
+      l[k]->cap = h->queue_cap[t][k];
     }
+  }
+  j.workers = workers;
+
+  void *partial = NULL;
+  fricl_status st =
+      b->potential
+          ? fricl__host_scratch(h, 0, (nblk ? nblk : 1) * esz, &partial)
+          : FRICL_STATUS_OK;
+  j.partial = b->potential ? partial : NULL;
+
+  /* Who owns which vertex (pieces > 1): touched by one piece only. */
+  int gather_mode = 0;
+  const int gathers = b->gradient || b->hessian_product || b->hessian_values;
+  if (st == FRICL_STATUS_OK && pieces > 1 && gathers) {
+    void *marks = NULL, *owner = NULL;
+    st = fricl__host_scratch(h, 1, (size_t)pieces * b->n_vertices, &marks);
+    if (st == FRICL_STATUS_OK)
+      st = fricl__host_scratch(h, 2, b->n_vertices ? b->n_vertices : 1, &owner);
+    if (st == FRICL_STATUS_OK) {
+      owner_job o;
+      memset(&o, 0, sizeof o);
+      o.j = &j;
+      o.cuts = cuts;
+      o.pieces = pieces;
+      o.marks = marks;
+      o.owner = owner;
+      o.nv = b->n_vertices;
+      fricl__pool_run_cuts(ctx->pool, cuts, pieces, mark_piece, &o);
+      fricl__pool_for(ctx->pool, b->n_vertices, fricl__grain(ctx, 65536), 1,
+                      owner_range, &o);
+      size_t shared = 0, touched = 0;
+      for (unsigned t = 0; t < TH_MAX_PIECES; ++t) {
+        shared += o.shared[t];
+        touched += o.touched[t];
+      }
+      j.owner = owner;
+      /* A contact order that shares many vertices between pieces would
+       * queue most contributions: records and gathers are cheaper then. */
+      gather_mode = shared * 4 > touched;
+    }
+  }
+  if (st == FRICL_STATUS_OK && gather_mode) {
+    j.owner = NULL;
+    j.rstride = b->hessian_values || b->hessian_product ? FRICL_REC_STRIDE
+                                                        : FRICL_REC_STRIDE_GRAD;
+    st = fricl__host_scratch(h, 3, w->total * (size_t)j.rstride * esz, &j.rec);
+  } else if (st == FRICL_STATUS_OK) {
+    j.grad = b->gradient;
+    j.prod = b->hessian_product;
+    j.hess = b->hessian_values;
+    zero_parallel(ctx, j.grad, nvd * esz);
+    zero_parallel(ctx, j.prod, nvd * esz);
+    if (j.hess)
+      zero_parallel(ctx, j.hess, w->plan->nnz * dd * esz);
+  }
+  if (st != FRICL_STATUS_OK)
+    return st;
+
+  fricl__pool_run_cuts(ctx->pool, cuts, pieces, contacts_range, &j);
+
+  for (unsigned t = 0; t < pieces; ++t) {
+    const th_worker *wk = &workers[t];
+    if (wk->failed && st == FRICL_STATUS_OK)
+      st = fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                       "queueing shared contributions");
+    if (st == FRICL_STATUS_OK) {
+      fixup(b, &wk->grad, j.grad, (size_t)b->dim);
+      fixup(b, &wk->prod, j.prod, (size_t)b->dim);
+      fixup(b, &wk->hess, j.hess, dd);
+    }
+    /* The queues' memory stays with the backend for the next call. */
+    const th_list *l[3] = {&wk->grad, &wk->prod, &wk->hess};
+    for (int k = 0; k < 3; ++k) {
+      h->queue[t][k] = l[k]->data;
+      h->queue_cap[t][k] = l[k]->cap;
+    }
+  }
+  if (st == FRICL_STATUS_OK && gather_mode)
+    st = gather_all(ctx, &j, w->plan);
+  if (st != FRICL_STATUS_OK || !b->potential)
+    return st;
+  /* The block sums in block order. */
+  if (b->precision == FRICL_F64) {
+    double s = 0;
+    for (size_t k = 0; k < nblk; ++k)
+      s += ((const double *)partial)[k];
+    *(double *)b->potential = s;
+  } else {
+    float s = 0;
+    for (size_t k = 0; k < nblk; ++k)
+      s += ((const float *)partial)[k];
+    *(float *)b->potential = s;
   }
   return FRICL_STATUS_OK;
 }

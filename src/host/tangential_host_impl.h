@@ -1,6 +1,6 @@
 /*
  * tangential_host_impl.h - the host backend's per-contact pass for one
- * (stencil, dim, precision), included by tangential_host.c with
+ * (stencil, dim, precision), included by tangential_host_instances.h with
  *   FRICL_REAL, FRICL_FN      the precision (math header instance)
  *   TH_STENCIL, TH_K, TH_NB   the stencil code, vertices and coordinates
  *   TH_DIM                    2 or 3
@@ -11,9 +11,14 @@
  * trip count, so the private arrays live in registers. The arithmetic is
  * the reference backend's operation for operation (tangential_ref_impl.h:
  * sums start from zero and run in the same order), which is what makes
- * the two backends bitwise equal.
+ * the two backends bitwise equal. Global outputs are scattered directly,
+ * in contact order, into the vertices (Hessian rows) this piece owns;
+ * contributions to shared ones are queued in contact order for the
+ * in-order fix-up (tangential_host.c), or, in the gather mode, written as
+ * records.
  */
-static void TH_NAME(const th_job *j, size_t g, size_t lo, size_t hi) {
+static void TH_NAME(const th_job *j, th_worker *w, size_t g, size_t lo,
+                    size_t hi) {
   typedef FRICL_REAL real;
   enum { K = TH_K, NB = TH_NB, DIM = TH_DIM, M = TH_DIM - 1 };
   enum { NDOF = K * DIM, NPK = DIM * (DIM + 1) / 2 };
@@ -35,10 +40,14 @@ static void TH_NAME(const th_job *j, size_t g, size_t lo, size_t hi) {
   real *grd = (real *)G->factored_grad;
   real *Sout = (real *)G->factored_hessian;
   real *rec = (real *)j->rec;
-  real *dall = (real *)j->dall;
-  real *grad = (real *)j->grad; /* sequential mode only */
-  real *prod = (real *)j->prod; /* sequential mode only */
+  real *grad = (real *)j->grad;
+  real *prod = (real *)j->prod;
+  real *hess = (real *)j->hess;
+  real *partial = (real *)j->partial;
+  const unsigned char *owner = j->owner;
+  const unsigned char me = (unsigned char)w->index;
   const int rstride = j->rstride;
+  real pot_block = (real)w->pot_block;
   for (size_t c = lo; c < hi; ++c) {
     const int32_t *vx = G->vertices + c * K;
     real beta[2] = {0, 0}, gamma[4] = {0, 0, 0, 0};
@@ -60,10 +69,10 @@ static void TH_NAME(const th_job *j, size_t g, size_t lo, size_t hi) {
       FRICL_UNROLL
     for (int i = 0; i < M; ++i)
       a[i] = ana[c * M + (size_t)i];
-    const real w = wa ? wa[c] : (real)1;
+    const real wt = wa ? wa[c] : (real)1;
     real D, q[3], S[6] = {0, 0, 0, 0, 0, 0};
     FRICL_FN(tangential_contact)
-    (DIM, urel, Pa + c * (DIM * M), a, Na[c], w, msa[c], mka[c], e, j->profile,
+    (DIM, urel, Pa + c * (DIM * M), a, Na[c], wt, msa[c], mka[c], e, j->profile,
      j->psd, j->ipctk_abs, j->need_hess, &D, q, S);
 
     if (pot)
@@ -95,9 +104,17 @@ static void TH_NAME(const th_job *j, size_t g, size_t lo, size_t hi) {
               coef * FRICL_FN(packed_at)(S, DIM, r, s);
       }
     }
+    /* The potential: sequential sums over fixed blocks of contacts, each
+     * block's sum stored when the block ends (pieces start on block
+     * boundaries, so a block never spans two pieces). */
     const size_t cg = gbase + c;
-    if (dall)
-      dall[cg] = D;
+    if (partial) {
+      pot_block += D;
+      if ((cg + 1) % FRICL__POT_BLOCK == 0 || cg + 1 == j->total) {
+        partial[cg / FRICL__POT_BLOCK] = pot_block;
+        pot_block = (real)0;
+      }
+    }
     real t[3] = {0, 0, 0};
     if (j->want_prod) {
       real pc[3];
@@ -118,19 +135,7 @@ static void TH_NAME(const th_job *j, size_t g, size_t lo, size_t hi) {
         t[r] = s;
       }
     }
-    if (grad)
-      FRICL_UNROLL
-    for (int i = 0; i < K; ++i)
-      FRICL_UNROLL
-    for (int r = 0; r < DIM; ++r)
-      grad[(size_t)vx[i] * DIM + (size_t)r] += gamma[i] * q[r];
-    if (prod)
-      FRICL_UNROLL
-    for (int i = 0; i < K; ++i)
-      FRICL_UNROLL
-    for (int r = 0; r < DIM; ++r)
-      prod[(size_t)vx[i] * DIM + (size_t)r] += gamma[i] * t[r];
-    if (rec) {
+    if (rec) { /* gather mode: the assembly reads records afterwards */
       real *R = rec + cg * (size_t)rstride;
       FRICL_UNROLL
       for (int i = 0; i < 4; ++i)
@@ -146,6 +151,65 @@ static void TH_NAME(const th_job *j, size_t g, size_t lo, size_t hi) {
         for (int r = 0; r < 3; ++r)
           R[FRICL_REC_T + r] = t[r];
       }
+      continue;
+    }
+    if (grad)
+      FRICL_UNROLL
+    for (int i = 0; i < K; ++i) {
+      real v3[3];
+      FRICL_UNROLL
+      for (int r = 0; r < DIM; ++r)
+        v3[r] = gamma[i] * q[r];
+      const size_t v = (size_t)vx[i];
+      if (!owner || owner[v] == me) {
+        FRICL_UNROLL
+        for (int r = 0; r < DIM; ++r)
+          grad[v * DIM + (size_t)r] += v3[r];
+      } else {
+        th_queue(w, &w->grad, v, v3, DIM * sizeof(real));
+      }
+    }
+    if (prod)
+      FRICL_UNROLL
+    for (int i = 0; i < K; ++i) {
+      real v3[3];
+      FRICL_UNROLL
+      for (int r = 0; r < DIM; ++r)
+        v3[r] = gamma[i] * t[r];
+      const size_t v = (size_t)vx[i];
+      if (!owner || owner[v] == me) {
+        FRICL_UNROLL
+        for (int r = 0; r < DIM; ++r)
+          prod[v * DIM + (size_t)r] += v3[r];
+      } else {
+        th_queue(w, &w->prod, v, v3, DIM * sizeof(real));
+      }
+    }
+    if (hess)
+      FRICL_UNROLL
+    for (int i = 0; i < K; ++i) {
+      const size_t row = (size_t)vx[i];
+      const int mine = !owner || owner[row] == me;
+      FRICL_UNROLL
+      for (int jj = 0; jj < K; ++jj) {
+        const size_t bl = th_block(j->plan, row, vx[jj]);
+        const real coef = gamma[i] * gamma[jj];
+        real blk[9];
+        FRICL_UNROLL
+        for (int r = 0; r < DIM; ++r)
+          FRICL_UNROLL
+        for (int s = 0; s < DIM; ++s)
+          blk[r * DIM + s] = coef * FRICL_FN(packed_at)(S, DIM, r, s);
+        if (mine) {
+          real *o = hess + bl * (DIM * DIM);
+          FRICL_UNROLL
+          for (int x = 0; x < DIM * DIM; ++x)
+            o[x] += blk[x];
+        } else {
+          th_queue(w, &w->hess, bl, blk, DIM * DIM * sizeof(real));
+        }
+      }
     }
   }
+  w->pot_block = (double)pot_block;
 }

@@ -398,6 +398,9 @@ static fricl_status plan_upload(fricl__ocl *o, fricl_tangential_plan *p,
     at->release = dev_plan_release;
   }
   dev_plan *dp = at->data;
+  const fricl_status bst = fricl__plan_blocks(p);
+  if (bst != FRICL_STATUS_OK)
+    return bst;
   struct {
     cl_mem *mem;
     const void *src;

@@ -1,0 +1,149 @@
+/*
+ * native.h - shared pieces of fricl's CPython extension (fricl._native).
+ *
+ * The extension is a thin layer over the public C API (<fricl/fricl.h>)
+ * only: it checks every buffer it is given (element type, C contiguity,
+ * exact length) so that no call from Python can make fricl read or write
+ * out of bounds, releases the GIL around each fricl call and turns a
+ * fricl_status into the matching fricl.Error subclass. Conversions
+ * (dtype, layout, broadcasting) are the Python package's job
+ * (python/fricl/_convert.py); this layer never copies an array.
+ */
+#ifndef FRICL_PY_NATIVE_H
+#define FRICL_PY_NATIVE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pythread.h>
+
+#include <fricl/fricl.h>
+
+/* ------------------------------------------------------------- errors */
+
+/* Raise the fricl.Error subclass registered for @p status with
+ * @p message (fricl's detailed message, or ours). Returns NULL. */
+PyObject *native_raise(fricl_status status, const char *message);
+/* printf-style variant for messages of the extension itself. */
+PyObject *native_raisef(fricl_status status, const char *fmt, ...);
+
+/* ------------------------------------------------------------ buffers */
+
+/* Element kinds a buffer may be required to hold. */
+typedef enum native_kind {
+  NATIVE_REAL, /* float64 (FRICL_F64) or float32 (FRICL_F32) */
+  NATIVE_F64,  /* float64 whatever the precision */
+  NATIVE_I32,
+  NATIVE_I64,
+  NATIVE_U8,
+  NATIVE_U64 /* size_t counts (64-bit platforms) */
+} native_kind;
+
+/* Up to NATIVE_MAX_VIEWS buffers held for one call, released together. */
+#define NATIVE_MAX_VIEWS 160
+typedef struct native_views {
+  int n;
+  Py_buffer v[NATIVE_MAX_VIEWS];
+} native_views;
+
+/*
+ * Borrow the memory of @p obj for one call. None gives *ptr = NULL when
+ * @p optional, else an error. The buffer must be C-contiguous, of @p kind
+ * (for NATIVE_REAL in @p precision), hold exactly @p count elements and
+ * be writable when @p writable. @p name is used in the error message
+ * (fricl.InvalidArgumentError). Returns 0, or -1 with the error set.
+ */
+int native_get(native_views *views, PyObject *obj, const char *name,
+               native_kind kind, fricl_precision precision, size_t count,
+               int writable, int optional, void **ptr);
+/* Like native_get for an array whose length is not known in advance:
+ * *count receives the number of elements. */
+int native_get_any(native_views *views, PyObject *obj, const char *name,
+                   native_kind kind, fricl_precision precision, int writable,
+                   void **ptr, size_t *count);
+void native_release(native_views *views);
+
+/* Parse a precision (0 = f64, 1 = f32) argument. */
+int native_precision(PyObject *obj, fricl_precision *out);
+
+/* ------------------------------------------------------------ context */
+
+struct native_plan;
+
+typedef struct native_context {
+  PyObject_HEAD fricl_context *ctx;
+  /* Serialises the calls on ctx: fricl requires one call at a time per
+   * context, and the GIL is released during each call. */
+  PyThread_type_lock lock;
+  /* The live plans made on this context, destroyed by close() before the
+   * context itself (fricl requires plans to go first). */
+  struct native_plan *plans;
+  PyObject *weakrefs;
+} native_context;
+
+extern PyTypeObject native_context_type;
+
+/* The context of @p obj, or NULL with an error set when @p obj is not an
+ * open native context. */
+native_context *native_context_check(PyObject *obj);
+
+/*
+ * Run @p fn(ctx, arg) with the GIL released and the context's lock held.
+ * On failure, fricl's last error message is copied (under the lock) and
+ * the matching fricl.Error raised; returns -1. Returns 0 on success.
+ * When @p repeat > 0, the call is made @p repeat times and each duration
+ * (seconds) is stored in @p times (benchmark of the C API itself).
+ */
+typedef fricl_status (*native_call_fn)(fricl_context *ctx, const void *arg);
+int native_call(native_context *c, native_call_fn fn, const void *arg,
+                int repeat, double *times);
+/* A list of @p n floats, or NULL. */
+PyObject *native_times_list(const double *times, int repeat);
+/* Parse the optional repeat argument; 0 means a normal call. */
+int native_repeat(PyObject *obj, int *repeat, double **times);
+
+/* --------------------------------------------------------------- plan */
+
+typedef struct native_plan {
+  PyObject_HEAD native_context *owner; /* strong reference */
+  fricl_tangential_plan *plan;         /* NULL once closed */
+  struct native_plan *prev, *next;     /* owner's list of live plans */
+  int dim;
+  size_t n_vertices, nnz_blocks;
+  /* CSC of the Hessian (the exact transpose of the plan's BSR order, no
+   * symmetry assumed), built on first use: csc_order lists the blocks by
+   * block column, then block row (csc_colstart[b] .. csc_colstart[b + 1]
+   * for block column b), so that the values are written in CSC order;
+   * csc_indptr and csc_rows are the scalar pattern, the rows as int32
+   * (csc_rows32) when they fit, else int64. */
+  size_t *csc_order, *csc_colstart;
+  int64_t *csc_indptr;
+  void *csc_rows;
+  int csc_rows32;
+} native_plan;
+
+extern PyTypeObject native_plan_type;
+void native_plan_close(native_plan *p); /* destroy the fricl plan */
+
+/* ----------------------------------------------------------- groups */
+
+/* An immutable set of contact groups (inputs only) with the buffers it
+ * borrows from the arrays it was made from. */
+typedef struct native_groups {
+  PyObject_HEAD int dim;
+  fricl_precision precision;
+  size_t n_groups;
+  fricl_contact_group *groups;
+  native_views *views; /* the borrowed arrays, released in dealloc */
+} native_groups;
+
+extern PyTypeObject native_groups_type;
+
+/* ------------------------------------------------------ entry points */
+
+PyObject *native_scalar_eval(PyObject *self, PyObject *args);
+PyObject *native_tangential_eval(PyObject *self, PyObject *args);
+PyObject *native_build(PyObject *self, PyObject *args);
+PyObject *native_law(PyObject *self, PyObject *args);
+PyObject *native_law_info(PyObject *self, PyObject *args);
+
+#endif /* FRICL_PY_NATIVE_H */

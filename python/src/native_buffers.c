@@ -1,0 +1,160 @@
+/*
+ * native_buffers.c - borrowing array memory through the buffer protocol,
+ * with the checks that keep fricl inside the caller's arrays.
+ */
+#include "native.h"
+
+#include <string.h>
+
+static const char *kind_name(native_kind kind, fricl_precision precision) {
+  switch (kind) {
+  case NATIVE_REAL:
+    return precision == FRICL_F32 ? "float32" : "float64";
+  case NATIVE_F64:
+    return "float64";
+  case NATIVE_I32:
+    return "int32";
+  case NATIVE_I64:
+    return "int64";
+  case NATIVE_U8:
+    return "uint8";
+  case NATIVE_U64:
+    return "uint64";
+  }
+  return "?";
+}
+
+/* Does the struct-module format @p fmt with @p itemsize hold @p kind? */
+static int format_matches(const char *fmt, Py_ssize_t itemsize,
+                          native_kind kind, fricl_precision precision) {
+  char c;
+  if (fmt == NULL)
+    fmt = "B";
+  /* Native byte order only ('@', '=' or, on this little-endian check,
+   * '<'); the package converts anything else before calling. */
+  if (*fmt == '@' || *fmt == '=')
+    fmt++;
+  else if (*fmt == '<') {
+    const uint16_t one = 1;
+    if (*(const unsigned char *)&one != 1)
+      return 0;
+    fmt++;
+  }
+  if (fmt[0] == '\0' || fmt[1] != '\0')
+    return 0;
+  c = fmt[0];
+  switch (kind) {
+  case NATIVE_REAL:
+    if (precision == FRICL_F32)
+      return c == 'f' && itemsize == 4;
+    return c == 'd' && itemsize == 8;
+  case NATIVE_F64:
+    return c == 'd' && itemsize == 8;
+  case NATIVE_I32:
+    return (c == 'i' || c == 'l') && itemsize == 4;
+  case NATIVE_I64:
+    return (c == 'l' || c == 'q') && itemsize == 8;
+  case NATIVE_U8:
+    return (c == 'B' || c == 'c') && itemsize == 1;
+  case NATIVE_U64:
+    return (c == 'L' || c == 'Q') && itemsize == 8;
+  }
+  return 0;
+}
+
+static int acquire(native_views *views, PyObject *obj, const char *name,
+                   native_kind kind, fricl_precision precision, int writable,
+                   Py_buffer **out) {
+  Py_buffer *view;
+  int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT;
+  if (views->n >= NATIVE_MAX_VIEWS) {
+    native_raisef(FRICL_STATUS_INTERNAL, "too many arrays in one call");
+    return -1;
+  }
+  view = &views->v[views->n];
+  if (writable)
+    flags |= PyBUF_WRITABLE;
+  if (PyObject_GetBuffer(obj, view, flags) != 0) {
+    PyErr_Clear();
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "argument '%s': expected a C-contiguous%s %s array, got %s",
+                  name, writable ? ", writable" : "",
+                  kind_name(kind, precision), Py_TYPE(obj)->tp_name);
+    return -1;
+  }
+  views->n++;
+  if (!format_matches(view->format, view->itemsize, kind, precision)) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "argument '%s': expected %s elements, got format '%s' "
+                  "(itemsize %zd)",
+                  name, kind_name(kind, precision),
+                  view->format ? view->format : "B", view->itemsize);
+    return -1;
+  }
+  *out = view;
+  return 0;
+}
+
+int native_get(native_views *views, PyObject *obj, const char *name,
+               native_kind kind, fricl_precision precision, size_t count,
+               int writable, int optional, void **ptr) {
+  Py_buffer *view;
+  size_t have;
+  *ptr = NULL;
+  if (obj == NULL || obj == Py_None) {
+    if (optional)
+      return 0;
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT, "argument '%s' is required",
+                  name);
+    return -1;
+  }
+  if (acquire(views, obj, name, kind, precision, writable, &view) != 0)
+    return -1;
+  have = (size_t)(view->len / view->itemsize);
+  if (have != count) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "argument '%s': expected %zu %s elements, got %zu", name,
+                  count, kind_name(kind, precision), have);
+    return -1;
+  }
+  *ptr = view->buf;
+  return 0;
+}
+
+int native_get_any(native_views *views, PyObject *obj, const char *name,
+                   native_kind kind, fricl_precision precision, int writable,
+                   void **ptr, size_t *count) {
+  Py_buffer *view;
+  *ptr = NULL;
+  *count = 0;
+  if (obj == NULL || obj == Py_None) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT, "argument '%s' is required",
+                  name);
+    return -1;
+  }
+  if (acquire(views, obj, name, kind, precision, writable, &view) != 0)
+    return -1;
+  *count = (size_t)(view->len / view->itemsize);
+  *ptr = view->buf;
+  return 0;
+}
+
+void native_release(native_views *views) {
+  int i;
+  for (i = 0; i < views->n; i++)
+    PyBuffer_Release(&views->v[i]);
+  views->n = 0;
+}
+
+int native_precision(PyObject *obj, fricl_precision *out) {
+  long p = PyLong_AsLong(obj);
+  if (p == -1 && PyErr_Occurred())
+    return -1;
+  if (p != FRICL_F64 && p != FRICL_F32) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "precision must be 0 (f64) or 1 (f32), got %ld", p);
+    return -1;
+  }
+  *out = (fricl_precision)p;
+  return 0;
+}

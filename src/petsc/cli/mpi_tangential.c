@@ -1,0 +1,524 @@
+/* mpi_tangential.c - `fricl-mpi tangential`: the contact set of an .npz
+ * archive, evaluated and assembled over the MPI ranks with fricl_petsc.
+ *
+ * Every rank reads the whole archive (with the reader of `fricl
+ * tangential`, so the schema and its messages are the same) and keeps its
+ * part: vertices [vstart, vend) of an even contiguous split, and the
+ * contacts whose first vertex it owns. A real solver hands fricl_petsc its
+ * own partition; reading everything everywhere keeps this reference tool
+ * simple (the input must fit in every rank's memory). */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <petscksp.h>
+
+#include "atomic_file.h"
+#include "mpi_args.h"
+#include "mpi_cli.h"
+#include "mpi_gather.h"
+#include "npz_input.h"
+#include "tangential_input.h"
+
+#define N_TYPES TANGENTIAL_N_TYPES
+#define CMD "fricl-mpi tangential"
+
+/* This rank's contacts of one stencil type (copies of the input rows). */
+typedef struct rank_group {
+  size_t m;      /* this rank's */
+  int64_t *orig; /* index of each in the input */
+  int32_t *ids;  /* global vertex ids */
+  double *cp, *basis, *normal, *mu_s, *mu_k, *weight, *aniso;
+  double *potential; /* output */
+} rank_group;
+
+typedef struct run {
+  const mpi_args *a;
+  MPI_Comm comm;
+  int rank, size;
+  tangential_input in;
+  double *mass; /* (n,), NULL: all 1 */
+  PetscInt vstart, vend;
+  rank_group g[N_TYPES];
+} run;
+
+/* ------------------------------------------------------------ partition */
+
+/* Vertices [first(r), first(r + 1)) belong to rank r: n / P each, the
+ * first n % P ranks one more (as PETSC_DECIDE splits). */
+static size_t first_vertex(size_t n, int size, int r) {
+  const size_t q = n / (size_t)size, rem = n % (size_t)size;
+  return (size_t)r * q + ((size_t)r < rem ? (size_t)r : rem);
+}
+
+static int owner_of(size_t n, int size, size_t v) {
+  const size_t q = n / (size_t)size, rem = n % (size_t)size;
+  if (v < rem * (q + 1))
+    return (int)(v / (q + 1));
+  return (int)(rem + (v - rem * (q + 1)) / q);
+}
+
+/* ------------------------------------------------------------- reading */
+
+static int read_mass(run *s, FILE *err) {
+  char got[128];
+  const npz_member *mb = npz_find(&s->in.in, "mass");
+  if (!mb)
+    return 0;
+  const npy_array *a = &mb->array;
+  if (!npy_is_real(a->info.dtype)) {
+    fprintf(err,
+            CMD ": %s: array 'mass': dtype '%s' is not float64 or "
+                "float32\n",
+            s->a->in_path, npy_dtype_descr(a->info.dtype));
+    return EXIT_USAGE;
+  }
+  if (a->info.ndim != 1 || a->info.shape[0] != s->in.n) {
+    fprintf(err,
+            CMD ": %s: array 'mass': expected shape (n,) = (%zu,), got "
+                "%s\n",
+            s->a->in_path, s->in.n,
+            npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
+    return EXIT_USAGE;
+  }
+  if (!(s->mass = npy_real_copy(a, FRICL_F64))) {
+    fprintf(err, CMD ": out of memory (mass)\n");
+    return EXIT_RUNTIME;
+  }
+  for (size_t i = 0; i < s->in.n; ++i)
+    if (!(isfinite(s->mass[i]) && s->mass[i] > 0)) {
+      fprintf(err, CMD ": %s: mass[%zu] = %g: it must be finite and > 0\n",
+              s->a->in_path, i, s->mass[i]);
+      return EXIT_USAGE;
+    }
+  return 0;
+}
+
+/* Every rank reads; the messages go to a memory stream and the first
+ * failing rank's is the one reported. */
+static int read_all(run *s, mpi_outcome *o) {
+  static const char *const extra[] = {"mass", NULL};
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  s->in.cmd = CMD;
+  s->in.path = s->a->in_path;
+  s->in.precision = FRICL_F64;
+  s->in.err = mem ? mem : stderr;
+  int rc = tangential_input_read(&s->in, extra);
+  if (rc == 0)
+    rc = read_mass(s, s->in.err);
+  if (mem)
+    fclose(mem);
+  if (rc)
+    mpi_fail(o, rc, "%s", buf && *buf ? buf : CMD ": bad input");
+  free(buf);
+  return rc;
+}
+
+/* ------------------------------------------------------- rank's contacts */
+
+static void *copy_rows(const void *src, size_t row_bytes, const int64_t *sel,
+                       size_t m) {
+  if (!src)
+    return NULL;
+  char *dst = cli_alloc_array(m ? m : 1, row_bytes ? row_bytes : 1);
+  for (size_t i = 0; dst && i < m; ++i)
+    memcpy(dst + i * row_bytes, (const char *)src + (size_t)sel[i] * row_bytes,
+           row_bytes);
+  return dst;
+}
+
+static int take_contacts(run *s, mpi_outcome *o) {
+  const size_t dim = (size_t)s->in.dim, mt = dim - 1;
+  for (int t = 0; t < N_TYPES; ++t) {
+    const tangential_group *G = &s->in.g[t];
+    rank_group *R = &s->g[t];
+    if (!G->present)
+      continue;
+    R->orig = cli_alloc_array(G->m ? G->m : 1, sizeof *R->orig);
+    if (!R->orig)
+      return mpi_fail(o, EXIT_RUNTIME, CMD ": out of memory (%s)", G->tname);
+    for (size_t c = 0; c < G->m; ++c)
+      if (owner_of(s->in.n, s->size, (size_t)G->ids[c * G->k]) == s->rank)
+        R->orig[R->m++] = (int64_t)c;
+    const size_t m = R->m;
+    R->ids = copy_rows(G->ids, G->k * sizeof(int32_t), R->orig, m);
+    R->cp = copy_rows(G->nb ? G->cp : NULL, G->nb * sizeof(double), R->orig, m);
+    R->basis = copy_rows(G->basis, dim * mt * sizeof(double), R->orig, m);
+    R->normal = copy_rows(G->normal, sizeof(double), R->orig, m);
+    R->mu_s = copy_rows(G->mu_s, sizeof(double), R->orig, m);
+    R->mu_k = copy_rows(G->mu_k, sizeof(double), R->orig, m);
+    R->weight = copy_rows(G->weight, sizeof(double), R->orig, m);
+    R->aniso = copy_rows(G->aniso, mt * sizeof(double), R->orig, m);
+    R->potential = cli_alloc_array(m ? m : 1, sizeof(double));
+    if (!R->ids || (G->nb && !R->cp) || !R->basis || !R->normal || !R->mu_s ||
+        !R->mu_k || (G->weight && !R->weight) || (G->aniso && !R->aniso) ||
+        !R->potential)
+      return mpi_fail(o, EXIT_RUNTIME, CMD ": out of memory (%s)", G->tname);
+  }
+  return 0;
+}
+
+static size_t fill_groups(const run *s, fricl_contact_group *groups) {
+  size_t ng = 0;
+  memset(groups, 0, sizeof(fricl_contact_group) * N_TYPES);
+  for (int t = 0; t < N_TYPES; ++t) {
+    const tangential_group *G = &s->in.g[t];
+    const rank_group *R = &s->g[t];
+    if (!G->present)
+      continue;
+    fricl_contact_group *C = &groups[ng++];
+    C->type = G->type;
+    C->count = R->m;
+    C->vertices = R->ids;
+    C->closest_point = R->cp;
+    C->tangent_basis = R->basis;
+    C->normal_force = R->normal;
+    C->weight = R->weight;
+    C->mu_s = R->mu_s;
+    C->mu_k = R->mu_k;
+    C->mu_aniso = R->aniso;
+    C->potential = R->potential;
+  }
+  return ng;
+}
+
+/* "rank R: ... groups[G] (T) contact C: ..." names a contact of rank R's
+ * part; add its index in the input. */
+static void explain_contact(const run *s, mpi_outcome *o) {
+  const char *at = strstr(o->msg, "rank ");
+  const char *gr = strstr(o->msg, "groups[");
+  int r = -1;
+  size_t gi = 0, c = 0;
+  char tname[8];
+  if (!at || !gr || sscanf(at, "rank %d:", &r) != 1 ||
+      sscanf(gr, "groups[%zu] (%7[a-z]) contact %zu", &gi, tname, &c) != 3)
+    return;
+  fricl_stencil type;
+  if (fricl_stencil_from_name(tname, &type) != FRICL_STATUS_OK ||
+      !s->in.g[type].present || r < 0 || r >= s->size)
+    return;
+  const tangential_group *G = &s->in.g[type];
+  size_t seen = 0;
+  for (size_t i = 0; i < G->m; ++i)
+    if (owner_of(s->in.n, s->size, (size_t)G->ids[i * G->k]) == r &&
+        seen++ == c) {
+      const size_t len = strlen(o->msg);
+      snprintf(o->msg + len, sizeof o->msg - len,
+               " (%s contact %zu of rank %d is %s[%zu] in the input)", tname, c,
+               r, tname, i);
+      return;
+    }
+}
+
+/* ----------------------------------------------------------------- output */
+
+typedef struct results {
+  double potential;
+  double *gradient, *step;
+  int64_t *rows, *cols;
+  double *values;
+  size_t nnz;
+  double *contact_potential[N_TYPES];
+} results;
+
+static npy_status write_results(FILE *f, const run *s, const results *r,
+                                npy_error *err) {
+  npz_writer *w = NULL;
+  npy_status st =
+      npz_writer_open(&w, f, s->a->compress ? NPZ_WRITE_DEFLATE : 0u, err);
+  if (st != NPY_OK)
+    return st;
+  const size_t ndofs = s->in.n * (size_t)s->in.dim, two = 2;
+  const int64_t hs[2] = {(int64_t)ndofs, (int64_t)ndofs};
+  st = npz_writer_add(w, "potential", NPY_F8, 0, NULL, &r->potential, err);
+  if (st == NPY_OK)
+    st = npz_writer_add(w, "gradient", NPY_F8, 1, &ndofs, r->gradient, err);
+  if (st == NPY_OK)
+    st = npz_writer_add(w, "hessian_rows", NPY_I8, 1, &r->nnz, r->rows, err);
+  if (st == NPY_OK)
+    st = npz_writer_add(w, "hessian_cols", NPY_I8, 1, &r->nnz, r->cols, err);
+  if (st == NPY_OK)
+    st =
+        npz_writer_add(w, "hessian_values", NPY_F8, 1, &r->nnz, r->values, err);
+  if (st == NPY_OK)
+    st = npz_writer_add(w, "hessian_shape", NPY_I8, 1, &two, hs, err);
+  for (int t = 0; t < N_TYPES && st == NPY_OK; ++t) {
+    const tangential_group *G = &s->in.g[t];
+    if (!G->present)
+      continue;
+    char name[64];
+    snprintf(name, sizeof name, "%s_potential", G->tname);
+    st =
+        npz_writer_add(w, name, NPY_F8, 1, &G->m, r->contact_potential[t], err);
+  }
+  if (st == NPY_OK && r->step)
+    st = npz_writer_add(w, "newton_step", NPY_F8, 1, &ndofs, r->step, err);
+  if (st == NPY_OK)
+    st = npz_writer_finish(w, err);
+  npz_writer_free(w);
+  return st;
+}
+
+/* ----------------------------------------------------------- newton step */
+
+/* (M + H) dx = -g with CG; M diagonal from the mass array. */
+static int newton_step(const run *s, const fricl_petsc_plan *plan, Mat H, Vec g,
+                       Vec *step, mpi_outcome *o) {
+  Mat A = NULL;
+  Vec mdiag = NULL, rhs = NULL;
+  KSP ksp = NULL;
+  const PetscInt d = s->in.dim;
+  /* H's pattern plus every diagonal block, then H added into it. */
+  MPI_TRY(o, fricl_petsc_plan_create_matrix(plan, MATBAIJ,
+                                            FRICL_PETSC_MATRIX_DIAGONAL, &A));
+  MPI_TRY(o, MatAXPY(A, 1.0, H, SUBSET_NONZERO_PATTERN));
+  MPI_TRY(o, VecDuplicate(g, &mdiag));
+  {
+    PetscScalar *m;
+    MPI_TRY(o, VecGetArray(mdiag, &m));
+    for (PetscInt v = s->vstart; v < s->vend; ++v)
+      for (PetscInt k = 0; k < d; ++k)
+        m[(v - s->vstart) * d + k] = s->mass ? s->mass[v] : 1.0;
+    MPI_TRY(o, VecRestoreArray(mdiag, &m));
+  }
+  MPI_TRY(o, MatDiagonalSet(A, mdiag, ADD_VALUES));
+  MPI_TRY(o, VecDuplicate(g, &rhs));
+  MPI_TRY(o, VecCopy(g, rhs));
+  MPI_TRY(o, VecScale(rhs, -1.0));
+  MPI_TRY(o, VecDuplicate(g, step));
+  MPI_TRY(o, KSPCreate(s->comm, &ksp));
+  MPI_TRY(o, KSPSetOperators(ksp, A, A));
+  MPI_TRY(o, KSPSetType(ksp, KSPCG));
+  {
+    PC pc;
+    MPI_TRY(o, KSPGetPC(ksp, &pc));
+    MPI_TRY(o, PCSetType(pc, PCJACOBI));
+  }
+  MPI_TRY(o, KSPSetTolerances(ksp, 1e-13, 1e-300, PETSC_DEFAULT,
+                              (PetscInt)(10 * s->in.n * (size_t)d + 100)));
+  MPI_TRY(o, KSPSetFromOptions(ksp));
+  MPI_TRY(o, KSPSolve(ksp, rhs, *step));
+  {
+    KSPConvergedReason reason;
+    PetscInt its;
+    MPI_TRY(o, KSPGetConvergedReason(ksp, &reason));
+    MPI_TRY(o, KSPGetIterationNumber(ksp, &its));
+    if (reason < 0)
+      mpi_fail(o, EXIT_RUNTIME,
+               CMD ": %s: the CG solve of (M + H) dx = -g did not converge "
+                   "(%s after %" PetscInt_FMT
+                   " iterations); M + H must be positive definite: use --psd "
+                   "clamp or abs",
+               s->a->in_path, KSPConvergedReasons[reason], its);
+    else if (s->a->verbose && s->rank == 0)
+      fprintf(stderr,
+              CMD ": newton step: CG converged (%s) in %" PetscInt_FMT
+                  " iterations\n",
+              KSPConvergedReasons[reason], its);
+  }
+done:
+  KSPDestroy(&ksp);
+  VecDestroy(&rhs);
+  VecDestroy(&mdiag);
+  MatDestroy(&A);
+  return o->rc;
+}
+
+/* ------------------------------------------------------------------ run */
+
+static void report(const run *s, fricl_context *ctx,
+                   const fricl_petsc_plan *plan, Mat H) {
+  fricl_petsc_plan_info info;
+  MatInfo mi;
+  long long mine[4], all[4] = {0, 0, 0, 0};
+  fricl_petsc_plan_get_info(plan, &info);
+  mine[0] = (long long)info.n_contacts;
+  mine[1] = info.n_ghost_vertices;
+  mine[2] = info.n_ghost_blocks;
+  mine[3] = info.n_owned_blocks;
+  MPI_Reduce(mine, all, 4, MPI_LONG_LONG, MPI_SUM, 0, s->comm);
+  MatGetInfo(H, MAT_GLOBAL_SUM, &mi);
+  if (s->rank != 0)
+    return;
+  fprintf(stderr, CMD ": %d rank(s); rank 0 device: %s\n", s->size,
+          fricl_context_device_name(ctx));
+  fprintf(stderr,
+          CMD ": dim %d, %zu vertices, %lld contacts; %lld ghost vertices, "
+              "%lld blocks sent to other ranks, %lld blocks assembled\n",
+          s->in.dim, s->in.n, all[0], all[1], all[2], all[3]);
+  fprintf(stderr,
+          CMD ": Hessian: %.0f entries allocated, %.0f used, %.0f mallocs "
+              "during assembly\n",
+          mi.nz_allocated, mi.nz_used, mi.mallocs);
+}
+
+static void free_run(run *s) {
+  for (int t = 0; t < N_TYPES; ++t) {
+    rank_group *R = &s->g[t];
+    void *owned[] = {R->orig, R->ids,  R->cp,     R->basis, R->normal,
+                     R->mu_s, R->mu_k, R->weight, R->aniso, R->potential};
+    for (size_t i = 0; i < sizeof owned / sizeof owned[0]; ++i)
+      free(owned[i]);
+  }
+  free(s->mass);
+  tangential_input_free(&s->in);
+}
+
+static int run_tangential(const mpi_args *a) {
+  run s;
+  results r;
+  mpi_outcome o;
+  atomic_file out;
+  fricl_context *ctx = NULL;
+  fricl_petsc_plan *plan = NULL;
+  fricl_contact_group groups[N_TYPES];
+  Vec v = NULL, g = NULL, step = NULL;
+  Mat H = NULL;
+  memset(&s, 0, sizeof s);
+  memset(&r, 0, sizeof r);
+  memset(&o, 0, sizeof o);
+  memset(&out, 0, sizeof out);
+  s.a = a;
+  s.comm = PETSC_COMM_WORLD;
+  MPI_Comm_rank(s.comm, &s.rank);
+  MPI_Comm_size(s.comm, &s.size);
+
+  /* 1. The input, on every rank; then the output file on rank 0 (before
+   * any device starts, as `fricl tangential` does). */
+  read_all(&s, &o);
+  if (mpi_agree(s.comm, &o))
+    goto done;
+  if (s.rank == 0) {
+    char msg[512];
+    if (atomic_file_open(&out, a->out_path, msg, sizeof msg) != 0)
+      mpi_fail(&o, EXIT_RUNTIME, CMD ": %s: %s", a->out_path, msg);
+  }
+  if (mpi_agree(s.comm, &o))
+    goto done;
+
+  /* 2. This rank's part. */
+  const PetscInt dim = s.in.dim;
+  s.vstart = (PetscInt)first_vertex(s.in.n, s.size, s.rank);
+  s.vend = (PetscInt)first_vertex(s.in.n, s.size, s.rank + 1);
+  take_contacts(&s, &o);
+  if (mpi_agree(s.comm, &o))
+    goto done;
+  const size_t ng = fill_groups(&s, groups);
+  MPI_TRY(&o, VecCreateMPI(s.comm, (s.vend - s.vstart) * dim,
+                           (PetscInt)s.in.n * dim, &v));
+  MPI_TRY(&o, VecSetBlockSize(v, dim));
+  {
+    PetscScalar *x;
+    MPI_TRY(&o, VecGetArray(v, &x));
+    const double *vel = s.in.velocities;
+    for (PetscInt i = 0; i < (s.vend - s.vstart) * dim; ++i)
+      x[i] = vel[s.vstart * dim + i];
+    MPI_TRY(&o, VecRestoreArray(v, &x));
+  }
+
+  /* 3. Evaluate and assemble. */
+  {
+    fricl_context_params params;
+    fricl_context_params_init(&params);
+    params.device = a->device;
+    MPI_TRY(&o, fricl_petsc_context_create(s.comm, &params, &ctx));
+  }
+  MPI_TRY(&o, fricl_petsc_plan_create(ctx, v, NULL, ng, groups, &plan));
+  MPI_TRY(&o, fricl_petsc_plan_create_matrix(plan, MATBAIJ, 0, &H));
+  MPI_TRY(&o, VecDuplicate(v, &g));
+  MPI_TRY(&o, VecZeroEntries(g));
+  {
+    fricl_tangential_batch b;
+    fricl_tangential_batch_init(&b);
+    b.mu_profile = a->profile;
+    b.psd = a->psd;
+    b.flags = (a->ipctk_abs ? FRICL_TANGENTIAL_FLAG_IPCTK_ABS : 0u) |
+              (a->check_basis ? FRICL_TANGENTIAL_FLAG_CHECK_BASIS : 0u);
+    b.eps_v = s.in.eps_v;
+    b.n_groups = ng;
+    b.groups = groups;
+    PetscReal pot = 0;
+    MPI_TRY(&o, fricl_petsc_tangential_eval(plan, &b, v, &pot, g, H, 0));
+    r.potential = (double)pot;
+  }
+  if (a->verbose)
+    report(&s, ctx, plan, H);
+  if (a->newton && newton_step(&s, plan, H, g, &step, &o) != 0)
+    goto done;
+
+  /* 4. The results on rank 0. */
+  MPI_TRY(&o, mpi_gather_vec(g, &r.gradient));
+  MPI_TRY(&o, mpi_gather_coo(H, &r.rows, &r.cols, &r.values, &r.nnz));
+  if (step)
+    MPI_TRY(&o, mpi_gather_vec(step, &r.step));
+  for (int t = 0; t < N_TYPES; ++t) {
+    const tangential_group *G = &s.in.g[t];
+    if (!G->present)
+      continue;
+    if (s.rank == 0 &&
+        !(r.contact_potential[t] = cli_alloc_array(G->m ? G->m : 1, 8)))
+      mpi_fail(&o, EXIT_RUNTIME, CMD ": out of memory (%s)", G->tname);
+    if (mpi_agree(s.comm, &o))
+      goto done;
+    MPI_TRY(&o,
+            mpi_gather_indexed(s.comm, s.g[t].m, s.g[t].orig, s.g[t].potential,
+                               G->m, r.contact_potential[t]));
+  }
+
+  /* 5. Rank 0 writes and publishes. */
+  if (s.rank == 0) {
+    npy_error nerr;
+    char msg[512];
+    if (write_results(out.fp, &s, &r, &nerr) != NPY_OK)
+      mpi_fail(&o, EXIT_RUNTIME, CMD ": %s: %s", a->out_path, nerr.msg);
+    else if (atomic_file_commit(&out, msg, sizeof msg) != 0)
+      mpi_fail(&o, EXIT_RUNTIME, CMD ": %s: %s", a->out_path, msg);
+  }
+done:
+  mpi_agree(s.comm, &o);
+  if (o.rc && s.rank == 0) {
+    explain_contact(&s, &o);
+    if (strncmp(o.msg, CMD, strlen(CMD)) == 0)
+      fprintf(stderr, "%s\n", o.msg);
+    else
+      fprintf(stderr, CMD ": %s: %s\n", a->in_path, o.msg);
+  }
+  atomic_file_abort(&out); /* removes the temporary file unless committed */
+  fricl_petsc_plan_destroy(&plan);
+  fricl_context_destroy(ctx);
+  MatDestroy(&H);
+  VecDestroy(&v);
+  VecDestroy(&g);
+  VecDestroy(&step);
+  PetscFree(r.gradient);
+  PetscFree(r.step);
+  PetscFree(r.rows);
+  PetscFree(r.cols);
+  PetscFree(r.values);
+  for (int t = 0; t < N_TYPES; ++t)
+    free(r.contact_potential[t]);
+  free_run(&s);
+  return o.rc;
+}
+
+int mpi_tangential_main(int argc, char **argv) {
+  mpi_args args;
+  char err[512] = "";
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  if (mpi_args_parse(argc, argv, &args, err, sizeof err) != 0) {
+    if (rank == 0)
+      fprintf(stderr, CMD ": %s\n", err);
+    return EXIT_USAGE;
+  }
+  if (args.help) {
+    if (rank == 0)
+      mpi_print_help(stdout);
+    return 0;
+  }
+  return run_tangential(&args);
+}
