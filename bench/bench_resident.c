@@ -210,6 +210,16 @@ static int run_host_iter(void *arg, int count) {
   return 0;
 }
 
+static int run_host_build(void *arg, int count) {
+  rig *r = arg;
+  for (int i = 0; i < count; ++i) {
+    const fricl_status st = fricl_build(r->ctx, &r->hb);
+    if (st != FRICL_STATUS_OK)
+      return fail("host tier build", fricl_context_last_error(r->ctx));
+  }
+  return 0;
+}
+
 static int run_host_eval(void *arg, int count) {
   rig *r = arg;
   for (int i = 0; i < count; ++i)
@@ -271,6 +281,19 @@ static int run_dev_iter_state(void *arg, int count) {
 static int run_dev_iter_hess(void *arg, int count) {
   return dev_iter(arg, count, 1, 1);
 }
+static int run_dev_build(void *arg, int count) {
+  rig *r = arg;
+  for (int i = 0; i < count; ++i) {
+    dev_write(r, r->X, r->s->X, r->s->nv * 3 * sizeof(double));
+    const fricl_status st = fricl_build_cl(r->ctx, &r->db, 0, NULL, NULL);
+    if (st != FRICL_STATUS_OK)
+      return fail("fricl_build_cl", fricl_context_last_error(r->ctx));
+    if (clFinish(r->q) != CL_SUCCESS)
+      return fail("fricl_build_cl", "clFinish");
+  }
+  return 0;
+}
+
 static int run_dev_eval(void *arg, int count) {
   for (int i = 0; i < count; ++i)
     if (dev_eval(arg, 1, 0))
@@ -296,16 +319,15 @@ static int bytes_of(rig *r, bench_run_fn fn, unsigned long long *to_dev,
 typedef struct {
   const char *name;
   bench_run_fn fn;
-  int eval_only; /* compared with the host tier's evaluation */
+  int ref; /* the host tier's row it is compared with */
   unsigned long long in, out;
   bench_stats t;
 } path;
 
-enum { NPATH = 6 };
+enum { NPATH = 8 };
 
 static void print_rows(const path *p, int markdown, const char *device) {
   const double host_iter = (double)(p[0].in + p[0].out);
-  const double host_eval = (double)(p[4].in + p[4].out);
   if (markdown)
     printf("| path (one iteration) | to device | from device | bytes vs host "
            "tier | ms | time vs host tier |\n|---|---:|---:|---:|---:|---:|"
@@ -314,8 +336,8 @@ static void print_rows(const path *p, int markdown, const char *device) {
     printf("%-62s %10s %10s %7s %8s %6s\n", "path (one iteration)", "to device",
            "from dev.", "bytes", "ms", "time");
   for (int i = 0; i < NPATH; ++i) {
-    const double ref = p[i].eval_only ? host_eval : host_iter;
-    const double tref = p[i].eval_only ? p[4].t.median : p[0].t.median;
+    const path *h = &p[p[i].ref];
+    const double ref = (double)(h->in + h->out), tref = h->t.median;
     const double b = (double)(p[i].in + p[i].out);
     if (markdown)
       printf("| %s | %.1f MB | %.1f MB | %.1f %% | %.1f | %.2fx |\n", p[i].name,
@@ -383,12 +405,18 @@ int bench_resident_run(const bench_options *o, fricl_context *ctx,
   paths[2].fn = run_dev_iter_state;
   paths[3].name = "device-resident, host-driven, Hessian read back too";
   paths[3].fn = run_dev_iter_hess;
-  paths[4].name = "evaluation only: host tier";
-  paths[4].fn = run_host_eval;
-  paths[4].eval_only = 1;
-  paths[5].name = "evaluation only: device-resident, v in; gradient out";
-  paths[5].fn = run_dev_eval;
-  paths[5].eval_only = 1;
+  paths[4].name = "build only: host tier";
+  paths[4].fn = run_host_build;
+  paths[4].ref = 4;
+  paths[5].name = "build only: device-resident, X in";
+  paths[5].fn = run_dev_build;
+  paths[5].ref = 4;
+  paths[6].name = "evaluation only: host tier";
+  paths[6].fn = run_host_eval;
+  paths[6].ref = 6;
+  paths[7].name = "evaluation only: device-resident, v in; gradient out";
+  paths[7].fn = run_dev_eval;
+  paths[7].ref = 6;
   /* Warm every path once (kernel builds, plan upload), then count the
    * bytes of one run, then time them all, interleaved. */
   bench_job jobs[NPATH];

@@ -9,11 +9,16 @@
  * equally. Every split call then times each device's part (wall time of
  * its host-tier work: transfers included, as the caller pays them) and
  * folds work items per second into that feature's rate (the mean of the
- * previous rate and the new one). Parts under 4096 work items and parts
- * that built a kernel are not measured. Once every device has a rate for
- * a feature, the rates are the weights. FRICL_MULTI_SHARES=w0,w1,... pins
- * the weights instead (one positive number per device). The split never
- * changes a result, only who computes it.
+ * previous rate and the new one; a sample more than 3x off the rate, a
+ * stall, is dropped). Parts under 4096 work items and parts that built a
+ * kernel are not measured. Once every device has a rate for a feature,
+ * the rates are the weights - except when every device is a CPU device:
+ * they share the host's cores, one's speed while the other runs says
+ * nothing, and the estimate stays. The shares splits use move only when
+ * the weights move them by more than 5 % (fricl__multi_shares).
+ * FRICL_MULTI_SHARES=w0,w1,... pins the weights instead (one positive
+ * number per device). The split never changes a result, only who
+ * computes it.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -150,10 +155,10 @@ static void weights(const fricl__multi *m, fricl__feature feature,
   }
   for (size_t d = 0; d < m->n; ++d) {
     const fricl__multi_dev *v = &m->dev[d];
-    w[d] = !can_run(v, precision) ? 0.0
-           : pinned               ? v->pinned
-           : all_rated            ? v->rate[feature]
-                                  : v->estimate;
+    w[d] = !can_run(v, precision)          ? 0.0
+           : pinned                        ? v->pinned
+           : all_rated && !m->shared_cores ? v->rate[feature]
+                                           : v->estimate;
   }
 }
 
@@ -221,6 +226,8 @@ void fricl__multi_measured(fricl__multi *m, fricl__feature feature,
       continue;
     const double r = (double)items / seconds[d];
     double *rate = &m->dev[d].rate[feature];
+    if (*rate > 0 && (r > 3 * *rate || 3 * r < *rate))
+      continue; /* a stall (or a burst): not the device's speed */
     *rate = *rate > 0 ? 0.5 * (*rate + r) : r;
   }
 }
@@ -606,7 +613,12 @@ fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
     return st;
   }
   uint64_t max_alloc = 0;
+  m->shared_cores = 1;
   for (size_t d = 0; d < n; ++d) {
+    cl_device_type type = 0;
+    clGetDeviceInfo(m->dev[d].o->device, CL_DEVICE_TYPE, sizeof type, &type,
+                    NULL);
+    m->shared_cores &= (type & CL_DEVICE_TYPE_CPU) != 0;
     const fricl__ocl *o = m->dev[d].o;
     m->base.has_fp64 |= o->base.has_fp64;
     if (!max_alloc || (o->max_alloc_bytes && o->max_alloc_bytes < max_alloc))

@@ -43,6 +43,10 @@ typedef struct fricl__multi_dev {
 typedef struct fricl__multi {
   fricl__backend base;
   size_t n;
+  /* Every device is a CPU device: they share the host's cores, so one's
+   * measured speed says nothing about what it would do alone, and their
+   * shares stay at the estimate. */
+  int shared_cores;
   fricl__multi_dev dev[FRICL__MULTI_MAX];
   /* The other devices' records and potential partials on their way to the
    * gathering device (grow-only, page-aligned host memory). */
