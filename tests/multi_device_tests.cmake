@@ -24,3 +24,18 @@ add_test(NAME cli_devices_bad_list
 set_tests_properties(cli_devices_bad_list PROPERTIES ENVIRONMENT
   "${FRICL_TWO_POCL}" PASS_REGULAR_EXPRESSION
   "entry 2: device \"opencl:0:77\"")
+
+# The benchmark rows of this work, quick: the device-resident iteration
+# (bytes and time of both paths) and the device-list rows (every feature
+# bitwise equal to the first device).
+add_test(NAME bench_resident_smoke
+         COMMAND fricl_cli bench --suite resident --device opencl:0:0 --quick)
+set_tests_properties(bench_resident_smoke PROPERTIES LABELS bench
+  ENVIRONMENT "${FRICL_TWO_POCL}" PASS_REGULAR_EXPRESSION
+  "state on the device\\): <= 5% of the host tier's bytes")
+add_test(NAME bench_multi_smoke
+         COMMAND fricl_cli bench --device opencl:0:0,opencl:0:1 --quick)
+set_tests_properties(bench_multi_smoke PROPERTIES LABELS bench
+  ENVIRONMENT "${FRICL_TWO_POCL}" FAIL_REGULAR_EXPRESSION
+  "bitwise equal to the first device: NO" PASS_REGULAR_EXPRESSION
+  "friction laws.*bitwise equal to the first device: yes")
