@@ -2,10 +2,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench_report.h"
 
+#include "bench_json.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ------------------------------------------------------------ figures */
 
@@ -29,50 +30,51 @@ void bench_figures_of(const bench_row *r, bench_figures *f) {
   /* Bytes the group must move at least: y, the parameter arrays, outputs. */
   const double bytes = n * (double)(1 + r->param_arrays + r->terms) * esz;
   const int f64 = r->precision == FRICL_F64;
-  f->host_eps = n / r->host.median;
+  f->eps = n / r->time.median;
   f->ref_eps = n / r->ref.median;
-  f->kernel_eps = f->eff_gbs = f->copy_gbs = f->pct_copy = f->speedup = -1.0;
-  const bench_stats *main_tier = &r->host;
-  if (r->have_kernel) {
-    main_tier = &r->kernel;
-    f->kernel_eps = n / r->kernel.median;
-    f->eff_gbs = bytes / r->kernel.median * 1e-9;
-    f->copy_gbs = 2.0 * n * esz / r->copy.median * 1e-9;
-    f->pct_copy = 100.0 * f->eff_gbs / f->copy_gbs;
-    f->speedup = r->ref.median / r->kernel.median;
-  }
-  f->spread_pct = 100.0 * (main_tier->max - main_tier->min) / main_tier->median;
-  f->pass_roof =
-      r->have_kernel && f64 ? f->pct_copy >= BENCH_TARGET_ROOF_PCT : -1;
-  f->pass_speed = r->have_kernel && f64 && strcmp(r->group, "all") == 0
+  f->eff_gbs = bytes / r->time.median * 1e-9;
+  f->copy_gbs = 2.0 * n * esz / r->copy.median * 1e-9;
+  f->pct_copy = 100.0 * f->eff_gbs / f->copy_gbs;
+  f->speedup = r->ref.median / r->time.median;
+  f->spread_pct = 100.0 * (r->time.max - r->time.min) / r->time.median;
+  f->pass_roof = f64 ? f->pct_copy >= BENCH_TARGET_ROOF_PCT : -1;
+  f->pass_speed = f64 && strcmp(r->group, "all") == 0
                       ? f->speedup >= BENCH_TARGET_SPEEDUP
                       : -1;
   /* f32 results are judged in f32 ulp: the same number applies. */
-  f->pass_err =
-      r->max_err_ulp <= BENCH_TARGET_ERR_ULP && r->kind_mismatches == 0;
+  f->pass_err = r->max_err_ulp <= BENCH_TARGET_ERR_ULP &&
+                r->kind_mismatches == 0 && r->host_mismatches <= 0;
+}
+
+const char *bench_tier_label(bench_tier t) {
+  return t == BENCH_TIER_DEVICE ? "device" : "host";
+}
+
+/* "host (2 threads)", "reference", "opencl". */
+static void fmt_backend(char *cell, size_t size, fricl_backend b,
+                        unsigned threads) {
+  if (b == FRICL_BACKEND_HOST)
+    snprintf(cell, size, "host/%u", threads);
+  else
+    snprintf(cell, size, "%s", bench_backend_label(b));
 }
 
 /* -------------------------------------------------------------- table */
 
-enum { NCOLS = 14, CELL = 64 };
+enum { NCOLS = 16, CELL = 64 };
 
-static const char *const col_names[NCOLS] = {"group",
-                                             "profile",
-                                             "prec",
-                                             "n",
-                                             "kernel Melem/s",
-                                             "eff GB/s",
-                                             "% copy",
-                                             "host Melem/s",
-                                             "C ref Melem/s",
-                                             "speed-up vs C",
-                                             "max err ulp(sigma) all/y>=0",
-                                             "build cold/warm ms",
-                                             "spread %",
-                                             "targets"};
+static const char *const col_names[NCOLS] = {
+    "group",         "profile",
+    "prec",          "tier",
+    "ran on",        "n",
+    "Melem/s",       "eff GB/s",
+    "% copy",        "C ref Melem/s",
+    "speed-up vs C", "max err ulp(sigma) all/y>=0",
+    "host=dev",      "build cold/warm ms",
+    "spread %",      "targets"};
 
 /* Columns printed left-aligned (text); the others are numbers. */
-static int left_aligned(int c) { return c <= 2 || c == NCOLS - 1; }
+static int left_aligned(int c) { return c <= 4 || c == NCOLS - 1; }
 
 static void fmt_opt(char *cell, const char *fmt, double v) {
   if (v < 0.0 || !isfinite(v))
@@ -110,21 +112,26 @@ static void row_cells(const bench_row *r, char cells[NCOLS][CELL]) {
   snprintf(cells[0], CELL, "%s", r->group);
   snprintf(cells[1], CELL, "%s", bench_profile_label(r->profile));
   snprintf(cells[2], CELL, "%s", prec_label(r->precision));
-  fmt_n(cells[3], r->n);
-  fmt_opt(cells[4], "%.1f", f.kernel_eps * 1e-6);
-  fmt_opt(cells[5], "%.2f", f.eff_gbs);
-  fmt_opt(cells[6], "%.1f", f.pct_copy);
-  fmt_opt(cells[7], "%.1f", f.host_eps * 1e-6);
-  fmt_opt(cells[8], "%.1f", f.ref_eps * 1e-6);
-  fmt_opt(cells[9], "%.2fx", f.speedup);
-  snprintf(cells[10], CELL, "%.2f/%.2f%s", r->max_err_ulp, r->max_err_pos_ulp,
+  snprintf(cells[3], CELL, "%s", bench_tier_label(r->tier));
+  fmt_backend(cells[4], CELL, r->backend, r->threads);
+  fmt_n(cells[5], r->n);
+  fmt_opt(cells[6], "%.1f", f.eps * 1e-6);
+  fmt_opt(cells[7], "%.2f", f.eff_gbs);
+  fmt_opt(cells[8], "%.1f", f.pct_copy);
+  fmt_opt(cells[9], "%.1f", f.ref_eps * 1e-6);
+  fmt_opt(cells[10], "%.2fx", f.speedup);
+  snprintf(cells[11], CELL, "%.2f/%.2f%s", r->max_err_ulp, r->max_err_pos_ulp,
            r->kind_mismatches ? " +kind" : "");
-  if (r->build_cold_ms < 0.0)
-    snprintf(cells[11], CELL, "n/a");
+  if (r->host_mismatches < 0)
+    snprintf(cells[12], CELL, "-");
   else
-    snprintf(cells[11], CELL, "%.0f/%.0f", r->build_cold_ms, r->build_warm_ms);
-  fmt_opt(cells[12], "%.1f", f.spread_pct);
-  fmt_targets(cells[13], &f);
+    snprintf(cells[12], CELL, "%s", r->host_mismatches ? "NO" : "yes");
+  if (r->build_cold_ms < 0.0)
+    snprintf(cells[13], CELL, "n/a");
+  else
+    snprintf(cells[13], CELL, "%.0f/%.0f", r->build_cold_ms, r->build_warm_ms);
+  fmt_opt(cells[14], "%.1f", f.spread_pct);
+  fmt_targets(cells[15], &f);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -132,15 +139,16 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Median over the rows of one precision of their own copy GB/s; -1 n/a. */
+/* Median over the rows of one precision and backend of their own copy
+ * GB/s; -1 n/a. */
 static double group_copy_median(const bench_row *rows, size_t nrows,
-                                fricl_precision p) {
+                                fricl_precision p, fricl_backend b) {
   double *v = malloc(sizeof *v * (nrows ? nrows : 1));
   size_t k = 0;
   if (!v)
     return -1.0;
   for (size_t i = 0; i < nrows; ++i) {
-    if (rows[i].precision != p || !rows[i].have_kernel)
+    if (rows[i].precision != p || rows[i].backend != b)
       continue;
     bench_figures f;
     bench_figures_of(&rows[i], &f);
@@ -154,29 +162,45 @@ static double group_copy_median(const bench_row *rows, size_t nrows,
   return m;
 }
 
+static const fricl_backend backends[3] = {
+    FRICL_BACKEND_REFERENCE, FRICL_BACKEND_HOST, FRICL_BACKEND_OPENCL};
+
 static void print_header(FILE *out, const bench_header *h,
                          const bench_row *rows, size_t nrows, int markdown) {
   const char *b = markdown ? "- " : "";
   char n[CELL];
   fmt_n(n, h->n);
-  fprintf(out, "%sdevice: %s (%s), driver %s\n", b, h->device, h->backend,
-          h->driver);
-  fprintf(out, "%sfricl %s, build options: %s\n", b, h->fricl_version,
+  fprintf(out, "%scontext: --device %s: %s, %u host thread%s%s%s\n", b, h->spec,
+          h->device, h->threads, h->threads == 1 ? "" : "s",
+          h->driver[0] ? ", OpenCL driver " : "", h->driver);
+  fprintf(out, "%sfricl %s, OpenCL build options: %s\n", b, h->fricl_version,
           h->build_options[0] ? h->build_options : "n/a");
   fprintf(out,
           "%sn = %zu (%s) elements per group, %d repeats (median; each "
           "sample >= %.0f ms)\n",
           b, h->n, n, h->repeats, h->min_sample_ms);
-  char c64[CELL], c32[CELL], g64[CELL], g32[CELL];
-  fmt_opt(c64, "%.2f GB/s", h->copy_gbs[FRICL_F64]);
-  fmt_opt(c32, "%.2f GB/s", h->copy_gbs[FRICL_F32]);
-  fmt_opt(g64, "%.2f", group_copy_median(rows, nrows, FRICL_F64));
-  fmt_opt(g32, "%.2f", group_copy_median(rows, nrows, FRICL_F32));
   fprintf(out,
-          "%scopy roofline: f64 %s, f32 %s at the start; median of the "
-          "copies interleaved with each group (what %% copy uses): f64 %s, "
-          "f32 %s\n",
-          b, c64, c32, g64, g32);
+          "%scopy roofline, measured interleaved with each group on "
+          "the backend that ran the row (median over rows):",
+          b);
+  int any = 0;
+  for (int k = 0; k < 3; ++k)
+    for (int p = FRICL_F64; p <= FRICL_F32; ++p) {
+      const double g =
+          group_copy_median(rows, nrows, (fricl_precision)p, backends[k]);
+      if (g < 0)
+        continue;
+      fprintf(out, "%s %s %s %.2f GB/s", any ? "," : "",
+              bench_backend_label(backends[k]), prec_label((fricl_precision)p),
+              g);
+      any = 1;
+    }
+  fprintf(out, "%s\n", any ? "" : " n/a");
+  fprintf(out,
+          "%stiers: host = fricl_scalar_eval on host arrays (what every "
+          "caller gets; `ran on` is the backend the context chose), device "
+          "= fricl_scalar_eval_cl on cl_mem buffers\n",
+          b);
   fprintf(out,
           "%stargets (f64): >= %.0f%% of copy, `all` >= %.1fx the C "
           "reference; max err <= %.0f ulp(sigma) (f32: f32 ulp)\n\n",
@@ -245,15 +269,15 @@ static int is_outlier(const bench_row *r, int t) {
  * compute it alike, so it is reported once. */
 static int same_output(const bench_row *a, const bench_row *b, int t) {
   return a->precision == b->precision && a->param_arrays == b->param_arrays &&
-         ((a->mask >> t) & 1u) && ((b->mask >> t) & 1u) &&
+         a->tier == b->tier && ((a->mask >> t) & 1u) && ((b->mask >> t) & 1u) &&
          (t < FRICL_SMOOTH_MU || a->profile == b->profile);
 }
 
 static void print_outlier(FILE *out, const bench_row *rows, size_t nrows,
                           size_t first, int t) {
   const bench_row *w = &rows[first]; /* the row with the largest error */
-  fprintf(out, "  %s %s: %s%s, in groups", prec_label(w->precision),
-          fricl_term_name((fricl_term)t),
+  fprintf(out, "  %s %s (%s tier): %s%s, in groups", prec_label(w->precision),
+          fricl_term_name((fricl_term)t), bench_tier_label(w->tier),
           t < FRICL_SMOOTH_MU ? "any profile" : bench_profile_label(w->profile),
           w->param_arrays ? ", per-element parameters" : "");
   for (size_t j = first; j < nrows; ++j) {
@@ -315,48 +339,8 @@ void bench_report_outliers(FILE *out, const bench_row *rows, size_t nrows) {
 
 /* --------------------------------------------------------------- JSON */
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
-    if (*p == '"' || *p == '\\')
-      fprintf(f, "\\%c", *p);
-    else if (*p < 0x20)
-      fprintf(f, "\\u%04x", *p);
-    else
-      fputc(*p, f);
-  }
-  fputc('"', f);
-}
-
-/* A number, or null for n/a (negative sentinel) and non-finite values,
- * which JSON cannot represent. */
-static void json_num(FILE *f, double v) {
-  if (v < 0.0 || !isfinite(v))
-    fputs("null", f);
-  else
-    fprintf(f, "%.17g", v);
-}
-
 static void json_pass(FILE *f, int pass) {
   fputs(pass < 0 ? "null" : pass ? "\"PASS\"" : "\"MISS\"", f);
-}
-
-static void json_stats(FILE *f, const char *key, const bench_stats *s,
-                       int have) {
-  fprintf(f, "\"%s\": ", key);
-  if (!have) {
-    fputs("null", f);
-    return;
-  }
-  fputs("{\"median\": ", f);
-  json_num(f, s->median);
-  fputs(", \"min\": ", f);
-  json_num(f, s->min);
-  fputs(", \"max\": ", f);
-  json_num(f, s->max);
-  fputs(", \"first_run\": ", f);
-  json_num(f, s->first);
-  fprintf(f, ", \"launches\": %d, \"samples\": %d}", s->launches, s->samples);
 }
 
 /* {"term": value, ...} over the row's terms; the '{' is the caller's. */
@@ -367,7 +351,7 @@ static void json_terms(FILE *f, const bench_row *r,
     if (!((r->mask >> t) & 1u))
       continue;
     fprintf(f, "%s\"%s\": ", first ? "" : ", ", fricl_term_name((fricl_term)t));
-    json_num(f, v[t]);
+    bench_json_num(f, v[t]);
     first = 0;
   }
   fputc('}', f);
@@ -377,27 +361,26 @@ static void json_row(FILE *f, const bench_row *r) {
   bench_figures g;
   bench_figures_of(r, &g);
   fputs("    {\"group\": ", f);
-  json_str(f, r->group);
+  bench_json_str(f, r->group);
   fprintf(f,
           ", \"profile\": \"%s\", \"precision\": \"%s\", \"n\": %zu, "
-          "\"terms\": %d, \"param_arrays\": %d,\n      ",
+          "\"terms\": %d, \"param_arrays\": %d,\n      \"tier\": \"%s\", "
+          "\"backend\": \"%s\", \"threads\": %u,\n      ",
           bench_profile_label(r->profile), prec_label(r->precision), r->n,
-          r->terms, r->param_arrays);
-  json_stats(f, "kernel_s", &r->kernel, r->have_kernel);
+          r->terms, r->param_arrays, bench_tier_label(r->tier),
+          bench_backend_label(r->backend), r->threads);
+  bench_json_stats(f, "time_s", &r->time, 1);
   fputs(",\n      ", f);
-  json_stats(f, "copy_s", &r->copy, r->have_kernel);
+  bench_json_stats(f, "copy_s", &r->copy, 1);
   fputs(",\n      ", f);
-  json_stats(f, "host_s", &r->host, 1);
-  fputs(",\n      ", f);
-  json_stats(f, "ref_s", &r->ref, 1);
+  bench_json_stats(f, "ref_s", &r->ref, 1);
   const struct {
     const char *key;
     double v;
-  } nums[] = {{"kernel_elems_per_s", g.kernel_eps},
+  } nums[] = {{"elems_per_s", g.eps},
               {"eff_gbs", g.eff_gbs},
               {"copy_gbs", g.copy_gbs},
               {"pct_copy", g.pct_copy},
-              {"host_elems_per_s", g.host_eps},
               {"ref_elems_per_s", g.ref_eps},
               {"speedup", g.speedup},
               {"spread_pct", g.spread_pct},
@@ -409,12 +392,17 @@ static void json_row(FILE *f, const bench_row *r) {
   fputs(",\n      ", f);
   for (size_t i = 0; i < sizeof nums / sizeof nums[0]; ++i) {
     fprintf(f, "%s\"%s\": ", i ? ", " : "", nums[i].key);
-    json_num(f, nums[i].v);
+    bench_json_num(f, nums[i].v);
   }
   fprintf(f,
           ",\n      \"err_checked\": %zu, \"kind_mismatches\": %ld, "
-          "\"host_mismatches\": %ld,\n      \"term_max_err_ulp\": {",
-          r->err_checked, r->kind_mismatches, r->host_mismatches);
+          "\"host_mismatches\": ",
+          r->err_checked, r->kind_mismatches);
+  if (r->host_mismatches < 0)
+    fputs("null", f);
+  else
+    fprintf(f, "%ld", r->host_mismatches);
+  fputs(",\n      \"term_max_err_ulp\": {", f);
   json_terms(f, r, r->term_err);
   fputs(",\n      \"term_max_err_pos_ulp\": {", f);
   json_terms(f, r, r->term_err_pos);
@@ -429,69 +417,46 @@ static void json_row(FILE *f, const bench_row *r) {
   fputs("}}", f);
 }
 
-static void json_write(FILE *f, const bench_header *h, const bench_row *rows,
-                       size_t nrows) {
-  fputs("{\n  \"tool\": \"fricl bench\",\n  \"device\": ", f);
-  json_str(f, h->device);
-  fputs(",\n  \"backend\": ", f);
-  json_str(f, h->backend);
-  fputs(",\n  \"driver_version\": ", f);
-  json_str(f, h->driver);
+void bench_report_json_header(FILE *f, const bench_header *h) {
+  fputs("  \"tool\": \"fricl bench\",\n  \"device_spec\": ", f);
+  bench_json_str(f, h->spec);
+  fputs(",\n  \"device\": ", f);
+  bench_json_str(f, h->device);
+  fprintf(f, ",\n  \"threads\": %u,\n  \"driver_version\": ", h->threads);
+  bench_json_str(f, h->driver);
   fputs(",\n  \"fricl_version\": ", f);
-  json_str(f, h->fricl_version);
+  bench_json_str(f, h->fricl_version);
   fputs(",\n  \"build_options\": ", f);
-  json_str(f, h->build_options);
+  bench_json_str(f, h->build_options);
   fprintf(f,
           ",\n  \"n\": %zu,\n  \"repeats\": %d,\n  \"min_sample_ms\": ", h->n,
           h->repeats);
-  json_num(f, h->min_sample_ms);
-  fputs(",\n  \"copy_gbs\": {\"f64\": ", f);
-  json_num(f, h->copy_gbs[FRICL_F64]);
-  fputs(", \"f32\": ", f);
-  json_num(f, h->copy_gbs[FRICL_F32]);
+  bench_json_num(f, h->min_sample_ms);
   fprintf(f,
-          "},\n  \"targets\": {\"roofline_pct\": %g, \"speedup_all\": %g, "
-          "\"max_err_ulp\": %g},\n  \"rows\": [\n",
-          BENCH_TARGET_ROOF_PCT, BENCH_TARGET_SPEEDUP, BENCH_TARGET_ERR_ULP);
+          ",\n  \"targets\": {\"roofline_pct\": %g, \"speedup_all\": %g, "
+          "\"max_err_ulp\": %g, \"small_auto_vs_reference\": %g}",
+          BENCH_TARGET_ROOF_PCT, BENCH_TARGET_SPEEDUP, BENCH_TARGET_ERR_ULP,
+          BENCH_TARGET_SMALL_RATIO);
+}
+
+void bench_report_json_rows(FILE *f, const bench_row *rows, size_t nrows) {
+  fputs("  \"copy_gbs\": {", f);
+  int first = 1;
+  for (int k = 0; k < 3; ++k)
+    for (int p = FRICL_F64; p <= FRICL_F32; ++p) {
+      const double g =
+          group_copy_median(rows, nrows, (fricl_precision)p, backends[k]);
+      if (g < 0)
+        continue;
+      fprintf(f, "%s\"%s %s\": ", first ? "" : ", ",
+              bench_backend_label(backends[k]), prec_label((fricl_precision)p));
+      bench_json_num(f, g);
+      first = 0;
+    }
+  fputs("},\n  \"rows\": [\n", f);
   for (size_t i = 0; i < nrows; ++i) {
     json_row(f, &rows[i]);
     fputs(i + 1 < nrows ? ",\n" : "\n", f);
   }
-  fputs("  ]\n}\n", f);
-}
-
-int bench_report_json(const char *path, const bench_header *h,
-                      const bench_row *rows, size_t nrows) {
-  /* Same directory as the target, so that rename() is atomic. */
-  const size_t len = strlen(path) + 32;
-  char *tmp = malloc(len);
-  FILE *f = NULL;
-  int rc = 1;
-  if (!tmp)
-    goto cleanup;
-  snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-  f = fopen(tmp, "w");
-  if (!f) {
-    perror(tmp);
-    goto cleanup;
-  }
-  json_write(f, h, rows, nrows);
-  if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
-    perror(tmp);
-    goto cleanup;
-  }
-  const int closed = fclose(f);
-  f = NULL;
-  if (closed != 0 || rename(tmp, path) != 0) {
-    perror(path);
-    goto cleanup;
-  }
-  rc = 0;
-cleanup:
-  if (f)
-    fclose(f);
-  if (rc && tmp)
-    remove(tmp);
-  free(tmp);
-  return rc;
+  fputs("  ]", f);
 }

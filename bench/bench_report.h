@@ -16,7 +16,10 @@ void bench_figures_of(const bench_row *r, bench_figures *f);
 /* "cubic", "ipctk" or "-" (profile-free). */
 const char *bench_profile_label(int profile);
 
-/* The header lines and the table. */
+/* "host" or "device". */
+const char *bench_tier_label(bench_tier t);
+
+/* The header lines and the table of the scalar rows. */
 void bench_report_table(FILE *out, const bench_header *h, const bench_row *rows,
                         size_t nrows, int markdown);
 
@@ -24,9 +27,10 @@ void bench_report_table(FILE *out, const bench_header *h, const bench_row *rows,
  * values differ in kind, with the inputs of its worst element. */
 void bench_report_outliers(FILE *out, const bench_row *rows, size_t nrows);
 
-/* Header and rows as JSON, written to a temporary file that is renamed
- * over `path` only once complete. 0 on success. */
-int bench_report_json(const char *path, const bench_header *h,
-                      const bench_row *rows, size_t nrows);
+/* Members of the --json file's top-level object (no trailing comma): the
+ * run header ("tool", "device", ..., "targets"), and the scalar rows
+ * ("copy_gbs": medians per backend and precision, "rows": [...]). */
+void bench_report_json_header(FILE *f, const bench_header *h);
+void bench_report_json_rows(FILE *f, const bench_row *rows, size_t nrows);
 
 #endif /* FRICL_BENCH_REPORT_H */

@@ -451,17 +451,6 @@ int bench_resident_run(const bench_options *o, fricl_context *ctx,
 
 /* ------------------------------------------------------- standalone */
 
-int bench_resident_selected(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--suite=resident") == 0)
-      return 1;
-    if (strcmp(argv[i], "--suite") == 0 && i + 1 < argc &&
-        strcmp(argv[i + 1], "resident") == 0)
-      return 1;
-  }
-  return 0;
-}
-
 int bench_resident_main(int argc, char **argv) {
   bench_options o;
   memset(&o, 0, sizeof o);

@@ -17,13 +17,48 @@
 #include "bench_types.h"
 #include "fricl/fricl.h"
 
+#include <stdio.h>
+#include <string.h>
+
+/* `fricl bench --suite resident ...`: these rows alone. */
+static inline int bench_resident_selected(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--suite=resident") == 0)
+      return 1;
+    if (strcmp(argv[i], "--suite") == 0 && i + 1 < argc &&
+        strcmp(argv[i + 1], "resident") == 0)
+      return 1;
+  }
+  return 0;
+}
+
+#if FRICL_WITH_OPENCL
+
 /* The rows on ctx's OpenCL device (its first, for a device list);
  * nothing but a note without one. 0 on success. */
 int bench_resident_run(const bench_options *o, fricl_context *ctx,
                        size_t contacts, int markdown);
-
-/* `fricl bench --suite resident ...`: these rows alone. */
-int bench_resident_selected(int argc, char **argv);
 int bench_resident_main(int argc, char **argv);
+
+#else /* no OpenCL: no device-resident path */
+
+static inline int bench_resident_run(const bench_options *o, fricl_context *ctx,
+                                     size_t contacts, int markdown) {
+  (void)o;
+  (void)ctx;
+  (void)contacts;
+  (void)markdown;
+  return 0;
+}
+
+static inline int bench_resident_main(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  fprintf(stderr, "fricl bench: --suite resident needs OpenCL; this fricl "
+                  "was built without it\n");
+  return 1;
+}
+
+#endif
 
 #endif

@@ -1,14 +1,12 @@
 /* bench_scalar.c - see bench_scalar.h. */
 #include "bench_scalar.h"
-#include "bench_ocl.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "bench_accuracy.h"
 #include "bench_data.h"
-
-/* ------------------------------------------------------------ messages */
+#include "core/internal.h"
 
 static int fail_fricl(fricl_context *ctx, fricl_status st, const char *what) {
   fprintf(stderr, "fricl bench: %s: %s: %s\n", what, fricl_status_string(st),
@@ -16,33 +14,12 @@ static int fail_fricl(fricl_context *ctx, fricl_status st, const char *what) {
   return 1;
 }
 
-static int fail_cl(cl_int err, const char *what) {
-  fprintf(stderr, "fricl bench: %s: %s (%d)\n", what, fricl__cl_error_name(err),
-          (int)err);
-  return 1;
-}
-
 /* ------------------------------------------------- arrays and buffers */
 
-static cl_mem release_mem(cl_mem m) {
-  if (m)
-    clReleaseMemObject(m);
-  return NULL;
-}
-
 void bench_scalar_end(bench_env *env) {
-  /* Device outputs may still be written by an aborted run. */
-  if (env->queue)
-    clFinish(env->queue);
-  /* The cached copy kernel must not keep handles of buffers freed here. */
-  static const cl_uint copy_mem_args[] = {1, 2};
-  if (env->copy)
-    fricl__kernel_unbind(env->copy, copy_mem_args, 2);
-  env->d_y = release_mem(env->d_y);
-  env->d_ype = release_mem(env->d_ype);
-  env->d_eps = release_mem(env->d_eps);
-  env->d_mus = release_mem(env->d_mus);
-  env->d_muk = release_mem(env->d_muk);
+  bench_scalar_dev_close(env->dev);
+  env->dev = NULL;
+  bench_roofs_close(&env->roofs);
   void **host[] = {&env->h_y, &env->h_ype, &env->h_eps, &env->h_mus,
                    &env->h_muk};
   for (size_t i = 0; i < sizeof host / sizeof host[0]; ++i) {
@@ -50,28 +27,9 @@ void bench_scalar_end(bench_env *env) {
     *host[i] = NULL;
   }
   for (int t = 0; t < FRICL_TERM_COUNT; ++t) {
-    env->d_out[t] = release_mem(env->d_out[t]);
     bench_free(env->h_out[t]);
     env->h_out[t] = NULL;
   }
-  env->copy = NULL;
-}
-
-/* A device buffer holding a copy of host array `src` (or uninitialised
- * when src is NULL). */
-static int device_array(bench_env *env, const void *src, cl_mem *out) {
-  cl_int err = CL_SUCCESS;
-  const size_t bytes = env->n * env->esz;
-  *out = clCreateBuffer(env->cl_ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
-  if (err != CL_SUCCESS)
-    return fail_cl(err, "clCreateBuffer");
-  if (src) {
-    err = clEnqueueWriteBuffer(env->queue, *out, CL_TRUE, 0, bytes, src, 0,
-                               NULL, NULL);
-    if (err != CL_SUCCESS)
-      return fail_cl(err, "clEnqueueWriteBuffer");
-  }
-  return 0;
 }
 
 static int host_array(bench_env *env, void **out) {
@@ -103,73 +61,26 @@ int bench_scalar_begin(bench_env *env, fricl_precision prec, int per_element) {
     bench_fill_per_element(prec, env->n, env->h_ype, env->h_eps, env->h_mus,
                            env->h_muk);
   }
-  if (!env->is_cl)
-    return 0;
-  if (device_array(env, env->h_y, &env->d_y))
-    goto fail;
-  if (per_element && (device_array(env, env->h_ype, &env->d_ype) ||
-                      device_array(env, env->h_eps, &env->d_eps) ||
-                      device_array(env, env->h_mus, &env->d_mus) ||
-                      device_array(env, env->h_muk, &env->d_muk)))
-    goto fail;
+  if (env->has_dev) {
+    const void *const pe[4] = {env->h_ype, env->h_eps, env->h_mus, env->h_muk};
+    if (bench_scalar_dev_open(env->ctx, prec, env->n, env->h_y, pe, &env->dev))
+      goto fail;
+  }
   return 0;
 fail:
   bench_scalar_end(env);
   return 1;
 }
 
-/* Output slots 0..k-1 on the host and (OpenCL) on the device. */
+/* Output slots 0..k-1 on the host. */
 static int ensure_outputs(bench_env *env, int k) {
-  for (int s = 0; s < k; ++s) {
+  for (int s = 0; s < k; ++s)
     if (!env->h_out[s] && host_array(env, &env->h_out[s]))
       return 1;
-    if (env->is_cl && !env->d_out[s] && device_array(env, NULL, &env->d_out[s]))
-      return 1;
-  }
   return 0;
 }
 
 /* ---------------------------------------------------------- the tiers */
-
-typedef struct {
-  fricl_context *ctx;
-  cl_command_queue queue;
-  fricl_scalar_batch_cl b;
-} device_run;
-
-/* Device tier: `count` enqueues, one wait. */
-static int run_device(void *arg, int count) {
-  device_run *d = arg;
-  for (int i = 0; i < count; ++i) {
-    const fricl_status st = fricl_scalar_eval_cl(d->ctx, &d->b, 0, NULL, NULL);
-    if (st != FRICL_STATUS_OK) {
-      clFinish(d->queue);
-      return fail_fricl(d->ctx, st, "fricl_scalar_eval_cl");
-    }
-  }
-  const cl_int err = clFinish(d->queue);
-  return err == CL_SUCCESS ? 0 : fail_cl(err, "clFinish");
-}
-
-typedef struct {
-  cl_command_queue queue;
-  cl_kernel kernel;
-  size_t n;
-} copy_run;
-
-static int run_copy(void *arg, int count) {
-  copy_run *c = arg;
-  for (int i = 0; i < count; ++i) {
-    const cl_int err = clEnqueueNDRangeKernel(c->queue, c->kernel, 1, NULL,
-                                              &c->n, NULL, 0, NULL, NULL);
-    if (err != CL_SUCCESS) {
-      clFinish(c->queue);
-      return fail_cl(err, "clEnqueueNDRangeKernel (copy)");
-    }
-  }
-  const cl_int err = clFinish(c->queue);
-  return err == CL_SUCCESS ? 0 : fail_cl(err, "clFinish");
-}
 
 typedef struct {
   fricl_context *ctx;
@@ -187,75 +98,6 @@ static int run_host(void *arg, int count) {
   return 0;
 }
 
-/* The copy kernel of the current precision, arguments src = y, dst = out
- * slot 0 (the same buffers the groups use). */
-static int copy_setup(bench_env *env, copy_run *c) {
-  if (!env->copy) {
-    /* Only type names in the defines: no float text to mis-round. */
-    const char *defines =
-        env->prec == FRICL_F64
-            ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-              "#define FRICL_REAL double\n"
-            : "#define FRICL_REAL float\n";
-    const fricl_status st =
-        fricl__ocl_kernel(bench_ocl(env->ctx), "fricl_copy.cl", NULL,
-                          "fricl_copy", defines, &env->copy, NULL);
-    if (st != FRICL_STATUS_OK)
-      return fail_fricl(env->ctx, st, "building fricl_copy.cl");
-  }
-  const cl_ulong n64 = (cl_ulong)env->n;
-  cl_int err = clSetKernelArg(env->copy, 0, sizeof n64, &n64);
-  if (err == CL_SUCCESS)
-    err = clSetKernelArg(env->copy, 1, sizeof(cl_mem), &env->d_y);
-  if (err == CL_SUCCESS)
-    err = clSetKernelArg(env->copy, 2, sizeof(cl_mem), &env->d_out[0]);
-  if (err != CL_SUCCESS)
-    return fail_cl(err, "clSetKernelArg (copy)");
-  *c = (copy_run){env->queue, env->copy, env->n};
-  return 0;
-}
-
-int bench_copy_roofline(bench_env *env, double *gbs) {
-  copy_run c;
-  if (ensure_outputs(env, 1) || copy_setup(env, &c))
-    return 1;
-  bench_job job = {.fn = run_copy, .arg = &c};
-  if (bench_time_jobs(&job, 1, env->opt->repeats, env->opt->min_sample_s))
-    return 1;
-  *gbs = 2.0 * (double)env->n * (double)env->esz / job.st.median * 1e-9;
-  return 0;
-}
-
-/* ------------------------------------------------------- build times */
-
-/* Build the group's kernel in a brand-new context: cold the first time,
- * "warm" (driver-side caches only) the second. */
-static int build_in_fresh_context(bench_env *env, const bench_group *g,
-                                  fricl_mu_profile profile, double *ms) {
-  fricl_context_params p;
-  fricl_context_params_init(&p);
-  p.device = env->opt->device;
-  char msg[256] = "";
-  p.error_buffer = msg;
-  p.error_buffer_size = sizeof msg;
-  fricl_context *fresh = NULL;
-  fricl_status st = fricl_context_create(&fresh, &p);
-  if (st != FRICL_STATUS_OK) {
-    fprintf(stderr, "fricl bench: fresh context: %s: %s\n",
-            fricl_status_string(st), msg);
-    return 1;
-  }
-  cl_kernel k = NULL;
-  const int pe = g->per_element;
-  st = fricl__ocl_scalar_kernel(bench_ocl(fresh), env->prec, profile, g->mask,
-                                pe, pe, pe, &k, ms);
-  const int rc = st == FRICL_STATUS_OK
-                     ? 0
-                     : fail_fricl(fresh, st, "building the group's kernel");
-  fricl_context_destroy(fresh);
-  return rc;
-}
-
 /* ------------------------------------------------------------ a group */
 
 static int popcount12(unsigned mask) {
@@ -265,67 +107,84 @@ static int popcount12(unsigned mask) {
   return k;
 }
 
-/* Map the device outputs for reading (zero copy on CPU devices). */
-static int map_outputs(bench_env *env, const bench_group *g,
-                       const void *mapped[FRICL_TERM_COUNT]) {
-  int slot = 0;
-  for (int t = 0; t < FRICL_TERM_COUNT; ++t) {
-    mapped[t] = NULL;
-    if (!((g->mask >> t) & 1u))
-      continue;
-    cl_int err = CL_SUCCESS;
-    mapped[t] =
-        clEnqueueMapBuffer(env->queue, env->d_out[slot++], CL_TRUE, CL_MAP_READ,
-                           0, env->n * env->esz, 0, NULL, NULL, &err);
-    if (err != CL_SUCCESS) {
-      mapped[t] = NULL;
-      return fail_cl(err, "clEnqueueMapBuffer");
-    }
-  }
-  return 0;
-}
-
-static void unmap_outputs(bench_env *env, const bench_group *g,
-                          const void *mapped[FRICL_TERM_COUNT]) {
-  int slot = 0;
-  for (int t = 0; t < FRICL_TERM_COUNT; ++t) {
-    if (!((g->mask >> t) & 1u))
-      continue;
-    const int s = slot++;
-    if (mapped[t])
-      clEnqueueUnmapMemObject(env->queue, env->d_out[s], (void *)mapped[t], 0,
-                              NULL, NULL);
-  }
-  clFinish(env->queue);
-}
-
-int bench_scalar_group(bench_env *env, const bench_group *g,
-                       fricl_mu_profile profile, bench_row *row) {
-  const int nterms = popcount12(g->mask);
-  const int pe = g->per_element;
-  int rc = 1;
-  const void *mapped[FRICL_TERM_COUNT] = {0};
-
+static void row_init(bench_env *env, const bench_group *g,
+                     fricl_mu_profile profile, bench_tier tier,
+                     bench_row *row) {
   memset(row, 0, sizeof *row);
   snprintf(row->group, sizeof row->group, "%s", g->name);
   row->profile = g->profile_free ? -1 : (int)profile;
   row->precision = env->prec;
   row->n = env->n;
-  row->terms = nterms;
-  row->param_arrays = pe ? 3 : 0;
+  row->terms = popcount12(g->mask);
+  row->param_arrays = g->per_element ? 3 : 0;
   row->mask = g->mask;
-  row->have_kernel = env->is_cl;
+  row->tier = tier;
   row->build_cold_ms = row->build_warm_ms = -1.0;
+  row->host_mismatches = -1;
+}
+
+/* Accuracy of `out` (and, when `other` is given, bitwise equality with
+ * it) for the batch hb. */
+static void judge(bench_env *env, const fricl_scalar_batch *hb,
+                  const void *const out[FRICL_TERM_COUNT],
+                  const void *const other[FRICL_TERM_COUNT], bench_row *row) {
+  bench_acc_input acc;
+  memset(&acc, 0, sizeof acc);
+  acc.prec = env->prec;
+  acc.profile = (int)hb->mu_profile;
+  acc.n = env->n;
+  acc.samples = env->opt->err_samples;
+  acc.y = hb->y;
+  acc.eps_v = hb->eps_v_array;
+  acc.mu_s = hb->mu_s_array;
+  acc.mu_k = hb->mu_k_array;
+  for (int t = 0; t < FRICL_TERM_COUNT; ++t) {
+    acc.out[t] = out[t];
+    acc.other[t] = other ? other[t] : NULL;
+  }
+  bench_accuracy(&acc, row);
+  if (!other)
+    row->host_mismatches = -1;
+}
+
+/* The device tier's outputs: bitwise equal to the host tier's everywhere
+ * means the same errors (the long-double reference, most of a quick run's
+ * time, is not evaluated twice); otherwise judged on their own, with the
+ * sampled elements that differ counted. */
+static void judge_device(bench_env *env, const fricl_scalar_batch *hb,
+                         const void *const mapped[FRICL_TERM_COUNT],
+                         const bench_row *hr, bench_row *dr) {
+  int same = 1;
+  for (int t = 0; t < FRICL_TERM_COUNT && same; ++t)
+    if (hb->out[t])
+      same = mapped[t] && memcmp(mapped[t], hb->out[t], env->n * env->esz) == 0;
+  if (!same) {
+    judge(env, hb, mapped, (const void *const *)hb->out, dr);
+    return;
+  }
+  bench_row keep = *dr;
+  *dr = *hr;
+  dr->tier = keep.tier;
+  dr->backend = keep.backend;
+  dr->threads = keep.threads;
+  dr->time = keep.time;
+  dr->copy = keep.copy;
+  dr->ref = keep.ref;
+  dr->build_cold_ms = keep.build_cold_ms;
+  dr->build_warm_ms = keep.build_warm_ms;
+  dr->host_mismatches = 0;
+}
+
+int bench_scalar_group(bench_env *env, const bench_group *g,
+                       fricl_mu_profile profile, bench_row rows[2],
+                       int *nrows) {
+  const int pe = g->per_element;
+  *nrows = 0;
   if (pe && !env->h_ype) {
     fprintf(stderr, "fricl bench: per-element data not prepared\n");
     return 1;
   }
-  if (ensure_outputs(env, nterms))
-    return 1;
-
-  if (env->is_cl &&
-      (build_in_fresh_context(env, g, profile, &row->build_cold_ms) ||
-       build_in_fresh_context(env, g, profile, &row->build_warm_ms)))
+  if (ensure_outputs(env, popcount12(g->mask)))
     return 1;
 
   /* The same batch for the host tier and the C reference. */
@@ -348,38 +207,42 @@ int bench_scalar_group(bench_env *env, const bench_group *g,
       host.b.out[t] = env->h_out[s++];
   ref.b = host.b;
 
+  /* What a user gets: the warm-up call says which backend runs it, and so
+   * which copy is its roofline. */
+  bench_row *hr = &rows[0], *dr = &rows[1];
+  row_init(env, g, profile, BENCH_TIER_HOST, hr);
+  if (run_host(&host, 1))
+    return 1;
+  hr->backend = fricl_context_last_backend(env->ctx);
+  hr->threads =
+      hr->backend == FRICL_BACKEND_OPENCL ? 0 : fricl_context_threads(env->ctx);
+  bench_roof *roof_h =
+      bench_roofs_get(&env->roofs, env->ctx, hr->backend, env->prec, env->n);
+  bench_roof *roof_d =
+      env->dev ? bench_roofs_get(&env->roofs, env->ctx, FRICL_BACKEND_OPENCL,
+                                 env->prec, env->n)
+               : NULL;
+  if (!roof_h || (env->dev && !roof_d))
+    return 1;
+
   /* Job order matters twice: interleaving (see bench_time_jobs), and the
-   * host tier runs last so that h_out ends with its results, which are
-   * then compared bitwise with the device tier's. */
-  bench_job jobs[4];
-  int njobs = 0, i_copy = -1, i_kernel = -1;
-  device_run dev;
-  copy_run copy;
-  if (env->is_cl) {
-    fricl_scalar_batch_cl_init(&dev.b);
-    dev.ctx = env->ctx;
-    dev.queue = env->queue;
-    dev.b.precision = env->prec;
-    dev.b.mu_profile = profile;
-    dev.b.n = env->n;
-    dev.b.y.mem = pe ? env->d_ype : env->d_y;
-    dev.b.eps_v = BENCH_EPS_V;
-    dev.b.mu_s = BENCH_MU_S;
-    dev.b.mu_k = BENCH_MU_K;
-    if (pe) {
-      dev.b.eps_v_array.mem = env->d_eps;
-      dev.b.mu_s_array.mem = env->d_mus;
-      dev.b.mu_k_array.mem = env->d_muk;
+   * host tier runs last so that h_out ends with its results, which the
+   * device tier's are then compared with bitwise. */
+  bench_job jobs[5];
+  int njobs = 0, i_dev = -1, i_copy_d = -1;
+  const int i_copy_h = njobs;
+  jobs[njobs++] = bench_roof_job(roof_h);
+  if (env->dev) {
+    row_init(env, g, profile, BENCH_TIER_DEVICE, dr);
+    dr->backend = FRICL_BACKEND_OPENCL;
+    i_copy_d = i_copy_h;
+    if (roof_d != roof_h) {
+      i_copy_d = njobs;
+      jobs[njobs++] = bench_roof_job(roof_d);
     }
-    for (int t = 0, s = 0; t < FRICL_TERM_COUNT; ++t)
-      if ((g->mask >> t) & 1u)
-        dev.b.out[t].mem = env->d_out[s++];
-    if (copy_setup(env, &copy))
+    i_dev = njobs;
+    if (bench_scalar_dev_job(env->dev, &host.b, &jobs[njobs++]))
       return 1;
-    i_copy = njobs;
-    jobs[njobs++] = (bench_job){.fn = run_copy, .arg = &copy};
-    i_kernel = njobs;
-    jobs[njobs++] = (bench_job){.fn = run_device, .arg = &dev};
   }
   const int i_ref = njobs;
   jobs[njobs++] = (bench_job){.fn = run_host, .arg = &ref};
@@ -387,39 +250,43 @@ int bench_scalar_group(bench_env *env, const bench_group *g,
   jobs[njobs++] = (bench_job){.fn = run_host, .arg = &host};
   if (bench_time_jobs(jobs, njobs, env->opt->repeats, env->opt->min_sample_s))
     return 1;
-  if (env->is_cl) {
-    row->copy = jobs[i_copy].st;
-    row->kernel = jobs[i_kernel].st;
+  hr->time = jobs[i_host].st;
+  hr->copy = jobs[i_copy_h].st;
+  hr->ref = jobs[i_ref].st;
+  if (i_dev >= 0 && i_copy_d >= 0) {
+    dr->time = jobs[i_dev].st;
+    dr->copy = jobs[i_copy_d].st;
+    dr->ref = jobs[i_ref].st;
   }
-  row->ref = jobs[i_ref].st;
-  row->host = jobs[i_host].st;
 
-  /* Accuracy of the primary tier; on OpenCL also host == device bitwise. */
-  bench_acc_input acc;
-  memset(&acc, 0, sizeof acc);
-  acc.prec = env->prec;
-  acc.profile = (int)profile;
-  acc.n = env->n;
-  acc.samples = env->opt->err_samples;
-  acc.y = host.b.y;
-  acc.eps_v = host.b.eps_v_array;
-  acc.mu_s = host.b.mu_s_array;
-  acc.mu_k = host.b.mu_k_array;
-  if (env->is_cl) {
-    if (map_outputs(env, g, mapped))
-      goto cleanup;
-    for (int t = 0; t < FRICL_TERM_COUNT; ++t) {
-      acc.out[t] = mapped[t];
-      acc.other[t] = host.b.out[t];
-    }
-  } else {
-    for (int t = 0; t < FRICL_TERM_COUNT; ++t)
-      acc.out[t] = host.b.out[t];
+  /* Kernel build times of the OpenCL rows, in fresh contexts (--quick:
+   * of the `all` groups only; two fresh contexts per group are most of a
+   * quick run's time). */
+  const int want_build = !env->opt->quick || g->mask == FRICL_TERMS_ALL;
+  if (want_build && (env->dev || hr->backend == FRICL_BACKEND_OPENCL)) {
+    double cold = -1.0, warm = -1.0;
+    if (bench_scalar_dev_build_ms(env->opt->device, &host.b, &cold) ||
+        bench_scalar_dev_build_ms(env->opt->device, &host.b, &warm))
+      return 1;
+    bench_row *r[2] = {hr, dr};
+    for (int k = 0; k < 2; ++k)
+      if (r[k]->backend == FRICL_BACKEND_OPENCL && (k == 0 || env->dev)) {
+        r[k]->build_cold_ms = cold;
+        r[k]->build_warm_ms = warm;
+      }
   }
-  bench_accuracy(&acc, row);
-  rc = 0;
-cleanup:
-  if (env->is_cl)
-    unmap_outputs(env, g, mapped);
-  return rc;
+
+  judge(env, &host.b, (const void *const *)host.b.out, NULL, hr);
+  *nrows = 1;
+  if (env->dev) {
+    const void *mapped[FRICL_TERM_COUNT] = {0};
+    const int bad = bench_scalar_dev_map(env->dev, mapped);
+    if (!bad)
+      judge_device(env, &host.b, mapped, hr, dr);
+    bench_scalar_dev_unmap(env->dev, mapped);
+    if (bad)
+      return 1;
+    *nrows = 2;
+  }
+  return 0;
 }

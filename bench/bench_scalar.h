@@ -1,24 +1,25 @@
 /*
- * bench_scalar.h - running the scalar-family groups of `fricl bench` on one
- * device: the per-precision arrays and buffers (allocated once, shared by
- * every group of that precision), the copy roofline, and one group's four
- * timed tiers (device tier, copy kernel, C reference, host tier), build
- * times and accuracy.
+ * bench_scalar.h - the scalar-family groups of `fricl bench` on one
+ * context: the per-precision host arrays (allocated once, shared by every
+ * group of that precision), and one group's rows: the host tier
+ * (fricl_scalar_eval on host arrays, on whichever backend the context
+ * chose for it) and, when the context has an OpenCL device, the device
+ * tier (fricl_scalar_eval_cl on device buffers), each with the copy
+ * roofline of the backend that ran it and the single-thread C reference,
+ * timed interleaved in one run; kernel build times; accuracy.
  */
 #ifndef FRICL_BENCH_SCALAR_H
 #define FRICL_BENCH_SCALAR_H
 
-#include "opencl/opencl.h"
-
+#include "bench_ocl.h"
+#include "bench_roof.h"
 #include "bench_types.h"
 
 typedef struct bench_env {
   const bench_options *opt;
-  fricl_context *ctx; /* the device under test */
+  fricl_context *ctx; /* the context under test */
   fricl_context *ref; /* the reference backend: the C reference column */
-  int is_cl;          /* ctx is OpenCL-backed (device tier, copy kernel) */
-  cl_context cl_ctx;  /* borrowed from ctx */
-  cl_command_queue queue;
+  int has_dev;        /* ctx has an OpenCL device: device-tier rows */
 
   /* Per precision, between bench_scalar_begin and bench_scalar_end. */
   fricl_precision prec;
@@ -27,9 +28,8 @@ typedef struct bench_env {
   void *h_ype, *h_eps, *h_mus, *h_muk; /* per-element data (optional) */
   void *h_out[FRICL_TERM_COUNT];       /* host tier / C reference outputs; a
                                           group's k-th output uses slot k */
-  cl_mem d_y, d_ype, d_eps, d_mus, d_muk;
-  cl_mem d_out[FRICL_TERM_COUNT]; /* device tier outputs, slot as h_out */
-  cl_kernel copy;                 /* cached by ctx; not released here */
+  bench_scalar_dev *dev;               /* device copies (has_dev) */
+  bench_roofs roofs;                   /* copies, by backend */
 } bench_env;
 
 /* Allocate and fill the inputs of `prec` (per-element ones only when
@@ -40,13 +40,10 @@ int bench_scalar_begin(bench_env *env, fricl_precision prec, int per_element);
 /* Release every array and buffer of the current precision. Idempotent. */
 void bench_scalar_end(bench_env *env);
 
-/* The copy kernel alone (y -> output slot 0), timed like a group: GB/s =
- * 2 n sizeof(elem) / t. OpenCL only. 0 on success. */
-int bench_copy_roofline(bench_env *env, double *gbs);
-
 /* Run one group with one profile (ignored by profile-free groups, which
- * report profile -1) and fill *row. 0 on success. */
+ * report profile -1): fills rows[0] (host tier) and, with a device,
+ * rows[1] (device tier); *nrows receives 1 or 2. 0 on success. */
 int bench_scalar_group(bench_env *env, const bench_group *g,
-                       fricl_mu_profile profile, bench_row *row);
+                       fricl_mu_profile profile, bench_row rows[2], int *nrows);
 
 #endif /* FRICL_BENCH_SCALAR_H */

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-/* Calibration never batches more than this many runs into one sample: it
- * bounds the cost of a badly timed (e.g. preempted-to-zero) calibration. */
+/* Calibration never batches more than this many runs into one sample
+ * (unless a job says otherwise): it bounds the cost of a badly timed (e.g.
+ * preempted-to-zero) calibration. */
 #define BENCH_MAX_LAUNCHES 4096
 
 double bench_now(void) {
@@ -44,12 +45,19 @@ int bench_time_jobs(bench_job *jobs, int njobs, int repeats,
      * OpenCL CPU driver may compile the kernel at its first launch). */
     if ((rc = sample(&jobs[j], 1, &jobs[j].st.first)) != 0)
       goto cleanup;
-    if ((rc = sample(&jobs[j], 1, &t1)) != 0)
-      goto cleanup;
-    const double want = t1 > 0.0 ? ceil(min_sample_s / t1) : BENCH_MAX_LAUNCHES;
-    jobs[j].st.launches = want < 1.0                  ? 1
-                          : want > BENCH_MAX_LAUNCHES ? BENCH_MAX_LAUNCHES
-                                                      : (int)want;
+    const int cap =
+        jobs[j].max_launches > 0 ? jobs[j].max_launches : BENCH_MAX_LAUNCHES;
+    /* Calibration: one run, or for short runs batches growing 8x until a
+     * batch lasts an eighth of a sample (one microsecond-long run alone
+     * says little about its steady-state time). */
+    for (int count = 1;; count *= 8) {
+      if ((rc = sample(&jobs[j], count, &t1)) != 0)
+        goto cleanup;
+      if (t1 * count >= min_sample_s / 8 || count >= cap / 8)
+        break;
+    }
+    const double want = t1 > 0.0 ? ceil(min_sample_s / t1) : (double)cap;
+    jobs[j].st.launches = want < 1.0 ? 1 : want > (double)cap ? cap : (int)want;
     jobs[j].st.samples = repeats;
   }
   for (int r = 0; r < repeats; ++r)

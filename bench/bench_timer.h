@@ -24,13 +24,18 @@ typedef struct bench_stats {
 typedef struct bench_job {
   bench_run_fn fn;
   void *arg;
+  /* Most runs one sample may batch; 0: the default (4096), enough for
+   * calls of a few microseconds or more. Calls well below that (a sweep's
+   * smallest sizes) need more to last min_sample_s. */
+  int max_launches;
   bench_stats st; /* out */
 } bench_job;
 
 /*
  * Time every job: one untimed warm-up run each (kernel builds, first touch
- * of pages), one calibration run that sets how many runs a sample needs to
- * last at least `min_sample_s`, then `repeats` rounds in which every job
+ * of pages), a calibration (one run, or growing batches of short runs)
+ * that sets how many runs a sample needs to last at least `min_sample_s`,
+ * then `repeats` rounds in which every job
  * takes one sample in turn. Interleaving means slow drift of a shared
  * machine hits all jobs alike, so their same-run ratios stay meaningful.
  * Returns 0, or the first nonzero result of a job.

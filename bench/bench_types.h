@@ -12,24 +12,39 @@
 
 #define BENCH_MAX_GROUP_ARGS 32
 
-/* Suites of `fricl bench`: the scalar family and the per-contact
- * tangential potential. */
+/* Suites of `fricl bench`: the scalar family, the per-contact tangential
+ * potential, the friction laws, the lagged build and the batch-size sweep. */
 #define BENCH_SUITE_SCALAR 0x1u
 #define BENCH_SUITE_CONTACTS 0x2u
 #define BENCH_SUITE_LAWS 0x4u
 #define BENCH_SUITE_BUILD 0x8u
-#define BENCH_SUITES_ALL 0xFu
+#define BENCH_SUITE_SWEEP 0x10u
+#define BENCH_SUITES_ALL 0x1Fu
 #define BENCH_NAME_MAX 48
+#define BENCH_MAX_SIZES 16
 
 /* Targets (benchmark goals, printed as PASS/MISS; the exit status ignores
  * them). The roofline and speed-up goals are stated for f64. */
 #define BENCH_TARGET_ROOF_PCT 75.0
 #define BENCH_TARGET_SPEEDUP 1.5
 #define BENCH_TARGET_ERR_ULP 4.0
+/* Sweep: 8 plane-vertex contacts on auto cost at most this many times a
+ * call on the reference backend (issue 10). */
+#define BENCH_TARGET_SMALL_RATIO 2.0
+
+/* Where a row's timed call came from: the host tier (fricl_*_eval on host
+ * arrays, what every user gets, on whichever backend the context chose)
+ * or the device tier (the cl_mem entry points on device buffers, only
+ * with an OpenCL device). */
+typedef enum bench_tier {
+  BENCH_TIER_HOST = 0,
+  BENCH_TIER_DEVICE = 1
+} bench_tier;
 
 typedef struct bench_options {
   const char *device; /* NULL: FRICL_DEVICE, else auto */
   size_t n;           /* elements per group */
+  int n_set;          /* --n given (the laws suite has its own default) */
   int repeats;
   unsigned precisions; /* bit FRICL_F64 / FRICL_F32 */
   unsigned profiles;   /* bit FRICL_MU_CUBIC / FRICL_MU_IPCTK */
@@ -38,8 +53,10 @@ typedef struct bench_options {
   const char *json_path;
   int markdown;
   int quick;
-  unsigned suites;     /* BENCH_SUITE_* bits */
-  size_t contacts;     /* contacts per row of the contacts suite */
+  unsigned suites;               /* BENCH_SUITE_* bits */
+  size_t contacts;               /* contacts per row of the contacts suite */
+  size_t sizes[BENCH_MAX_SIZES]; /* sweep: contact counts */
+  int nsizes;
   double min_sample_s; /* a timed sample lasts at least this long */
   size_t err_samples;  /* elements checked per output */
 } bench_options;
@@ -71,11 +88,14 @@ typedef struct bench_row {
   int terms;        /* outputs written */
   int param_arrays; /* per-element parameter arrays read (0 or 3) */
   unsigned mask;
-  int have_kernel; /* OpenCL device tier and copy kernel measured */
-  bench_stats kernel, copy, host, ref;
-  double build_cold_ms, build_warm_ms; /* < 0: n/a */
-  /* Accuracy of the primary tier (device tier; host tier on the
-   * reference backend) against the long-double reference. */
+  bench_tier tier;
+  fricl_backend backend; /* what ran the timed call */
+  unsigned threads;      /* host threads of that backend; 0 for OpenCL */
+  /* The timed call, the copy roofline on the same backend and the
+   * single-thread C reference, all interleaved in one run. */
+  bench_stats time, copy, ref;
+  double build_cold_ms, build_warm_ms; /* < 0: n/a (not OpenCL) */
+  /* Accuracy of the row's outputs against the long-double reference. */
   size_t err_checked; /* elements compared per output */
   double max_err_ulp; /* finite outputs, max over terms */
   /* The same restricted to y >= 0 (the potential's domain, for which the
@@ -85,8 +105,10 @@ typedef struct bench_row {
    * exceeds its scale). */
   double max_err_pos_ulp;
   double max_err_val_ulp;
-  long kind_mismatches;              /* non-finite of a different kind */
-  long host_mismatches;              /* host tier bitwise != device tier */
+  long kind_mismatches; /* non-finite of a different kind */
+  /* Device-tier rows: outputs not bitwise equal to the host tier's (-1:
+   * not compared). */
+  long host_mismatches;
   double term_err[FRICL_TERM_COUNT]; /* max err per term (requested) */
   double term_err_pos[FRICL_TERM_COUNT];
   double term_err_val[FRICL_TERM_COUNT];
@@ -99,23 +121,24 @@ typedef struct bench_row {
 /* Derived figures of a row (kept out of bench_row so they cannot drift
  * from the measured times they come from). */
 typedef struct bench_figures {
-  double kernel_eps, host_eps, ref_eps; /* elements per second */
-  double eff_gbs, copy_gbs, pct_copy;   /* < 0: n/a */
-  double speedup;                       /* t_ref / t_kernel, < 0 n/a */
-  double spread_pct;                    /* (max - min) / median, kernel */
-  int pass_roof, pass_speed, pass_err;  /* 1 pass, 0 miss, -1 n/a */
+  double eps, ref_eps;                 /* elements per second */
+  double eff_gbs, copy_gbs, pct_copy;  /* < 0: n/a */
+  double speedup;                      /* t_ref / t, < 0 n/a */
+  double spread_pct;                   /* (max - min) / median */
+  int pass_roof, pass_speed, pass_err; /* 1 pass, 0 miss, -1 n/a */
 } bench_figures;
 
+/* What the run was on (the report header). */
 typedef struct bench_header {
-  char device[256];
-  char driver[128];
-  char backend[32];
+  char device[320]; /* fricl_context_device_name of the context */
+  char spec[64];    /* --device, or "(default)" */
+  char driver[128]; /* OpenCL driver version, "" without a device */
   char fricl_version[32];
   char build_options[512];
+  unsigned threads; /* fricl_context_threads */
   size_t n;
   int repeats;
   double min_sample_ms;
-  double copy_gbs[2]; /* by fricl_precision; < 0: n/a */
 } bench_header;
 
 #endif /* FRICL_BENCH_TYPES_H */

@@ -30,3 +30,33 @@ add_test(NAME bench_smoke
                  -DJSON=${CMAKE_CURRENT_BINARY_DIR}/bench_smoke.json
                  -P ${PROJECT_SOURCE_DIR}/bench/bench_smoke_check.cmake)
 set_tests_properties(bench_smoke PROPERTIES LABELS "bench" TIMEOUT 180)
+
+# The sweep (reference, host, auto and every OpenCL device at 10 and 100
+# contacts, one repeat): what ran each call, the JSON, and the plot.
+find_program(FRICL_BENCH_PYTHON NAMES python3 python)
+add_test(NAME bench_sweep_smoke
+         COMMAND ${CMAKE_COMMAND}
+                 -DCLI=$<TARGET_FILE:fricl_cli>
+                 -DJSON=${CMAKE_CURRENT_BINARY_DIR}/bench_sweep_smoke.json
+                 -DPYTHON=${FRICL_BENCH_PYTHON}
+                 -DPLOT=${PROJECT_SOURCE_DIR}/bench/plot_sweep.py
+                 -P ${PROJECT_SOURCE_DIR}/bench/bench_sweep_check.cmake)
+set_tests_properties(bench_sweep_smoke PROPERTIES LABELS "bench" TIMEOUT 300)
+
+# The host backends, explicitly: every row is a host-tier row that ran on
+# that backend, with its roofline the host copy over the context's threads
+# (FRICL_THREADS=2 pins the host backend's count; reference has one).
+foreach(spec reference host)
+  set(threads 2)
+  if(spec STREQUAL "reference")
+    set(threads 1)
+  endif()
+  add_test(NAME bench_on_${spec}
+           COMMAND ${CMAKE_COMMAND} -E env FRICL_THREADS=2 FRICL_DEVICE=
+                   ${CMAKE_COMMAND}
+                   -DCLI=$<TARGET_FILE:fricl_cli>
+                   -DJSON=${CMAKE_CURRENT_BINARY_DIR}/bench_on_${spec}.json
+                   -DDEVICE=${spec} -DEXPECT=${spec} -DTHREADS=${threads}
+                   -P ${PROJECT_SOURCE_DIR}/bench/bench_backend_check.cmake)
+  set_tests_properties(bench_on_${spec} PROPERTIES LABELS "bench" TIMEOUT 180)
+endforeach()

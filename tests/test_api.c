@@ -379,10 +379,10 @@ static void test_no_fp64(const char *spec, const char *be) {
   fricl_context_destroy(ctx);
 }
 
-/* OpenCL f64 against the reference backend: bitwise equal. Both evaluate
- * the same header with no FP contraction, and OpenCL requires correctly
- * rounded f64 arithmetic, so any difference is a bug (a contracted FMA, a
- * non-IEEE division, a different branch). */
+/* OpenCL (and host) f64 against the reference backend: bitwise equal. Both
+ * evaluate the same header with no FP contraction, and OpenCL requires
+ * correctly rounded f64 arithmetic, so any difference is a bug (a contracted
+ * FMA, a non-IEEE division, a different branch). */
 static void test_against_reference(fricl_context *cl, const char *be) {
   fricl_context *ref = test_context("reference", 0, 0);
   static data64 a, r;
@@ -502,6 +502,8 @@ int main(void) {
     test_inputs_and_nan(ctx, be[i].label);
     test_chunks_and_determinism(be[i].spec, be[i].label);
     test_no_fp64(be[i].spec, be[i].label);
+    if (fricl_context_backend(ctx) == FRICL_BACKEND_HOST)
+      test_against_reference(ctx, be[i].label);
     if (fricl_context_backend(ctx) == FRICL_BACKEND_OPENCL) {
       test_against_reference(ctx, be[i].label);
       test_build_failure(be[i].spec, be[i].label);

@@ -10,8 +10,12 @@
  *     "auto" context reaches its device;
  *   - the host backend gives bitwise the same results on 1, 2, 3 and 7
  *     threads, and as the reference backend, for every feature, on
- *     problems large enough for its parallel paths.
+ *     problems large enough for its parallel paths; and with each of its
+ *     instruction-set variants (baseline, AVX2, AVX-512: FRICL_HOST_ISA)
+ *     for the vectorised loops (scalar family, laws).
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "test_util.h"
 
 #include "core/internal.h"
@@ -281,10 +285,104 @@ static void threads_bitwise(void) {
   tangential_case_free(&tc);
 }
 
+/* ------------------------------------------- instruction-set variants */
+
+#define NS 100003 /* not a multiple of any vector width */
+
+static int same_or_nan(const double *a, const double *b, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (memcmp(&a[i], &b[i], sizeof a[i]) != 0 && !(isnan(a[i]) && isnan(b[i])))
+      return 0;
+  return 1;
+}
+
+/* The twelve terms with per-element parameters (both profiles) and two laws
+ * (a stateless one with exp, LuGre stepped with RK4) on ctx, into out. */
+static int isa_run(fricl_context *ctx, const double *y, const double *e,
+                   const double *ms, const double *mk, double *out) {
+  int ok = 1;
+  for (int prof = 0; prof < 2; ++prof) {
+    fricl_scalar_batch b;
+    fricl_scalar_batch_init(&b);
+    b.n = NS;
+    b.y = y;
+    b.mu_profile = (fricl_mu_profile)prof;
+    b.eps_v_array = e;
+    b.mu_s_array = ms;
+    b.mu_k_array = mk;
+    for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+      b.out[t] = out + ((size_t)prof * FRICL_TERM_COUNT + (size_t)t) * NS;
+    ok &= fricl_scalar_eval(ctx, &b) == FRICL_STATUS_OK;
+  }
+  double *lo = out + 2 * FRICL_TERM_COUNT * (size_t)NS;
+  fricl_law_batch lb;
+  fricl_law_batch_init(&lb, FRICL_LAW_EXUDYN_STRIBECK);
+  lb.n = NS;
+  lb.v = y;
+  lb.param[0] = 0.3;
+  lb.param[1] = 0.2;
+  lb.force = lo;
+  ok &= fricl_law_eval(ctx, &lb) == FRICL_STATUS_OK;
+  fricl_law_batch_init(&lb, FRICL_LAW_LUGRE);
+  static const double lp[7] = {0.5, 0.3, 1e-3, 1e5, 300, 0.4, 2};
+  for (int k = 0; k < 7; ++k)
+    lb.param[k] = lp[k];
+  lb.n = NS / 4;
+  lb.n_steps = 4;
+  lb.h = 1e-4;
+  lb.integrator = FRICL_INTEGRATOR_RK4;
+  lb.normal_force = 10;
+  lb.v = y;
+  lb.force = lo + NS;
+  ok &= fricl_law_step(ctx, &lb) == FRICL_STATUS_OK;
+  return ok;
+}
+
+static void isa_variants(void) {
+  const size_t total = (2 * FRICL_TERM_COUNT + 2) * (size_t)NS;
+  double *y = malloc(NS * sizeof *y), *e = malloc(NS * sizeof *e);
+  double *ms = malloc(NS * sizeof *ms), *mk = malloc(NS * sizeof *mk);
+  double *ref = calloc(total, sizeof *ref), *out = calloc(total, sizeof *out);
+  if (!y || !e || !ms || !mk || !ref || !out) {
+    CHECK(0, "out of memory");
+    goto done;
+  }
+  for (size_t i = 0; i < NS; ++i) {
+    y[i] = 3e-3 * ((double)((i * 7919) % 1000) / 1000.0 - 0.4);
+    e[i] = 1e-3 * (1 + (double)(i % 7) / 3.0);
+    ms[i] = 0.1 + (double)(i % 11) / 10.0;
+    mk[i] = 0.05 + (double)(i % 13) / 12.0;
+  }
+  y[5] = NAN;
+  y[6] = 0;
+  y[7] = -0.0;
+  fricl_context *r = make("reference", 0, 0);
+  CHECK(r && isa_run(r, y, e, ms, mk, ref), "reference run");
+  fricl_context_destroy(r);
+  static const char *const isas[] = {"baseline", "avx2", "avx512"};
+  for (int k = 0; k < 3; ++k) {
+    setenv("FRICL_HOST_ISA", isas[k], 1);
+    fricl_context *h = make("host", 2, 0);
+    unsetenv("FRICL_HOST_ISA");
+    if (!h)
+      continue;
+    memset(out, 0, total * sizeof *out);
+    CHECK(isa_run(h, y, e, ms, mk, out), "host %s run: %s", isas[k],
+          fricl_context_last_error(h));
+    CHECK(same_or_nan(out, ref, total),
+          "host (%s, variant up to %s): not bitwise the reference",
+          fricl_context_device_name(h), isas[k]);
+    fricl_context_destroy(h);
+  }
+done:
+  free(y), free(e), free(ms), free(mk), free(ref), free(out);
+}
+
 int main(void) {
   size_t count = 0;
   fricl_devices_list(NULL, 0, &count);
   auto_choice(count > 0);
   threads_bitwise();
+  isa_variants();
   return test_report("test_dispatch");
 }

@@ -1,6 +1,27 @@
 /* tangential_device.c - see tangential_device.h. */
 #include "tangential_device.h"
 
+#if !FRICL_WITH_OPENCL /* no OpenCL: --build always runs on the host */
+
+int tangential_device_wanted(fricl_context *ctx, const char *device_arg) {
+  (void)ctx;
+  (void)device_arg;
+  return 0;
+}
+
+fricl_status tangential_device_run(fricl_context *ctx, build_input *b,
+                                   fricl_mu_blend blend, int physical_barrier,
+                                   const fricl_tangential_batch *eval) {
+  (void)ctx;
+  (void)b;
+  (void)blend;
+  (void)physical_barrier;
+  (void)eval;
+  return FRICL_STATUS_UNSUPPORTED;
+}
+
+#else
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,3 +284,5 @@ fricl_status tangential_device_run(fricl_context *ctx, build_input *b,
   free(d);
   return st;
 }
+
+#endif /* FRICL_WITH_OPENCL */

@@ -1,6 +1,6 @@
 /* host.c - the host backend: the reference backend's math over the
- * context's host threads, with the loops that vectorise compiled a second
- * time for AVX2 and picked at run time (host_isa.h), and the tangential
+ * context's host threads, with the loops that vectorise compiled again for
+ * AVX2 and AVX-512 and picked at run time (host_isa.h), and the tangential
  * potential specialised per stencil (tangential_host.c). Every feature is
  * element- or contact-wise, or assembled in the reference's fixed order,
  * so the results are bitwise equal to the reference backend's. */
@@ -13,20 +13,41 @@
 #include "host/host_backend.h"
 #include "host/host_isa.h"
 
-int fricl__host_has_avx2(void) {
-#if defined(FRICL_HOST_AVX2) && (defined(__x86_64__) || defined(__i386__)) &&  \
+fricl__isa fricl__host_isa(void) {
+#if defined(FRICL_HOST_SIMD) && defined(__x86_64__) &&                         \
     (defined(__GNUC__) || defined(__clang__))
-  /* FRICL_HOST_ISA=baseline in the environment pins the baseline loops
-   * (for comparing the variants). */
+  fricl__isa cap = FRICL__ISA_AVX512;
   const char *pin = getenv("FRICL_HOST_ISA");
   if (pin && strcmp(pin, "baseline") == 0)
-    return 0;
+    cap = FRICL__ISA_BASELINE;
+  else if (pin && strcmp(pin, "avx2") == 0)
+    cap = FRICL__ISA_AVX2;
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
-#else
-  return 0;
+  if (cap >= FRICL__ISA_AVX512 && __builtin_cpu_supports("avx512f") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    return FRICL__ISA_AVX512;
+  if (cap >= FRICL__ISA_AVX2 && __builtin_cpu_supports("avx2"))
+    return FRICL__ISA_AVX2;
 #endif
+  return FRICL__ISA_BASELINE;
 }
+
+/* The variants of the vectorisable loops, per instruction set. */
+typedef void (*scalar_fn)(const fricl_scalar_batch *, unsigned, size_t, size_t);
+typedef void (*laws_fn)(const fricl__law_plan *, const fricl_law_batch *,
+                        size_t, size_t);
+#ifdef FRICL_HOST_SIMD
+static const scalar_fn scalar_variants[3] = {
+    fricl__scalar_range, fricl__scalar_range_avx2, fricl__scalar_range_avx512};
+static const laws_fn laws_variants[3] = {
+    fricl__laws_range, fricl__laws_range_avx2, fricl__laws_range_avx512};
+#else
+static const scalar_fn scalar_variants[3] = {
+    fricl__scalar_range, fricl__scalar_range, fricl__scalar_range};
+static const laws_fn laws_variants[3] = {fricl__laws_range, fricl__laws_range,
+                                         fricl__laws_range};
+#endif
+static const char *const isa_names[3] = {"", ", AVX2", ", AVX-512"};
 
 fricl_status fricl__host_scratch(fricl__host *h, int slot, size_t bytes,
                                  void **out) {
@@ -48,24 +69,18 @@ fricl_status fricl__host_scratch(fricl__host *h, int slot, size_t bytes,
 
 typedef struct {
   const fricl__scalar_work *w;
-  int avx2;
+  scalar_fn fn;
 } scalar_job;
 
 static void scalar_piece(void *arg, size_t lo, size_t hi, unsigned worker) {
   (void)worker;
   const scalar_job *j = arg;
-#ifdef FRICL_HOST_AVX2
-  if (j->avx2) {
-    fricl__scalar_range_avx2(j->w->b, j->w->mask, lo, hi);
-    return;
-  }
-#endif
-  fricl__scalar_range(j->w->b, j->w->mask, lo, hi);
+  j->fn(j->w->b, j->w->mask, lo, hi);
 }
 
 static fricl_status host_scalar(fricl__backend *be,
                                 const fricl__scalar_work *w) {
-  scalar_job j = {w, ((fricl__host *)be)->avx2};
+  scalar_job j = {w, scalar_variants[((fricl__host *)be)->isa]};
   /* 256: the loops' block; below 8192 elements one thread is faster. */
   fricl__pool_for(be->ctx->pool, w->b->n, fricl__grain(be->ctx, 8192), 256,
                   scalar_piece, &j);
@@ -76,23 +91,17 @@ static fricl_status host_scalar(fricl__backend *be,
 
 typedef struct {
   const fricl__laws_work *w;
-  int avx2;
+  laws_fn fn;
 } laws_job;
 
 static void laws_piece(void *arg, size_t lo, size_t hi, unsigned worker) {
   (void)worker;
   const laws_job *j = arg;
-#ifdef FRICL_HOST_AVX2
-  if (j->avx2) {
-    fricl__laws_range_avx2(j->w->pl, j->w->b, lo, hi);
-    return;
-  }
-#endif
-  fricl__laws_range(j->w->pl, j->w->b, lo, hi);
+  j->fn(j->w->pl, j->w->b, lo, hi);
 }
 
 static fricl_status host_laws(fricl__backend *be, const fricl__laws_work *w) {
-  laws_job j = {w, ((fricl__host *)be)->avx2};
+  laws_job j = {w, laws_variants[((fricl__host *)be)->isa]};
   /* Work per element grows with the steps (and GMS elements). */
   const size_t per = w->pl->n_steps * w->pl->m;
   size_t grain = 8192 / (per ? per : 1);
@@ -171,9 +180,9 @@ fricl_status fricl__host_create(fricl_context *ctx, fricl__backend **out) {
   h->base.ops = &host_ops;
   h->base.ctx = ctx;
   h->base.has_fp64 = 1;
-  h->avx2 = fricl__host_has_avx2();
+  h->isa = fricl__host_isa();
   snprintf(ctx->device_name, sizeof ctx->device_name, "host (%u thread%s%s)",
-           ctx->threads, ctx->threads == 1 ? "" : "s", h->avx2 ? ", AVX2" : "");
+           ctx->threads, ctx->threads == 1 ? "" : "s", isa_names[h->isa]);
   *out = &h->base;
   return FRICL_STATUS_OK;
 }

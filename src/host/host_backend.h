@@ -14,7 +14,7 @@
 
 typedef struct fricl__host {
   fricl__backend base;
-  int avx2; /* run the AVX2 variants of the loops (host_isa.h) */
+  int isa; /* fricl__isa: the variant of the vectorisable loops */
   /* Grow-only scratch (records, per-contact D), reused call after call. */
   void *scratch[FRICL__HOST_SCRATCH];
   size_t scratch_bytes[FRICL__HOST_SCRATCH];
