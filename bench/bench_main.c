@@ -14,8 +14,10 @@
 #include "bench_build.h"
 #include "bench_contacts.h"
 #include "bench_laws.h"
+#include "bench_multi.h"
 #include "bench_ocl.h"
 #include "bench_report.h"
+#include "bench_resident.h"
 #include "bench_scalar.h"
 #include "bench_sweep.h"
 
@@ -79,8 +81,13 @@ static void usage(FILE *out) {
       "                      (single-thread C), cpu, gpu or opencl:P:D\n"
       "                      (default: $FRICL_DEVICE, else auto). The sweep\n"
       "                      ignores it and opens every backend itself.\n"
+      "                      A device list (opencl:0:0,opencl:0:1, all-gpu)\n"
+      "                      runs the per-device rows instead (--device\n"
+      "                      LIST --help)\n"
       "  --suite S[,S...]    scalar, contacts, build, laws, sweep or all\n"
-      "                      (default all)\n"
+      "                      (default all); `--suite resident` alone runs\n"
+      "                      the device-resident Newton iteration rows (also\n"
+      "                      after the build rows; --suite resident --help)\n"
       "  --n N               elements per scalar group (default 2^24) and\n"
       "                      per law row (default 10^7); 2^k allowed\n"
       "  --contacts N        contacts per row of the contacts and build\n"
@@ -476,6 +483,10 @@ static void write_json(FILE *f, const bench_options *o, const bench_header *h,
 }
 
 int fricl_bench_main(int argc, char **argv) {
+  if (bench_resident_selected(argc, argv)) /* bench_resident.c */
+    return bench_resident_main(argc, argv);
+  if (bench_multi_selected(argc, argv)) /* device lists: bench_multi.c */
+    return bench_multi_main(argc, argv);
   bench_options opt;
   const int prc = parse_options(argc, argv, &opt);
   if (prc)
@@ -539,6 +550,9 @@ int fricl_bench_main(int argc, char **argv) {
   if ((opt.suites & BENCH_SUITE_BUILD) &&
       bench_build_run(&opt, env.ctx, env.ref, env.has_dev, opt.contacts,
                       &res.build))
+    goto cleanup;
+  if ((opt.suites & BENCH_SUITE_BUILD) && env.has_dev &&
+      bench_resident_run(&opt, env.ctx, opt.contacts, opt.markdown))
     goto cleanup;
   if ((opt.suites & BENCH_SUITE_LAWS) &&
       bench_laws_run(&opt, env.ctx, env.ref, env.has_dev, &res.laws))

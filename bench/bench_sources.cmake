@@ -18,11 +18,14 @@ set(FRICL_BENCH_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/bench_sweep.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_accuracy.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_report.c
+    ${CMAKE_CURRENT_LIST_DIR}/bench_lattice.c
+    ${CMAKE_CURRENT_LIST_DIR}/bench_multi.c
     ${CMAKE_CURRENT_LIST_DIR}/../tests/ref/scalar_ref_ld.c)
 if(FRICL_WITH_OPENCL)
   list(APPEND FRICL_BENCH_SOURCES
        ${CMAKE_CURRENT_LIST_DIR}/bench_ocl.c
        ${CMAKE_CURRENT_LIST_DIR}/bench_scalar_cl.c
        ${CMAKE_CURRENT_LIST_DIR}/bench_build_cl.c
-       ${CMAKE_CURRENT_LIST_DIR}/bench_laws_cl.c)
+       ${CMAKE_CURRENT_LIST_DIR}/bench_laws_cl.c
+       ${CMAKE_CURRENT_LIST_DIR}/bench_resident.c)
 endif()

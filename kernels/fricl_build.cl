@@ -12,8 +12,9 @@
  *                                    2 per vertex (interpolated, blended)
  *   FRICL_BLEND, FRICL_PHYSICAL, FRICL_HAS_DMIN, FRICL_HAS_WEIGHT
  *   FRICL_OUT_MASK    which outputs are written (bits below)
- * Per-contact arrays are indexed from contact 0; this launch covers
- * contacts [c0, c0 + n). Every contact is independent, so results do not
+ * Every buffer comes with an element offset; per-contact arrays are
+ * indexed from contact 0 at that offset; this launch covers contacts
+ * [c0, c0 + n). Every contact is independent, so results do not
  * depend on chunking or on the order of work items.
  */
 #ifndef FRICL_EMBEDDED
@@ -33,46 +34,56 @@
 #define FRICL_M (FRICL_DIM - 1)
 
 __kernel void fricl_build_contacts(
-    ulong n, ulong c0, __global const int *restrict vert,
-    __global const FRICL_REAL *restrict X,
-    __global const FRICL_REAL *restrict Xr,
-    __global const FRICL_REAL *restrict pn_a,
-    __global const FRICL_REAL *restrict pc_a,
-    __global const FRICL_REAL *restrict dmin_a, FRICL_REAL dmin_s,
-    __global const FRICL_REAL *restrict w_a,
-    __global const FRICL_REAL *restrict mus_a, FRICL_REAL mus_s,
-    __global const FRICL_REAL *restrict muk_a, FRICL_REAL muk_s,
+    ulong n, ulong c0, ulong nv, __global const int *restrict vert,
+    ulong vert_off, __global const FRICL_REAL *restrict X, ulong X_off,
+    __global const FRICL_REAL *restrict Xr, ulong Xr_off,
+    __global const FRICL_REAL *restrict pn_a, ulong pn_off,
+    __global const FRICL_REAL *restrict pc_a, ulong pc_off,
+    __global const FRICL_REAL *restrict dmin_a, ulong dmin_off,
+    FRICL_REAL dmin_s, __global const FRICL_REAL *restrict w_a, ulong w_off,
+    __global const FRICL_REAL *restrict mus_a, ulong mus_off, FRICL_REAL mus_s,
+    __global const FRICL_REAL *restrict muk_a, ulong muk_off, FRICL_REAL muk_s,
     FRICL_REAL kappa, FRICL_REAL dhat, __global FRICL_REAL *restrict beta_o,
-    __global FRICL_REAL *restrict P_o, __global FRICL_REAL *restrict N_o,
-    __global FRICL_REAL *restrict gN_o, __global FRICL_REAL *restrict w_o,
-    __global FRICL_REAL *restrict mus_o, __global FRICL_REAL *restrict muk_o,
-    __global uchar *restrict st_o) {
+    ulong beta_off, __global FRICL_REAL *restrict P_o, ulong P_off,
+    __global FRICL_REAL *restrict N_o, ulong N_off,
+    __global FRICL_REAL *restrict gN_o, ulong gN_off,
+    __global FRICL_REAL *restrict w_o, ulong wo_off,
+    __global FRICL_REAL *restrict mus_o, ulong muso_off,
+    __global FRICL_REAL *restrict muk_o, ulong muko_off,
+    __global uchar *restrict st_o, ulong st_off) {
   const size_t j = get_global_id(0);
   if (j >= n)
     return;
   const size_t c = (size_t)c0 + j;
-  int vx[FRICL_K];
-  for (int i = 0; i < FRICL_K; ++i)
-    vx[i] = vert[c * FRICL_K + i];
+  /* nv > 0 (the cl_mem tier): a vertex index outside [0, nv), which the
+   * host cannot check in device memory, reads NaN instead of memory out
+   * of bounds (the contact then gets the NONFINITE status). */
+  int vx[FRICL_K], ok[FRICL_K];
+  for (int i = 0; i < FRICL_K; ++i) {
+    const int v = vert[vert_off + c * FRICL_K + i];
+    ok[i] = nv == 0 || (v >= 0 && (ulong)v < nv);
+    vx[i] = ok[i] ? v : 0;
+  }
   FRICL_REAL x[FRICL_K * FRICL_DIM];
   FRICL_REAL mvs[4] = {0, 0, 0, 0}, mvk[4] = {0, 0, 0, 0};
   for (int i = 0; i < FRICL_K; ++i) {
     for (int r = 0; r < FRICL_DIM; ++r)
-      x[i * FRICL_DIM + r] = X[(size_t)vx[i] * FRICL_DIM + r];
+      x[i * FRICL_DIM + r] =
+          ok[i] ? X[X_off + (size_t)vx[i] * FRICL_DIM + r] : (FRICL_REAL)NAN;
 #if FRICL_MUS_MODE == 2
-    mvs[i] = mus_a[vx[i]];
+    mvs[i] = ok[i] ? mus_a[mus_off + vx[i]] : (FRICL_REAL)NAN;
 #endif
 #if FRICL_MUK_MODE == 2
-    mvk[i] = muk_a[vx[i]];
+    mvk[i] = ok[i] ? muk_a[muk_off + vx[i]] : (FRICL_REAL)NAN;
 #endif
   }
   FRICL_REAL eps_x = 0;
 #if FRICL_STENCIL_IS_EE
   {
 #if FRICL_HAS_REST
-    __global const FRICL_REAL *R = Xr;
+    __global const FRICL_REAL *R = Xr + Xr_off;
 #else
-    __global const FRICL_REAL *R = X;
+    __global const FRICL_REAL *R = X + X_off;
 #endif
     FRICL_REAL ea[3], eb[3];
     for (int r = 0; r < 3; ++r) {
@@ -86,21 +97,21 @@ __kernel void fricl_build_contacts(
   FRICL_REAL pn[3] = {0, 0, 0}, pc = 0;
 #if FRICL_STENCIL_IS_PV
   for (int r = 0; r < FRICL_DIM; ++r)
-    pn[r] = pn_a[c * FRICL_DIM + r];
-  pc = pc_a[c];
+    pn[r] = pn_a[pn_off + c * FRICL_DIM + r];
+  pc = pc_a[pc_off + c];
 #endif
 #if FRICL_MUS_MODE == 1
-  FRICL_REAL mus = mus_a[c];
+  FRICL_REAL mus = mus_a[mus_off + c];
 #else
   FRICL_REAL mus = mus_s;
 #endif
 #if FRICL_MUK_MODE == 1
-  FRICL_REAL muk = muk_a[c];
+  FRICL_REAL muk = muk_a[muk_off + c];
 #else
   FRICL_REAL muk = muk_s;
 #endif
 #if FRICL_HAS_DMIN
-  const FRICL_REAL dmin = dmin_a[c];
+  const FRICL_REAL dmin = dmin_a[dmin_off + c];
 #else
   const FRICL_REAL dmin = dmin_s;
 #endif
@@ -111,34 +122,34 @@ __kernel void fricl_build_contacts(
       FRICL_BLEND, FRICL_WANT(FRICL_BO_GRAD), beta, P, &N, gN, &mus, &muk);
 #if FRICL_WANT(FRICL_BO_BETA) && FRICL_NB > 0
   for (int i = 0; i < FRICL_NB; ++i)
-    beta_o[c * FRICL_NB + i] = beta[i];
+    beta_o[beta_off + c * FRICL_NB + i] = beta[i];
 #endif
 #if FRICL_WANT(FRICL_BO_P)
   for (int i = 0; i < FRICL_DIM * FRICL_M; ++i)
-    P_o[c * (FRICL_DIM * FRICL_M) + i] = P[i];
+    P_o[P_off + c * (FRICL_DIM * FRICL_M) + i] = P[i];
 #endif
 #if FRICL_WANT(FRICL_BO_N)
-  N_o[c] = N;
+  N_o[N_off + c] = N;
 #endif
 #if FRICL_WANT(FRICL_BO_GRAD)
   for (int i = 0; i < FRICL_K * FRICL_DIM; ++i)
-    gN_o[c * (FRICL_K * FRICL_DIM) + i] = gN[i];
+    gN_o[gN_off + c * (FRICL_K * FRICL_DIM) + i] = gN[i];
 #endif
 #if FRICL_WANT(FRICL_BO_W)
 #if FRICL_HAS_WEIGHT
-  w_o[c] = w_a[c];
+  w_o[wo_off + c] = w_a[w_off + c];
 #else
-  w_o[c] = FRICL_R(1);
+  w_o[wo_off + c] = FRICL_R(1);
 #endif
 #endif
 #if FRICL_WANT(FRICL_BO_MUS)
-  mus_o[c] = mus;
+  mus_o[muso_off + c] = mus;
 #endif
 #if FRICL_WANT(FRICL_BO_MUK)
-  muk_o[c] = muk;
+  muk_o[muko_off + c] = muk;
 #endif
 #if FRICL_WANT(FRICL_BO_STATUS)
-  st_o[c] = (uchar)s;
+  st_o[st_off + c] = (uchar)s;
 #endif
   (void)s;
 }

@@ -158,6 +158,12 @@ typedef struct fricl_context_params {
    *   "host"       the threaded host backend (@since 0.4);
    *   "reference"  the single-thread portable C backend;
    *   "gpu", "cpu", "opencl:<platform>:<device>"  that OpenCL device.
+   *   "opencl:0:0,opencl:0:1" (a comma-separated list of such specs, at
+   *                most 8) or "all-gpu" (every OpenCL GPU): one context
+   *                over several devices; every call is split over them by
+   *                their measured speed, with results bitwise equal to one
+   *                device's (README, "Several devices"). The cl_mem tier
+   *                runs on the first device. @since 0.4
    * Explicit specs never switch; only "auto" chooses. */
   const char *device;
   /* Largest number of elements per kernel launch; 0 derives it from the
@@ -235,6 +241,62 @@ FRICL_API int fricl_context_has_fp64(const fricl_context *ctx);
 
 /** @return the number of host threads fricl uses on @p ctx. @since 0.4 */
 FRICL_API unsigned fricl_context_threads(const fricl_context *ctx);
+
+/* The features, for per-feature figures such as device shares.
+ * @since 0.4 */
+typedef enum fricl_feature {
+  FRICL_FEATURE_SCALAR = 0,     /* fricl_scalar_eval */
+  FRICL_FEATURE_TANGENTIAL = 1, /* fricl_tangential_eval */
+  FRICL_FEATURE_BUILD = 2,      /* fricl_build */
+  FRICL_FEATURE_LAWS = 3,       /* fricl_law_eval, fricl_law_step */
+  FRICL_FEATURE_COUNT = 4
+} fricl_feature;
+
+/* One OpenCL device of a context and its part of each feature's work. */
+typedef struct fricl_context_device {
+  uint32_t struct_size; /* set by fricl_context_devices */
+  /* As in "opencl:<platform>:<device>"; -1 for a device adopted with
+   * fricl_context_create_from_cl. */
+  int platform_index, device_index;
+  char device_name[256];
+  /* Per fricl_feature: the fraction of a large f64 call's work items this
+   * device takes (f32 when no device has fp64); 1 on a one-device
+   * context, summing to 1 over the devices of a list. */
+  double share[FRICL_FEATURE_COUNT];
+  /* Per fricl_feature: the work items per second this device reached on
+   * the context's split calls so far, 0 before any was measured (the
+   * shares then follow compute units x clock). See README, "Several
+   * devices". */
+  double items_per_second[FRICL_FEATURE_COUNT];
+} fricl_context_device;
+
+/**
+ * The OpenCL devices of @p ctx: none for "host" and "reference" (and for
+ * "auto" without a device), one for an OpenCL device, several for a device
+ * list ("opencl:0:0,opencl:0:1", "all-gpu"). Fills the first
+ * min(count, capacity) entries of @p infos (which may be NULL when
+ * capacity is 0). "auto" looks its device up, like fricl_context_backend.
+ * @return OK, or INVALID_ARGUMENT when ctx or count is NULL.
+ * @since 0.4
+ */
+FRICL_API fricl_status fricl_context_devices(const fricl_context *ctx,
+                                             fricl_context_device *infos,
+                                             size_t capacity, size_t *count);
+
+/**
+ * Bytes fricl itself moved between host memory and the OpenCL devices of
+ * @p ctx since its creation: host-tier inputs in and results out (arrays
+ * wrapped in place on unified-memory devices count as moved, as a
+ * discrete device copies them), plan lists uploaded, and what a device
+ * list passes between its devices through the host. The cl_mem tier moves
+ * nothing itself; the caller's own transfers are not counted. Either
+ * pointer may be NULL; both 0 without an OpenCL device. Does not open
+ * "auto"'s device.
+ * @since 0.4
+ */
+FRICL_API void fricl_context_transfers(const fricl_context *ctx,
+                                       uint64_t *to_device,
+                                       uint64_t *from_device);
 
 /* ------------------------------------------------ smooth friction (scalar) */
 

@@ -148,6 +148,7 @@ FRICL_API fricl_status fricl_tangential_eval_cl(
 }
 #endif
 
-#include "fricl/fricl_laws_cl.h" /* laws on cl_mem (since 0.2) */
+#include "fricl/fricl_build_cl.h" /* lagged build on cl_mem (since 0.4) */
+#include "fricl/fricl_laws_cl.h"  /* laws on cl_mem (since 0.2) */
 
 #endif /* FRICL_CL_H */

@@ -247,6 +247,12 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   return st;
 }
 
+fricl_status fricl__build_validate(fricl_context *ctx,
+                                   const fricl_build_batch *b) {
+  fricl__clear_error(ctx);
+  return validate(ctx, b);
+}
+
 /* --------------------------------------------------------------- build */
 
 /* Per piece of a group's contacts: the count of each status code and its

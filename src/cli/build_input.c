@@ -323,8 +323,16 @@ fricl_status build_input_run(fricl_context *ctx, build_input *b,
                              fricl_mu_blend blend, int physical_barrier) {
   fricl_build_group groups[BUILD_N_TYPES];
   fricl_build_batch batch;
+  build_input_batch(b, blend, physical_barrier, &batch, groups);
+  return fricl_build(ctx, &batch);
+}
+
+void build_input_batch(build_input *b, fricl_mu_blend blend,
+                       int physical_barrier, fricl_build_batch *out,
+                       fricl_build_group *groups) {
+  fricl_build_batch batch;
   size_t ng = 0;
-  memset(groups, 0, sizeof groups);
+  memset(groups, 0, BUILD_N_TYPES * sizeof *groups);
   for (int t = 0; t < BUILD_N_TYPES; ++t) {
     const build_type *g = &b->g[t];
     if (!g->present)
@@ -366,7 +374,7 @@ fricl_status build_input_run(fricl_context *ctx, build_input *b,
   batch.n_groups = ng;
   batch.groups = groups;
   batch.report = &b->report;
-  return fricl_build(ctx, &batch);
+  *out = batch;
 }
 
 /* ------------------------------------------------------------ output */

@@ -56,6 +56,12 @@ int build_input_read(build_input *b, const npz_archive *in,
 fricl_status build_input_run(fricl_context *ctx, build_input *b,
                              fricl_mu_blend blend, int physical_barrier);
 
+/* The batch build_input_run passes (groups: BUILD_N_TYPES entries, the
+ * present types first; the report is b->report). */
+void build_input_batch(build_input *b, fricl_mu_blend blend,
+                       int physical_barrier, fricl_build_batch *batch,
+                       fricl_build_group *groups);
+
 /* Append the output arrays (per present type T: T, T_closest_point,
  * T_tangent_basis, T_normal_force, T_mu_s, T_mu_k, T_weight, T_status; then
  * status_counts). */

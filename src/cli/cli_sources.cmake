@@ -4,6 +4,7 @@ set(FRICL_CLI_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/main.c
     ${CMAKE_CURRENT_LIST_DIR}/cli_args.c
     ${CMAKE_CURRENT_LIST_DIR}/cmd_devices.c
+    ${CMAKE_CURRENT_LIST_DIR}/devices_shares.c
     ${CMAKE_CURRENT_LIST_DIR}/cmd_eval.c
     ${CMAKE_CURRENT_LIST_DIR}/cmd_law.c
     ${CMAKE_CURRENT_LIST_DIR}/eval_args.c
@@ -19,6 +20,7 @@ list(APPEND FRICL_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/npz.c
      ${CMAKE_CURRENT_LIST_DIR}/tangential_args.c
      ${CMAKE_CURRENT_LIST_DIR}/tangential_input.c
      ${CMAKE_CURRENT_LIST_DIR}/build_input.c
+     ${CMAKE_CURRENT_LIST_DIR}/tangential_device.c
      ${CMAKE_CURRENT_LIST_DIR}/build_args.c
      ${CMAKE_CURRENT_LIST_DIR}/cmd_build.c)
 set(FRICL_CLI_LIBS ZLIB::ZLIB)

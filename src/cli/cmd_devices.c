@@ -7,11 +7,12 @@
 
 #include "cli_args.h"
 #include "commands.h"
+#include "devices_shares.h"
 #include "fricl/fricl.h"
 
 static void print_help(FILE *f) {
   fputs(
-      "Usage: fricl devices\n"
+      "Usage: fricl devices [--device LIST]\n"
       "\n"
       "List the devices fricl can evaluate on, one per line:\n"
       "  SPEC       the value for --device or FRICL_DEVICE:\n"
@@ -29,9 +30,15 @@ static void print_help(FILE *f) {
       "when its device is a CPU or there is none, on the host backend\n"
       "(portable C on every core, always available, like reference: one\n"
       "thread, the simplest loops). The last line says what auto does here.\n"
+      "Several devices make one context with a comma-separated list of\n"
+      "OpenCL specs (opencl:0:0,opencl:0:1) or all-gpu (every GPU); with\n"
+      "--device LIST (or FRICL_DEVICE set to a list), a short calibration\n"
+      "shows each device alone, the list's combined throughput and the\n"
+      "share of the work each device takes.\n"
       "\n"
       "Options:\n"
-      "  -h, --help  show this help and exit.\n"
+      "  --device LIST  also calibrate this device list (see above).\n"
+      "  -h, --help     show this help and exit.\n"
       "\n"
       "Exit status: 0 (also when no OpenCL device exists); 2 on a usage\n"
       "error; 1 when the device list cannot be obtained.\n",
@@ -129,6 +136,12 @@ static void print_default(const fricl_device_info *infos, size_t count) {
            def->platform_index, def->device_index);
   else
     printf("No OpenCL device found: auto runs every call on host.\n");
+  if (count >= 2)
+    printf("Several devices in one context: --device "
+           "opencl:%d:%d,opencl:%d:%d (a list) or all-gpu; `fricl devices "
+           "--device LIST` shows the shares.\n",
+           infos[0].platform_index, infos[0].device_index,
+           infos[1].platform_index, infos[1].device_index);
   const char *env = getenv("FRICL_DEVICE");
   if (env && *env && strcmp(env, "auto") != 0)
     printf("FRICL_DEVICE=%s: commands without --device use that, not "
@@ -141,13 +154,21 @@ int cmd_devices_main(int argc, char **argv) {
     print_help(stdout);
     return 0;
   }
-  if (argc > 1) {
+  const char *list = NULL;
+  if (argc == 3 && strcmp(argv[1], "--device") == 0)
+    list = argv[2];
+  else if (argc == 2 && strncmp(argv[1], "--device=", 9) == 0)
+    list = argv[1] + 9;
+  else if (argc > 1) {
     fprintf(stderr,
             "fricl devices: unexpected argument '%s' (see 'fricl devices "
             "--help')\n",
             argv[1]);
     return 2;
   }
+  const char *env = getenv("FRICL_DEVICE");
+  if (!list && env && (strchr(env, ',') || strcmp(env, "all-gpu") == 0))
+    list = env;
   fricl_device_info *infos = NULL;
   size_t count = 0;
   if (list_devices(&infos, &count) != 0) {
@@ -158,5 +179,7 @@ int cmd_devices_main(int argc, char **argv) {
   print_table(infos, count);
   print_default(infos, count);
   free(infos);
+  if (list && devices_shares_print(list) != 0)
+    return 1;
   return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -15,6 +15,7 @@
 #include "npz.h"
 #include "npz_input.h"
 #include "tangential_args.h"
+#include "tangential_device.h"
 #include "tangential_input.h"
 
 #define EXIT_RUNTIME 1
@@ -263,7 +264,10 @@ static int run_tangential(const tangential_args *a) {
   }
   if (a->verbose)
     report(&s);
-  if (a->build) {
+  /* On an OpenCL device --build runs device-resident: fricl_build_cl,
+   * then the evaluation on the build's device buffers. */
+  const int on_device = a->build && tangential_device_wanted(ctx, a->device);
+  if (a->build && !on_device) {
     st = build_input_run(ctx, &s.in.build, a->blend, a->physical_barrier);
     if (st != FRICL_STATUS_OK) {
       rc = library_error(ctx, st, a->in_path);
@@ -327,10 +331,17 @@ static int run_tangential(const tangential_args *a) {
     batch.plan = plan;
     batch.hessian_values = bsr;
   }
-  st = fricl_tangential_eval(ctx, &batch);
+  st = on_device ? tangential_device_run(ctx, &s.in.build, a->blend,
+                                         a->physical_barrier, &batch)
+                 : fricl_tangential_eval(ctx, &batch);
   if (st != FRICL_STATUS_OK) {
     rc = library_error(ctx, st, a->in_path);
     goto done;
+  }
+  if (a->verbose && on_device) {
+    build_input_report(&s.in.build, stderr);
+    fprintf(stderr, "fricl tangential: --build device-resident: the build's "
+                    "outputs stayed on the device for the evaluation\n");
   }
   if (a->verbose)
     cli_report_backend("fricl tangential", ctx);

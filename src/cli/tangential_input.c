@@ -264,8 +264,8 @@ static int read_group(tangential_input *s, tangential_group *g) {
 /* Point the contact groups at the build's outputs, which have exactly the
  * layout of fricl_contact_group's inputs (no copy, no file round trip).
  * They are filled when the build runs, before the evaluation. The arrays
- * pass through host memory: keeping them on the device needs a cl_mem tier
- * of fricl_build, which the library does not offer yet (future work). */
+ * pass through host memory here; on an OpenCL device `fricl tangential
+ * --build` keeps them on the device instead (tangential_device.c). */
 static void groups_from_build(tangential_input *s) {
   for (int t = 0; t < TANGENTIAL_N_TYPES; ++t) {
     const build_type *b = &s->build.g[t];

@@ -58,7 +58,7 @@ static fricl_status ocl_prepare(fricl__backend *be,
                                   NULL);
 }
 
-static const fricl__backend_ops ocl_ops = {
+const fricl__backend_ops fricl__ocl_ops = {
     "opencl",          FRICL_BACKEND_OPENCL,
     fricl__ocl_scalar, fricl__ocl_tangential,
     fricl__ocl_build,  fricl__ocl_laws,
@@ -67,7 +67,7 @@ static const fricl__backend_ops ocl_ops = {
 /* Fill the device-derived fields of a backend whose device, context and
  * queue are set. */
 static fricl_status adopt_device(fricl__ocl *o, fricl_context *ctx) {
-  o->base.ops = &ocl_ops;
+  o->base.ops = &fricl__ocl_ops;
   o->base.ctx = ctx;
   o->base.has_fp64 = fricl__device_has_fp64(o->device);
   clGetDeviceInfo(o->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
@@ -95,6 +95,8 @@ static fricl_status adopt_device(fricl__ocl *o, fricl_context *ctx) {
 
 fricl_status fricl__ocl_create(fricl_context *ctx, const char *spec, int *found,
                                fricl__backend **out) {
+  if (fricl__multi_spec(spec))
+    return fricl__multi_create(ctx, spec, found, out);
   *out = NULL;
   *found = 0;
   char msg[512] = "";
@@ -113,6 +115,8 @@ fricl_status fricl__ocl_create(fricl_context *ctx, const char *spec, int *found,
   cl_int err = CL_SUCCESS;
   o->platform = choice.platform;
   o->device = choice.device;
+  o->platform_index = choice.platform_index;
+  o->device_index = choice.device_index;
   const cl_context_properties props[] = {
       CL_CONTEXT_PLATFORM, (cl_context_properties)choice.platform, 0};
   o->cl_ctx =
@@ -127,7 +131,7 @@ fricl_status fricl__ocl_create(fricl_context *ctx, const char *spec, int *found,
                      "creating an OpenCL context on device %d:%d: %s",
                      choice.platform_index, choice.device_index,
                      fricl__cl_error_name(err));
-    o->base.ops = &ocl_ops;
+    o->base.ops = &fricl__ocl_ops;
     ocl_destroy(&o->base);
     return st;
   }
@@ -156,11 +160,12 @@ fricl_status fricl__ocl_adopt(fricl_context *ctx, cl_context cl_ctx,
   o->queue = queue;
   clRetainDevice(device);
   o->device = device;
+  o->platform_index = o->device_index = -1;
   fricl__cl_lock();
   fricl_status st = adopt_device(o, ctx);
   fricl__cl_unlock();
   if (st != FRICL_STATUS_OK) {
-    o->base.ops = &ocl_ops;
+    o->base.ops = &fricl__ocl_ops;
     ocl_destroy(&o->base);
     return st;
   }

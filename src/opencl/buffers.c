@@ -85,6 +85,8 @@ fricl_status fricl__ocl_host_buffer(fricl__ocl *o, int slot, const void *ptr,
                        "chunked",
                        bytes, (unsigned long long)o->max_alloc_bytes);
   cl_int err = CL_SUCCESS;
+  if (access == FRICL__HOST_IN)
+    fricl__ocl_moved(o, bytes, 0);
   if (o->host_unified) {
     const cl_mem_flags f = access == FRICL__HOST_IN    ? CL_MEM_READ_ONLY
                            : access == FRICL__HOST_OUT ? CL_MEM_WRITE_ONLY
@@ -115,6 +117,7 @@ fricl_status fricl__ocl_read_back(fricl__ocl *o, cl_mem mem, void *dst,
                                   size_t bytes) {
   if (!mem || !bytes)
     return FRICL_STATUS_OK;
+  fricl__ocl_moved(o, 0, bytes);
   cl_int err;
   if (o->host_unified) {
     /* Mapping is what makes the device's writes visible in host memory. */

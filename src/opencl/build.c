@@ -57,47 +57,71 @@ fricl_status fricl__build_enqueue(fricl__ocl *o, const fricl__build_launch *l) {
   fricl_status st = build_kernel(o, l, mask, &k);
   if (st != FRICL_STATUS_OK || l->n == 0)
     return st;
-  const cl_ulong n64 = l->n, c064 = l->c0;
-  const cl_mem bufs_a[] = {l->vert, l->X,  l->Xrest ? l->Xrest : l->X,
-                           l->pn,   l->pc, l->dmin};
+  const cl_mem mus = l->mus_mode == FRICL__MU_VERTEX ? l->vmus : l->mus;
+  const cl_mem muk = l->muk_mode == FRICL__MU_VERTEX ? l->vmuk : l->muk;
+  const size_t mus_off =
+      l->mus_mode == FRICL__MU_VERTEX ? l->vmus_off : l->mus_off;
+  const size_t muk_off =
+      l->muk_mode == FRICL__MU_VERTEX ? l->vmuk_off : l->muk_off;
+  /* Argument list: (index, buffer, offset) for buffers, reals apart. */
+  const struct {
+    cl_uint idx;
+    cl_mem mem;
+    size_t off;
+  } bufs[] = {
+      {3, l->vert, l->vert_off},
+      {5, l->X, l->X_off},
+      {7, l->Xrest ? l->Xrest : l->X, l->Xrest ? l->Xrest_off : l->X_off},
+      {9, l->pn, l->pn_off},
+      {11, l->pc, l->pc_off},
+      {13, l->dmin, l->dmin_off},
+      {16, l->w, l->w_off},
+      {18, mus, mus_off},
+      {21, muk, muk_off},
+      {26, l->beta, l->beta_off},
+      {28, l->P, l->P_off},
+      {30, l->N, l->N_off},
+      {32, l->gN, l->gN_off},
+      {34, l->wout, l->wout_off},
+      {36, l->musout, l->musout_off},
+      {38, l->mukout, l->mukout_off},
+      {40, l->status, l->status_off}};
+  enum { NBUF = sizeof bufs / sizeof bufs[0] };
+  const cl_ulong n64 = l->n, c064 = l->c0, nv64 = l->nv;
   cl_int err = clSetKernelArg(k, 0, sizeof n64, &n64);
   if (err == CL_SUCCESS)
     err = clSetKernelArg(k, 1, sizeof c064, &c064);
-  for (cl_uint i = 0; i < 6 && err == CL_SUCCESS; ++i)
-    err = clSetKernelArg(k, 2 + i, sizeof(cl_mem), &bufs_a[i]);
   if (err == CL_SUCCESS)
-    err = set_real(k, 8, l->precision, l->dmin_s);
+    err = clSetKernelArg(k, 2, sizeof nv64, &nv64);
+  for (int i = 0; i < NBUF && err == CL_SUCCESS; ++i) {
+    const cl_ulong off = bufs[i].off;
+    err = clSetKernelArg(k, bufs[i].idx, sizeof(cl_mem), &bufs[i].mem);
+    if (err == CL_SUCCESS)
+      err = clSetKernelArg(k, bufs[i].idx + 1, sizeof off, &off);
+  }
   if (err == CL_SUCCESS)
-    err = clSetKernelArg(k, 9, sizeof(cl_mem), &l->w);
-  const cl_mem mus = l->mus_mode == FRICL__MU_VERTEX ? l->vmus : l->mus;
-  const cl_mem muk = l->muk_mode == FRICL__MU_VERTEX ? l->vmuk : l->muk;
+    err = set_real(k, 15, l->precision, l->dmin_s);
   if (err == CL_SUCCESS)
-    err = clSetKernelArg(k, 10, sizeof(cl_mem), &mus);
+    err = set_real(k, 20, l->precision, l->mus_s);
   if (err == CL_SUCCESS)
-    err = set_real(k, 11, l->precision, l->mus_s);
+    err = set_real(k, 23, l->precision, l->muk_s);
   if (err == CL_SUCCESS)
-    err = clSetKernelArg(k, 12, sizeof(cl_mem), &muk);
+    err = set_real(k, 24, l->precision, l->kappa);
   if (err == CL_SUCCESS)
-    err = set_real(k, 13, l->precision, l->muk_s);
-  if (err == CL_SUCCESS)
-    err = set_real(k, 14, l->precision, l->kappa);
-  if (err == CL_SUCCESS)
-    err = set_real(k, 15, l->precision, l->dhat);
-  const cl_mem outs[] = {l->beta, l->P,      l->N,      l->gN,
-                         l->wout, l->musout, l->mukout, l->status};
-  for (cl_uint i = 0; i < 8 && err == CL_SUCCESS; ++i)
-    err = clSetKernelArg(k, 16 + i, sizeof(cl_mem), &outs[i]);
+    err = set_real(k, 25, l->precision, l->dhat);
   const size_t global = l->n;
   const int set_ok = err == CL_SUCCESS;
   if (set_ok)
-    err = FRICL__CL(clEnqueueNDRangeKernel)(o->queue, k, 1, NULL, &global, NULL,
-                                            0, NULL, NULL);
+    err = FRICL__CL(clEnqueueNDRangeKernel)(
+        o->queue, k, 1, NULL, &global, NULL, l->num_wait,
+        l->num_wait ? l->wait : NULL, l->done);
   /* Also on failure: the cached kernel must not keep handles of buffers
    * that are released later (some runtimes read them when an argument is
    * set again). */
-  static const cl_uint mem_args[] = {2,  3,  4,  5,  6,  7,  9,  10, 12,
-                                     16, 17, 18, 19, 20, 21, 22, 23};
-  fricl__kernel_unbind(k, mem_args, (int)(sizeof mem_args / sizeof *mem_args));
+  cl_uint mem_args[NBUF];
+  for (int i = 0; i < NBUF; ++i)
+    mem_args[i] = bufs[i].idx;
+  fricl__kernel_unbind(k, mem_args, NBUF);
   if (err != CL_SUCCESS)
     return fricl__fail_cl(o->base.ctx, err,
                           set_ok ? "clEnqueueNDRangeKernel" : "clSetKernelArg");
@@ -257,5 +281,87 @@ fricl_status fricl__ocl_build(fricl__backend *be, const fricl__build_work *w) {
   }
   clFinish(o->queue);
   release_owned(vm, vown, 4);
+  return st;
+}
+
+/* ------------------------------------------------------------ cl tier */
+
+fricl_status fricl__ocl_build_enqueue(fricl__ocl *o,
+                                      const fricl_build_batch_cl *b,
+                                      cl_uint num_wait, const cl_event *wait,
+                                      cl_event *done) {
+  fricl__build_launch l;
+  memset(&l, 0, sizeof l);
+  l.precision = b->precision;
+  l.dim = b->dim;
+  l.physical = (b->flags & FRICL_BUILD_FLAG_PHYSICAL_BARRIER) != 0;
+  l.blend = (int)b->blend;
+  l.kappa = b->kappa;
+  l.dhat = b->dhat;
+  l.dmin_s = b->dmin;
+  l.mus_s = b->mu_s;
+  l.muk_s = b->mu_k;
+  /* Device-resident indices are checked by the kernel (0 would trust
+   * them; with no vertices, every index is out of range). */
+  l.nv = b->n_vertices ? b->n_vertices : 1;
+  l.X = b->lagged_positions.mem;
+  l.X_off = b->lagged_positions.offset;
+  l.Xrest = b->rest_positions.mem;
+  l.Xrest_off = b->rest_positions.offset;
+  l.vmus = b->vertex_mu_s.mem;
+  l.vmus_off = b->vertex_mu_s.offset;
+  l.vmuk = b->vertex_mu_k.mem;
+  l.vmuk_off = b->vertex_mu_k.offset;
+  fricl_status st = FRICL_STATUS_OK;
+  for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
+    const fricl_build_group_cl *G = &b->groups[g];
+    if (!G->count)
+      continue;
+    const int pv = G->type == FRICL_STENCIL_PV;
+    l.type = G->type;
+    l.mus_mode = fricl__mu_mode(G->mu_s.mem, l.vmus);
+    l.muk_mode = fricl__mu_mode(G->mu_k.mem, l.vmuk);
+    l.vert = G->vertices.mem;
+    l.vert_off = G->vertices.offset;
+    l.pn = pv ? G->plane_normal.mem : NULL;
+    l.pn_off = pv ? G->plane_normal.offset : 0;
+    l.pc = pv ? G->plane_offset.mem : NULL;
+    l.pc_off = pv ? G->plane_offset.offset : 0;
+    l.dmin = G->dmin.mem;
+    l.dmin_off = G->dmin.offset;
+    l.w = G->weight.mem;
+    l.w_off = G->weight.offset;
+    l.mus = G->mu_s.mem;
+    l.mus_off = G->mu_s.offset;
+    l.muk = G->mu_k.mem;
+    l.muk_off = G->mu_k.offset;
+    l.beta = G->closest_point.mem;
+    l.beta_off = G->closest_point.offset;
+    l.P = G->tangent_basis.mem;
+    l.P_off = G->tangent_basis.offset;
+    l.N = G->normal_force.mem;
+    l.N_off = G->normal_force.offset;
+    l.gN = G->normal_force_gradient.mem;
+    l.gN_off = G->normal_force_gradient.offset;
+    l.wout = G->weight_out.mem;
+    l.wout_off = G->weight_out.offset;
+    l.musout = G->mu_s_out.mem;
+    l.musout_off = G->mu_s_out.offset;
+    l.mukout = G->mu_k_out.mem;
+    l.mukout_off = G->mu_k_out.offset;
+    l.status = G->status.mem;
+    l.status_off = G->status.offset;
+    l.c0 = 0;
+    l.n = G->count;
+    /* The first launch waits for the caller's events; the queue orders
+     * the rest. */
+    l.num_wait = num_wait;
+    l.wait = wait;
+    st = fricl__build_enqueue(o, &l);
+    if (st == FRICL_STATUS_OK)
+      num_wait = 0;
+  }
+  if (st == FRICL_STATUS_OK && done)
+    st = fricl__ocl_marker(o, num_wait, wait, done);
   return st;
 }

@@ -181,22 +181,23 @@ static char *chunk_ptr(const host_arr *a, size_t off, size_t esz) {
 }
 
 /* Copy between host and a staging buffer: contiguous, or n_steps rows of c
- * values when a per-step array is cut into chunks. */
+ * values when a per-step array is cut into chunks (rows `dev_ld` values
+ * apart on the device). */
 static fricl_status stage(fricl__ocl *o, const fricl__law_plan *pl,
                           const host_arr *a, cl_mem mem, size_t off, size_t c,
-                          int write) {
+                          size_t dev_ld, int write) {
   const size_t esz = fricl__elem_bytes(pl->prec);
   const int rows = a->k == K_STEP && c < pl->n && pl->n_steps > 1;
   const size_t nrows = rows ? pl->n_steps : 1;
   const size_t bytes = rows ? c * esz : chunk_bytes(pl, a, c, esz);
+  const size_t step = rows ? dev_ld * esz : 0;
   for (size_t r = 0; r < nrows; ++r) {
     char *host = chunk_ptr(a, off, esz) + r * pl->n * esz;
     cl_int err =
         write
-            ? FRICL__CL(clEnqueueWriteBuffer)(o->queue, mem, CL_FALSE,
-                                              r * bytes, bytes, host, 0, NULL,
-                                              NULL)
-            : FRICL__CL(clEnqueueReadBuffer)(o->queue, mem, CL_TRUE, r * bytes,
+            ? FRICL__CL(clEnqueueWriteBuffer)(o->queue, mem, CL_FALSE, r * step,
+                                              bytes, host, 0, NULL, NULL)
+            : FRICL__CL(clEnqueueReadBuffer)(o->queue, mem, CL_TRUE, r * step,
                                              bytes, host, 0, NULL, NULL);
     if (err != CL_SUCCESS)
       return fricl__fail_cl(o->base.ctx, err,
@@ -206,6 +207,12 @@ static fricl_status stage(fricl__ocl *o, const fricl__law_plan *pl,
   return FRICL_STATUS_OK;
 }
 
+/* Elements [off, off + c) of a host-tier batch. On unified memory arrays
+ * are wrapped in place, except the per-step outputs of a cut (c < n with
+ * several steps), whose rows interleave with the other elements': those
+ * are staged. A cut's per-step inputs are wrapped rows apart (the
+ * kernel's leading dimension is then n) when the span fits one
+ * allocation, else every per-step array is staged compactly. */
 static fricl_status host_chunk(fricl__ocl *o, const fricl__law_plan *pl,
                                const fricl_law_batch *b, cl_kernel k,
                                size_t off, size_t c) {
@@ -213,32 +220,42 @@ static fricl_status host_chunk(fricl__ocl *o, const fricl__law_plan *pl,
   const size_t esz = fricl__elem_bytes(pl->prec);
   host_arr a[SL_COUNT];
   describe(pl, b, a);
-  /* Zero copy needs the chunk's per-step data contiguous. */
-  const int wrapped = o->host_unified && (pl->n_steps == 1 || c == pl->n);
-  const size_t ld = c == pl->n ? pl->n : c;
+  const int rows = pl->n_steps > 1 && c < pl->n;
+  const size_t span = ((pl->n_steps - 1) * pl->n + c) * esz;
+  const int strided =
+      rows && o->host_unified && (cl_ulong)span <= o->max_alloc_bytes;
+  const size_t ld = c == pl->n || strided ? pl->n : c;
   cl_mem mems[SL_COUNT] = {0};
+  int wrapped[SL_COUNT] = {0};
   arg_buf bufs[SL_COUNT];
   fricl_status st = FRICL_STATUS_OK;
   cl_int err = CL_SUCCESS;
   for (int s = 0; s < SL_COUNT && st == FRICL_STATUS_OK; ++s) {
     if (!a[s].ptr)
       continue;
-    const size_t bytes = chunk_bytes(pl, &a[s], c, esz);
+    const int step_arr = a[s].k == K_STEP && rows;
+    const size_t bytes =
+        step_arr && strided ? span : chunk_bytes(pl, &a[s], c, esz);
     /* The in-place state is read and written through one buffer. */
     const int rw = s == SL_STIN && pl->in_place;
-    if (wrapped) {
+    const size_t logical = chunk_bytes(pl, &a[s], c, esz);
+    fricl__ocl_moved(o, a[s].out ? 0 : logical, a[s].out || rw ? logical : 0);
+    wrapped[s] = o->host_unified && (!step_arr || (strided && !a[s].out));
+    if (wrapped[s]) {
       const cl_mem_flags fl =
           rw ? CL_MEM_READ_WRITE
              : (a[s].out ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY);
       mems[s] =
           FRICL__CL(clCreateBuffer)(o->cl_ctx, CL_MEM_USE_HOST_PTR | fl, bytes,
                                     chunk_ptr(&a[s], off, esz), &err);
-      if (err != CL_SUCCESS)
+      if (err != CL_SUCCESS) {
+        mems[s] = NULL;
         st = fricl__fail_cl(ctx, err, "clCreateBuffer (host pointer)");
+      }
     } else {
       st = fricl__ocl_staging(o, FRICL__SLOT_SCALAR + s, bytes, &mems[s]);
       if (st == FRICL_STATUS_OK && !a[s].out)
-        st = stage(o, pl, &a[s], mems[s], off, c, 1);
+        st = stage(o, pl, &a[s], mems[s], off, c, ld, 1);
     }
   }
   for (int s = 0; s < SL_COUNT; ++s)
@@ -252,7 +269,7 @@ static fricl_status host_chunk(fricl__ocl *o, const fricl__law_plan *pl,
     const int in_place_state = s == SL_STIN && pl->in_place;
     if (!mems[s] || !(a[s].out || in_place_state))
       continue;
-    if (wrapped) {
+    if (wrapped[s]) {
       const size_t bytes = chunk_bytes(pl, &a[s], c, esz);
       char *dst = chunk_ptr(&a[s], off, esz);
       void *p =
@@ -269,19 +286,24 @@ static fricl_status host_chunk(fricl__ocl *o, const fricl__law_plan *pl,
       host_arr dst = a[s];
       if (in_place_state)
         dst.ptr = b->state_out;
-      st = stage(o, pl, &dst, mems[s], off, c, 0);
+      st = stage(o, pl, &dst, mems[s], off, c, ld, 0);
     }
   }
   /* Also on error: nothing enqueued may outlive the caller's pointers. */
   clFinish(o->queue);
-  if (wrapped)
-    for (int s = 0; s < SL_COUNT; ++s)
-      if (mems[s])
-        clReleaseMemObject(mems[s]);
+  for (int s = 0; s < SL_COUNT; ++s)
+    if (mems[s] && wrapped[s])
+      clReleaseMemObject(mems[s]);
   return st;
 }
 
 fricl_status fricl__ocl_laws(fricl__backend *be, const fricl__laws_work *w) {
+  return fricl__ocl_laws_range(be, w, 0, w->pl->n);
+}
+
+fricl_status fricl__ocl_laws_range(fricl__backend *be,
+                                   const fricl__laws_work *w, size_t lo,
+                                   size_t hi) {
   fricl__ocl *o = (fricl__ocl *)be;
   const fricl__law_plan *pl = w->pl;
   const fricl_law_batch *b = w->b;
@@ -296,8 +318,8 @@ fricl_status fricl__ocl_laws(fricl__backend *be, const fricl__laws_work *w) {
     per = 3 * pl->m;
   const size_t chunk =
       fricl__ocl_chunk_elements(o, per * fricl__elem_bytes(pl->prec));
-  for (size_t off = 0; off < pl->n && st == FRICL_STATUS_OK; off += chunk)
-    st = host_chunk(o, pl, b, k, off, fricl__chunk_len(pl->n, off, chunk));
+  for (size_t off = lo; off < hi && st == FRICL_STATUS_OK; off += chunk)
+    st = host_chunk(o, pl, b, k, off, fricl__chunk_len(hi, off, chunk));
   return st;
 }
 

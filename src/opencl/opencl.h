@@ -7,6 +7,7 @@
 #ifndef FRICL_OPENCL_H
 #define FRICL_OPENCL_H
 
+#include "fricl/fricl_build_cl.h"
 #include "fricl/fricl_cl.h"
 
 #include "core/backend.h"
@@ -33,7 +34,8 @@ enum {
   FRICL__SLOT_SCALAR = 0,      /* 16: y, eps, mu_s, mu_k, 12 outputs; laws */
   FRICL__SLOT_TANGENTIAL = 16, /* 4 scratch + 5 global + 13 group fields */
   FRICL__SLOT_BUILD = 38,      /* 4 vertex arrays + 15 group fields */
-  FRICL__STAGING_SLOTS = 57
+  FRICL__SLOT_MULTI = 57,      /* 1: other devices' records (multi.c) */
+  FRICL__STAGING_SLOTS = 58
 };
 
 typedef struct fricl__ocl {
@@ -44,12 +46,19 @@ typedef struct fricl__ocl {
   cl_command_queue queue;
   cl_ulong max_alloc_bytes;
   int is_gpu;
+  /* As in "opencl:P:D"; -1 for a device adopted from the caller. */
+  int platform_index, device_index;
   /* Host-tier arrays may be wrapped in place (CL_MEM_USE_HOST_PTR: no
    * device allocation, no copy) because the device reads host memory;
    * elsewhere they go through the staging buffers. */
   int host_unified;
   char *build_options; /* fricl's + the caller's + FRICL_BUILD_OPTIONS */
   char name[256];
+  /* Bytes moved between host memory and this device by the host tiers
+   * (inputs in, results out; arrays wrapped in place on unified memory
+   * count as moved, as a discrete device would copy them) and by plan
+   * uploads; the cl_mem tier moves nothing. fricl_context_transfers. */
+  uint64_t moved_in, moved_out;
   fricl__program_entry *programs;
   fricl__staging staging[FRICL__STAGING_SLOTS];
 } fricl__ocl;
@@ -86,6 +95,10 @@ fricl_status fricl__ocl_laws_enqueue(fricl__ocl *o, const fricl__law_plan *pl,
                                      const fricl_law_batch_cl *b,
                                      cl_uint num_wait, const cl_event *wait,
                                      cl_event *done);
+fricl_status fricl__ocl_build_enqueue(fricl__ocl *o,
+                                      const fricl_build_batch_cl *b,
+                                      cl_uint num_wait, const cl_event *wait,
+                                      cl_event *done);
 /* A marker that completes after the wait list (n = 0 calls honour the
  * event contract with it). */
 fricl_status fricl__ocl_marker(fricl__ocl *o, cl_uint num_wait,
@@ -145,6 +158,12 @@ fricl_status fricl__ocl_host_buffer(fricl__ocl *o, int slot, const void *ptr,
                                     size_t bytes, fricl__host_access access,
                                     cl_mem *mem, int *owned);
 
+/* Count bytes moved to (in) and from (out) the device. */
+static inline void fricl__ocl_moved(fricl__ocl *o, size_t in, size_t out) {
+  o->moved_in += in;
+  o->moved_out += out;
+}
+
 /* Make the device's writes to `mem` (bytes from its start) visible at dst
  * (blocking). */
 fricl_status fricl__ocl_read_back(fricl__ocl *o, cl_mem mem, void *dst,
@@ -167,12 +186,35 @@ fricl_status fricl__ocl_tangential(fricl__backend *be,
                                    const fricl__tangential_work *w);
 fricl_status fricl__ocl_build(fricl__backend *be, const fricl__build_work *w);
 fricl_status fricl__ocl_laws(fricl__backend *be, const fricl__laws_work *w);
+/* The host tier over elements [lo, hi) of the batch only. */
+fricl_status fricl__ocl_laws_range(fricl__backend *be,
+                                   const fricl__laws_work *w, size_t lo,
+                                   size_t hi);
 fricl_status fricl__ocl_law_kernel(fricl__ocl *o, const fricl__law_plan *pl,
                                    cl_kernel *kernel, double *build_ms);
 
-/* The OpenCL backend as the context's device backend, or NULL. */
+/* ------------------------------------------- several devices (multi.c) */
+
+extern const fricl__backend_ops fricl__ocl_ops;
+extern const fricl__backend_ops fricl__multi_ops;
+
+/* 1 for a spec that names several devices: a comma-separated list, or
+ * "all-gpu". */
+int fricl__multi_spec(const char *spec);
+/* The backend over the devices of such a spec (one device alone when
+ * "all-gpu" finds one GPU). Errors name the bad entry. */
+fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
+                                 int *found, fricl__backend **out);
+/* Its first device: the one the cl_mem tier of the context uses. */
+fricl__ocl *fricl__multi_first(fricl__backend *be);
+
+/* The context's device backend as one OpenCL device (for a context over
+ * several devices, the first), or NULL. */
 static inline fricl__ocl *fricl__ocl_cast(fricl__backend *be) {
-  return be && be->ops->kind == FRICL_BACKEND_OPENCL ? (fricl__ocl *)be : NULL;
+  if (!be || be->ops->kind != FRICL_BACKEND_OPENCL)
+    return NULL;
+  return be->ops == &fricl__multi_ops ? fricl__multi_first(be)
+                                      : (fricl__ocl *)be;
 }
 
 #endif

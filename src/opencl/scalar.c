@@ -105,6 +105,7 @@ static fricl_status host_chunk(fricl__ocl *o, const fricl_scalar_batch *b,
     if (!base)
       continue;
     char *ptr = (char *)(uintptr_t)base + off * esz;
+    fricl__ocl_moved(o, is_in ? bytes : 0, is_in ? 0 : bytes);
     if (wrapped) {
       /* Inputs are wrapped read-only: the device never writes them. */
       mems[s] = FRICL__CL(clCreateBuffer)(

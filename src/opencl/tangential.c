@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "core/fault.h"
-#include "core/tangential.h"
-#include "opencl/opencl.h"
+#include "opencl/tangential_run.h"
 
 #include "fricl_cl_compat.h"
 #include "fricl_tangential_codes.h"
@@ -18,52 +17,13 @@ static const char *const headers[] = {
     "fricl_cl_compat.h", "fricl_scalar_math.h", "fricl_tangential_codes.h",
     "fricl_tangential_math.h", NULL};
 
-/* A buffer and an element offset into it (the kernel arguments). */
-typedef struct {
-  cl_mem mem;
-  cl_ulong off;
-} abuf;
-
-/* Inputs 0..7 then outputs 8..12 of a group, in this order. */
-enum { NIN = 8, NOUT = 5, NARR = NIN + NOUT };
-
-/* Where one group's arrays are: host pointers or caller buffers. */
-typedef struct {
-  fricl_stencil type;
-  size_t count;
-  const void *host[NARR];
-  fricl_buffer_cl dev[NARR];
-} gview;
-
-/* The plan's lists on this backend's device (a plan attachment). */
-typedef struct {
-  cl_mem vptr, ventries, bptr, bentries;
-} dev_plan;
-
-/* Everything one evaluation holds. */
-typedef struct {
-  fricl__ocl *o;
-  fricl_context *ctx;
-  int is_host;
-  fricl_precision prec;
-  fricl_mu_profile profile;
-  fricl_psd psd;
-  uint32_t flags;
-  int dim;
-  size_t nv;
-  double eps;
-  size_t n_groups;
-  gview *groups;
-  fricl_tangential_plan *plan;
-  dev_plan *dp; /* the plan's device lists */
-  int want_pot, want_grad, want_prod, want_hess;
-  abuf vel, dir, grad, prod, hess, pot; /* whole arrays */
-  cl_mem owned[6];                      /* host tier: wrapped, released */
-  int own[6];
-  cl_mem rec, dall, partial; /* context scratch */
-  size_t esz;
-  int rstride; /* reals per record (FRICL_REC_STRIDE or _GRAD) */
-} run_state;
+/* The shared pieces' types under their short local names. */
+typedef fricl__abuf abuf;
+typedef fricl__tan_group gview;
+typedef fricl__tan_dev_plan dev_plan;
+typedef fricl__tan_run run_state;
+typedef fricl__tan_sync sync_state;
+enum { NIN = FRICL__TAN_NIN, NOUT = FRICL__TAN_NOUT, NARR = FRICL__TAN_NARR };
 
 /* The backend's grow-only staging slots of this feature: scratch, so that
  * repeated evaluations - every Newton iteration - do not allocate and
@@ -100,13 +60,6 @@ static void release_owned(cl_mem *m, const int *own, int n) {
       m[i] = NULL;
     }
 }
-
-/* The cl_mem tier's wait list: the first enqueue waits on it (the queue
- * is in order, so everything after follows); a marker signals the end. */
-typedef struct {
-  cl_uint num_wait;
-  const cl_event *wait;
-} sync_state;
 
 /* Set n arguments, enqueue `global` work items, unbind the buffer
  * arguments (see fricl__kernel_unbind). */
@@ -242,15 +195,16 @@ static fricl_status contacts_slice(run_state *rs, sync_state *sy, size_t g,
 }
 
 static fricl_status gather_vec(run_state *rs, sync_state *sy, abuf out,
-                               int field, size_t c0, size_t c1) {
+                               int field, cl_mem rec, size_t c0, size_t c1,
+                               int first_pass) {
   cl_kernel k = NULL;
   fricl_status st = get_kernel(rs, "fricl_tangential_gather_vec", NULL, &k);
   if (st != FRICL_STATUS_OK)
     return st;
   const cl_ulong nv = rs->nv, a = c0, z = c1;
-  const cl_int fld = field, first = c0 == 0;
+  const cl_int fld = field, first = first_pass != 0;
   const void *vals[10] = {
-      &nv,  &rs->dp->vptr, &rs->dp->ventries, &rs->rec, &a, &z,
+      &nv,  &rs->dp->vptr, &rs->dp->ventries, &rec,    &a, &z,
       &fld, &first,        &out.mem,          &out.off};
   const size_t sizes[10] = {sizeof nv,      sizeof(cl_mem), sizeof(cl_mem),
                             sizeof(cl_mem), sizeof a,       sizeof z,
@@ -260,17 +214,16 @@ static fricl_status gather_vec(run_state *rs, sync_state *sy, abuf out,
   return launch(rs, sy, k, rs->nv, 10, vals, sizes, mem_args, 4);
 }
 
-static fricl_status gather_bsr(run_state *rs, sync_state *sy, size_t c0,
-                               size_t c1) {
+static fricl_status gather_bsr(run_state *rs, sync_state *sy, cl_mem rec,
+                               size_t c0, size_t c1, int first_pass) {
   cl_kernel k = NULL;
   fricl_status st = get_kernel(rs, "fricl_tangential_gather_bsr", NULL, &k);
   if (st != FRICL_STATUS_OK)
     return st;
   const cl_ulong nnz = rs->plan->nnz, a = c0, z = c1;
-  const cl_int first = c0 == 0;
-  const void *vals[9] = {
-      &nnz, &rs->dp->bptr, &rs->dp->bentries, &rs->rec,     &a,
-      &z,   &first,        &rs->hess.mem,     &rs->hess.off};
+  const cl_int first = first_pass != 0;
+  const void *vals[9] = {&nnz,   &rs->dp->bptr, &rs->dp->bentries, &rec, &a, &z,
+                         &first, &rs->hess.mem, &rs->hess.off};
   const size_t sizes[9] = {sizeof nnz,     sizeof(cl_mem), sizeof(cl_mem),
                            sizeof(cl_mem), sizeof a,       sizeof z,
                            sizeof first,   sizeof(cl_mem), sizeof(cl_ulong)};
@@ -278,97 +231,129 @@ static fricl_status gather_bsr(run_state *rs, sync_state *sy, size_t c0,
   return launch(rs, sy, k, rs->plan->nnz, 9, vals, sizes, mem_args, 4);
 }
 
-/* The chunk's block partial sums, then their in-order sum added to the
- * running total (on the device: the cl_mem tier stays asynchronous). */
-static fricl_status sum_potential(run_state *rs, sync_state *sy, size_t n,
-                                  int first) {
+fricl_status fricl__tan_gathers(run_state *rs, sync_state *sy, cl_mem rec,
+                                size_t c0, size_t c1, int first) {
+  fricl_status st = FRICL_STATUS_OK;
+  if (rs->want_grad)
+    st = gather_vec(rs, sy, rs->grad, FRICL_REC_Q, rec, c0, c1, first);
+  if (st == FRICL_STATUS_OK && rs->want_prod)
+    st = gather_vec(rs, sy, rs->prod, FRICL_REC_T, rec, c0, c1, first);
+  if (st == FRICL_STATUS_OK && rs->want_hess)
+    st = gather_bsr(rs, sy, rec, c0, c1, first);
+  return st;
+}
+
+fricl_status fricl__tan_block_sums(run_state *rs, sync_state *sy, size_t n) {
+  const cl_ulong nblk = (n + FRICL__POT_BLOCK - 1) / FRICL__POT_BLOCK;
+  if (!nblk)
+    return FRICL_STATUS_OK;
   cl_kernel k = NULL;
   fricl_status st = get_kernel(rs, "fricl_tangential_block_sum", NULL, &k);
   if (st != FRICL_STATUS_OK)
     return st;
-  const cl_ulong nblk = (n + FRICL__POT_BLOCK - 1) / FRICL__POT_BLOCK;
   const cl_ulong n64 = n, blk = FRICL__POT_BLOCK;
-  {
-    const void *vals[4] = {&n64, &blk, &rs->dall, &rs->partial};
-    const size_t sizes[4] = {sizeof n64, sizeof blk, sizeof(cl_mem),
-                             sizeof(cl_mem)};
-    static const cl_uint mem_args[] = {2, 3};
-    st = nblk ? launch(rs, sy, k, (size_t)nblk, 4, vals, sizes, mem_args, 2)
-              : FRICL_STATUS_OK;
-    if (st != FRICL_STATUS_OK)
-      return st;
-  }
-  st = get_kernel(rs, "fricl_tangential_pot_accumulate", NULL, &k);
+  const void *vals[4] = {&n64, &blk, &rs->dall, &rs->partial};
+  const size_t sizes[4] = {sizeof n64, sizeof blk, sizeof(cl_mem),
+                           sizeof(cl_mem)};
+  static const cl_uint mem_args[] = {2, 3};
+  return launch(rs, sy, k, (size_t)nblk, 4, vals, sizes, mem_args, 2);
+}
+
+fricl_status fricl__tan_pot_accumulate(run_state *rs, sync_state *sy,
+                                       size_t nblk, int first) {
+  cl_kernel k = NULL;
+  fricl_status st = get_kernel(rs, "fricl_tangential_pot_accumulate", NULL, &k);
   if (st != FRICL_STATUS_OK)
     return st;
+  const cl_ulong nb = nblk;
   const cl_int f = first;
-  const void *vals[5] = {&nblk, &rs->partial, &f, &rs->pot.mem, &rs->pot.off};
-  const size_t sizes[5] = {sizeof nblk, sizeof(cl_mem), sizeof f,
-                           sizeof(cl_mem), sizeof(cl_ulong)};
+  const void *vals[5] = {&nb, &rs->partial, &f, &rs->pot.mem, &rs->pot.off};
+  const size_t sizes[5] = {sizeof nb, sizeof(cl_mem), sizeof f, sizeof(cl_mem),
+                           sizeof(cl_ulong)};
   static const cl_uint mem_args[] = {1, 3};
   return launch(rs, sy, k, 1, 5, vals, sizes, mem_args, 2);
 }
 
-/* The evaluation proper, for either tier (rs prepared by the caller). */
-static fricl_status run(run_state *rs, sync_state *sy, int need_hess) {
-  size_t total = 0, max_per = FRICL_REC_STRIDE * rs->esz;
+size_t fricl__tan_chunk(const run_state *rs, size_t total) {
+  size_t max_per = FRICL_REC_STRIDE * rs->esz;
   for (size_t g = 0; g < rs->n_groups; ++g) {
     size_t per[NARR];
     per_contact(rs, rs->groups[g].type, per);
-    total += rs->groups[g].count;
     if (per[9] * rs->esz > max_per)
       max_per = per[9] * rs->esz;
   }
-  /* Chunks of contacts: as many as one allocation of the largest
-   * per-contact array holds, a multiple of the potential's sum block. */
+  /* As many as one allocation of the largest per-contact array holds, a
+   * multiple of the potential's sum block. */
   size_t chunk = fricl__ocl_chunk_elements(rs->o, max_per);
   if (chunk > FRICL__POT_BLOCK)
     chunk -= chunk % FRICL__POT_BLOCK;
   else
     chunk = FRICL__POT_BLOCK < total ? FRICL__POT_BLOCK : (total ? total : 1);
-  const size_t cap = total < chunk ? total : chunk;
+  return chunk;
+}
+
+fricl_status fricl__tan_scratch(run_state *rs, size_t contacts, size_t blocks,
+                                int records) {
   fricl_status st = FRICL_STATUS_OK;
-  if (rs->want_grad || rs->want_prod || rs->want_hess)
-    st = fricl__ocl_staging(rs->o, SLOT_REC,
-                            (cap ? cap : 1) * (size_t)rs->rstride * rs->esz,
-                            &rs->rec);
+  if (records && fricl__tan_wants_records(rs))
+    st = fricl__ocl_staging(
+        rs->o, SLOT_REC,
+        (contacts ? contacts : 1) * (size_t)rs->rstride * rs->esz, &rs->rec);
   if (st == FRICL_STATUS_OK && rs->want_pot) {
-    st = fricl__ocl_staging(rs->o, SLOT_DALL, (cap ? cap : 1) * rs->esz,
-                            &rs->dall);
+    st = fricl__ocl_staging(rs->o, SLOT_DALL,
+                            (contacts ? contacts : 1) * rs->esz, &rs->dall);
     if (st == FRICL_STATUS_OK)
-      st = fricl__ocl_staging(
-          rs->o, SLOT_PARTIAL,
-          ((cap + FRICL__POT_BLOCK - 1) / FRICL__POT_BLOCK + 1) * rs->esz,
-          &rs->partial);
+      st = fricl__ocl_staging(rs->o, SLOT_PARTIAL, (blocks + 1) * rs->esz,
+                              &rs->partial);
   }
+  return st;
+}
+
+fricl_status fricl__tan_contacts(run_state *rs, sync_state *sy, size_t c0,
+                                 size_t c1, size_t origin, int need_hess) {
+  fricl_status st = FRICL_STATUS_OK;
+  size_t gbase = 0;
+  for (size_t g = 0; g < rs->n_groups && st == FRICL_STATUS_OK; ++g) {
+    const size_t n = rs->groups[g].count;
+    const size_t lo = c0 > gbase ? c0 - gbase : 0;
+    const size_t hi = c1 - gbase < n ? c1 - gbase : n;
+    if (c1 > gbase && lo < n && lo < hi)
+      st = contacts_slice(rs, sy, g, lo, hi, gbase + lo - origin, need_hess);
+    gbase += n;
+  }
+  return st;
+}
+
+/* The evaluation proper, for either tier (rs prepared by the caller). */
+static fricl_status run(run_state *rs, sync_state *sy, int need_hess) {
+  size_t total = 0;
+  for (size_t g = 0; g < rs->n_groups; ++g)
+    total += rs->groups[g].count;
+  const size_t chunk = fricl__tan_chunk(rs, total);
+  const size_t cap = total < chunk ? total : chunk;
+  fricl_status st = fricl__tan_scratch(
+      rs, cap, (cap + FRICL__POT_BLOCK - 1) / FRICL__POT_BLOCK, 1);
   /* One pass per chunk; with no contacts one empty pass, whose gathers
    * and sum write the zeros. */
   size_t c0 = 0;
-  do {
+  while (st == FRICL_STATUS_OK) {
     const size_t c1 = total ? c0 + fricl__chunk_len(total, c0, chunk) : 0;
     const int last_chunk = c1 == total;
-    size_t gbase = 0;
-    for (size_t g = 0; g < rs->n_groups && st == FRICL_STATUS_OK; ++g) {
-      const size_t n = rs->groups[g].count;
-      const size_t lo = c0 > gbase ? c0 - gbase : 0;
-      const size_t hi = c1 - gbase < n ? c1 - gbase : n;
-      if (c1 > gbase && lo < n && lo < hi)
-        st = contacts_slice(rs, sy, g, lo, hi, gbase + lo - c0, need_hess);
-      gbase += n;
-    }
+    st = fricl__tan_contacts(rs, sy, c0, c1, c0, need_hess);
     if (st == FRICL_STATUS_OK && rs->want_pot)
-      st = sum_potential(rs, sy, c1 - c0, c0 == 0);
-    if (st == FRICL_STATUS_OK && rs->want_grad)
-      st = gather_vec(rs, sy, rs->grad, FRICL_REC_Q, c0, c1);
-    if (st == FRICL_STATUS_OK && rs->want_prod)
-      st = gather_vec(rs, sy, rs->prod, FRICL_REC_T, c0, c1);
-    if (st == FRICL_STATUS_OK && rs->want_hess)
-      st = gather_bsr(rs, sy, c0, c1);
+      st = fricl__tan_block_sums(rs, sy, c1 - c0);
+    if (st == FRICL_STATUS_OK && rs->want_pot)
+      st = fricl__tan_pot_accumulate(
+          rs, sy, (c1 - c0 + FRICL__POT_BLOCK - 1) / FRICL__POT_BLOCK, c0 == 0);
+    if (st == FRICL_STATUS_OK)
+      st = fricl__tan_gathers(rs, sy, rs->rec, c0, c1, c0 == 0);
     /* The scratch buffers are reused by the next chunk. */
     if (st == FRICL_STATUS_OK && !last_chunk)
       clFinish(rs->o->queue);
     c0 = c1;
-  } while (st == FRICL_STATUS_OK && c0 < total);
+    if (c0 >= total)
+      break;
+  }
   return st;
 }
 
@@ -439,6 +424,7 @@ static fricl_status plan_upload(fricl__ocl *o, fricl_tangential_plan *p,
                          "allocation",
                          parts[i].bytes);
     cl_int err = CL_SUCCESS;
+    fricl__ocl_moved(o, parts[i].bytes, 0);
     /* On unified memory the device reads the plan's own arrays (they live
      * as long as the buffers); elsewhere they are copied once. */
     *parts[i].mem = FRICL__CL(clCreateBuffer)(
@@ -476,76 +462,97 @@ static void init_state(run_state *rs, fricl__ocl *o, fricl_precision prec,
   rs->esz = fricl__elem_bytes(prec);
 }
 
+fricl_status fricl__tan_host_begin(fricl__ocl *o,
+                                   const fricl_tangential_batch *b,
+                                   fricl_tangential_plan *plan, int gather,
+                                   gview *views, run_state *rs) {
+  if (!gather)
+    plan = NULL;
+  init_state(rs, o, b->precision, b->mu_profile, b->psd, b->flags, b->dim,
+             b->n_vertices, b->eps_v, b->n_groups, plan);
+  fricl_status st = plan ? plan_upload(o, plan, &rs->dp) : FRICL_STATUS_OK;
+  if (st != FRICL_STATUS_OK)
+    return st;
+  rs->is_host = 1;
+  rs->want_pot = b->potential != NULL;
+  rs->want_grad = b->gradient != NULL;
+  rs->want_prod = b->hessian_product != NULL;
+  rs->want_hess = b->hessian_values != NULL;
+  rs->rstride =
+      rs->want_prod || rs->want_hess ? FRICL_REC_STRIDE : FRICL_REC_STRIDE_GRAD;
+  rs->groups = views;
+  for (size_t g = 0; g < b->n_groups; ++g)
+    view_host(&views[g], &b->groups[g]);
+  const size_t vbytes = rs->nv * (size_t)rs->dim * rs->esz;
+  const size_t hbytes = plan && rs->want_hess
+                            ? plan->nnz * (size_t)(rs->dim * rs->dim) * rs->esz
+                            : 0;
+  const void *src[5] = {b->velocities, b->direction, b->gradient,
+                        b->hessian_product, b->hessian_values};
+  const size_t bytes[5] = {vbytes, rs->want_prod ? vbytes : 0,
+                           gather && rs->want_grad ? vbytes : 0,
+                           gather && rs->want_prod ? vbytes : 0, hbytes};
+  memcpy(rs->gbytes, bytes, sizeof bytes);
+  for (int i = 0; i < 5 && st == FRICL_STATUS_OK; ++i)
+    /* Global outputs accumulate over chunks: read and written. */
+    st = fricl__ocl_host_buffer(o, SLOT_GLOBAL0 + i, src[i], bytes[i],
+                                i >= 2 ? FRICL__HOST_INOUT : FRICL__HOST_IN,
+                                &rs->owned[i], &rs->own[i]);
+  rs->vel = (abuf){rs->owned[0], 0};
+  rs->dir = (abuf){rs->owned[1], 0};
+  rs->grad = (abuf){rs->owned[2], 0};
+  rs->prod = (abuf){rs->owned[3], 0};
+  rs->hess = (abuf){rs->owned[4], 0};
+  if (st == FRICL_STATUS_OK && gather && rs->want_pot) {
+    cl_mem pm = NULL;
+    st = fricl__ocl_staging(o, SLOT_POT, rs->esz, &pm);
+    rs->pot = (abuf){pm, 0};
+  }
+  return st;
+}
+
+fricl_status fricl__tan_host_end(run_state *rs, const fricl_tangential_batch *b,
+                                 int gather, fricl_status st) {
+  fricl__ocl *o = rs->o;
+  const void *dst[5] = {NULL, NULL, b->gradient, b->hessian_product,
+                        b->hessian_values};
+  for (int i = 2; i < 5 && gather && st == FRICL_STATUS_OK; ++i)
+    st = fricl__ocl_read_back(o, rs->owned[i], (void *)(uintptr_t)dst[i],
+                              rs->gbytes[i]);
+  if (st == FRICL_STATUS_OK && gather && rs->want_pot) {
+    fricl__ocl_moved(o, 0, rs->esz);
+    const cl_int err =
+        FRICL__CL(clEnqueueReadBuffer)(o->queue, rs->pot.mem, CL_TRUE, 0,
+                                       rs->esz, b->potential, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+      st = fricl__fail_cl(rs->ctx, err, "reading the potential");
+  }
+  /* Also on error: nothing enqueued may outlive the caller's pointers. */
+  clFinish(o->queue);
+  release_owned(rs->owned, rs->own, 5);
+  return st;
+}
+
 fricl_status fricl__ocl_tangential(fricl__backend *be,
                                    const fricl__tangential_work *w) {
   fricl__ocl *o = (fricl__ocl *)be;
-  fricl_context *ctx = be->ctx;
   const fricl_tangential_batch *b = w->b;
-  const int need_hess = w->need_hess;
   /* The device gathers through the plan's lists; without a plan, the
    * context's cached lists of this topology. */
   fricl_tangential_plan *plan = w->plan;
   fricl_status st = FRICL_STATUS_OK;
   if (!plan && (b->gradient || b->hessian_product))
-    st = fricl__plan_lookup(ctx, b->dim, b->n_vertices, b->n_groups, b->groups,
-                            &plan);
-  run_state rs;
-  init_state(&rs, o, b->precision, b->mu_profile, b->psd, b->flags, b->dim,
-             b->n_vertices, b->eps_v, b->n_groups, plan);
-  if (st == FRICL_STATUS_OK && plan)
-    st = plan_upload(o, plan, &rs.dp);
+    st = fricl__plan_lookup(be->ctx, b->dim, b->n_vertices, b->n_groups,
+                            b->groups, &plan);
   if (st != FRICL_STATUS_OK)
     return st;
-  rs.is_host = 1;
-  rs.want_pot = b->potential != NULL;
-  rs.want_grad = b->gradient != NULL;
-  rs.want_prod = b->hessian_product != NULL;
-  rs.want_hess = b->hessian_values != NULL;
-  rs.rstride =
-      rs.want_prod || rs.want_hess ? FRICL_REC_STRIDE : FRICL_REC_STRIDE_GRAD;
+  run_state rs;
   gview views[64];
-  rs.groups = views;
-  for (size_t g = 0; g < b->n_groups; ++g)
-    view_host(&views[g], &b->groups[g]);
-  const size_t vbytes = rs.nv * (size_t)rs.dim * rs.esz;
-  const size_t hbytes =
-      plan && rs.want_hess ? plan->nnz * (size_t)(rs.dim * rs.dim) * rs.esz : 0;
-  const void *src[5] = {b->velocities, b->direction, b->gradient,
-                        b->hessian_product, b->hessian_values};
-  const size_t bytes[5] = {vbytes, rs.want_prod ? vbytes : 0,
-                           rs.want_grad ? vbytes : 0, rs.want_prod ? vbytes : 0,
-                           hbytes};
-  for (int i = 0; i < 5 && st == FRICL_STATUS_OK; ++i)
-    /* Global outputs accumulate over chunks: read and written. */
-    st = fricl__ocl_host_buffer(o, SLOT_GLOBAL0 + i, src[i], bytes[i],
-                                i >= 2 ? FRICL__HOST_INOUT : FRICL__HOST_IN,
-                                &rs.owned[i], &rs.own[i]);
-  rs.vel = (abuf){rs.owned[0], 0};
-  rs.dir = (abuf){rs.owned[1], 0};
-  rs.grad = (abuf){rs.owned[2], 0};
-  rs.prod = (abuf){rs.owned[3], 0};
-  rs.hess = (abuf){rs.owned[4], 0};
-  if (st == FRICL_STATUS_OK && rs.want_pot) {
-    cl_mem pm = NULL;
-    st = fricl__ocl_staging(o, SLOT_POT, rs.esz, &pm);
-    rs.pot = (abuf){pm, 0};
-  }
+  st = fricl__tan_host_begin(o, b, plan, 1, views, &rs);
   sync_state sy = {0, NULL};
   if (st == FRICL_STATUS_OK)
-    st = run(&rs, &sy, need_hess);
-  for (int i = 2; i < 5 && st == FRICL_STATUS_OK; ++i)
-    st = fricl__ocl_read_back(o, rs.owned[i], (void *)(uintptr_t)src[i],
-                              bytes[i]);
-  if (st == FRICL_STATUS_OK && rs.want_pot) {
-    const cl_int err = FRICL__CL(clEnqueueReadBuffer)(
-        o->queue, rs.pot.mem, CL_TRUE, 0, rs.esz, b->potential, 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-      st = fricl__fail_cl(ctx, err, "reading the potential");
-  }
-  /* Also on error: nothing enqueued may outlive the caller's pointers. */
-  clFinish(o->queue);
-  release_owned(rs.owned, rs.own, 5);
-  return st;
+    st = run(&rs, &sy, w->need_hess);
+  return fricl__tan_host_end(&rs, b, 1, st);
 }
 
 static void view_cl(gview *v, const fricl_contact_group_cl *G) {

@@ -71,7 +71,7 @@ endforeach()
 # spec's worked example end to end, bad inputs, degenerate contacts, mu.
 # The inputs are written with numpy; SKIP (77) without python3 or numpy.
 find_package(Python3 COMPONENTS Interpreter)
-foreach(scenario example errors degenerate mu)
+foreach(scenario example errors degenerate mu device)
   if(Python3_Interpreter_FOUND)
     add_test(NAME cli_build_${scenario}
              COMMAND ${Python3_EXECUTABLE}
@@ -84,6 +84,9 @@ foreach(scenario example errors degenerate mu)
   endif()
   set_tests_properties(cli_build_${scenario} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+# Two PoCL devices, so that the device-list case runs too.
+set_tests_properties(cli_build_device PROPERTIES ENVIRONMENT
+                     "POCL_DEVICES=pthread pthread;FRICL_DEVICE=")
 
 # `fricl tangential` and the .npz writer as numpy sees them
 # (tangential_cli_test.py; each scenario SKIPs, exit 77, without numpy).

@@ -4,7 +4,9 @@
 Usage: test_cli_build.py SCENARIO FRICL TMPDIR
 Scenarios: example (spec section 6 end to end, two steps and --build),
 errors (bad inputs: exit 2, output untouched), degenerate (status codes,
-never NaN), mu (per-vertex / per-contact mu, blends, f32).
+never NaN), mu (per-vertex / per-contact mu, blends, f32), device
+(`tangential --build` on an OpenCL device runs device-resident and equals
+`build` then `tangential` on that device bitwise; also on a device list).
 Exits 77 (CTest SKIP) when numpy cannot be imported.
 """
 import os
@@ -254,6 +256,90 @@ def scenario_mu():
     close(b["vv_mu_s"], [np.float32(0.7)], "per-contact mu_s")
     close(b["vv_mu_k"], [np.float32(0.5)], "per-contact mu_k")
     close(b["vv_weight"], [2.0], "weight")
+
+
+def lattice_scene():
+    """A 3-D scene of every stencil type on two layers of a lattice."""
+    rng = np.random.default_rng(5)
+    side = 24
+    layer = side * side
+    ij = np.arange(2 * layer)
+    X = np.stack([0.01 * (ij % side), 0.01 * (ij % layer // side),
+                  0.004 * (ij // layer)], 1) + rng.uniform(-1e-3, 1e-3,
+                                                           (2 * layer, 3))
+
+    def base(n):
+        c = rng.integers(0, (side - 1) ** 2, n)
+        return c // (side - 1) * side + c % (side - 1)
+
+    b = base(900)
+    fv = np.stack([b + layer, b, b + 1, b + side], 1)
+    b = base(800)
+    ee = np.stack([b, b + 1, b + layer, b + layer + side], 1)
+    b = base(700)
+    ev = np.stack([b + layer, b, b + 1], 1)
+    pv = (base(200) + layer)[:, None]
+    pn = np.stack([rng.uniform(-.2, .2, 200), rng.uniform(-.2, .2, 200),
+                   np.ones(200)], 1)
+    return dict(lagged_positions=X, fv=fv, ee=ee, ev=ev, pv=pv,
+                pv_plane_normal=pn, pv_plane_offset=rng.uniform(-.01, .005,
+                                                                200),
+                dhat=np.float64(0.006), kappa=np.float64(100),
+                mu_s=np.float64(0.5), mu_k=np.float64(0.3),
+                vv=np.zeros((0, 2), np.int64)), rng
+
+
+def scenario_device():
+    devs = run("devices").stdout
+    specs = [l.split()[0] for l in devs.splitlines()
+             if l.startswith("opencl:")]
+    if not specs:
+        print("SKIPPED: no OpenCL device")
+        sys.exit(77)
+    build, rng = lattice_scene()
+    V = rng.uniform(-1e-3, 1e-3, build["lagged_positions"].shape)
+    np.savez(path("b.npz"), **build)
+    np.savez(path("bt.npz"), **build, velocities=V, eps_v=np.float64(1e-3))
+    lists = [specs[0]]
+    if len(specs) > 1:
+        lists.append(specs[0] + "," + specs[1])
+    for dev in lists:
+        # Two steps on the device (host tier): build, then evaluate.
+        first = dev.split(",")[0]
+        run("build", path("b.npz"), "-o", path("built.npz"), "--device",
+            first)
+        b = load("built.npz")
+        t = {k: v for k, v in b.items()
+             if not k.endswith("_status") and k != "status_counts"}
+        t.update(velocities=V, eps_v=np.float64(1e-3))
+        np.savez(path("t.npz"), **t)
+        for hess in ("global", "factored"):
+            run("tangential", path("t.npz"), "-o", path("two.npz"),
+                "--device", first, "--hessian", hess)
+            two = load("two.npz")
+            p = run("tangential", path("bt.npz"), "-o", path("one.npz"),
+                    "--build", "--device", dev, "--hessian", hess, "-v")
+            check("device-resident" in p.stderr,
+                  "%s: --build reports the device-resident path: %s" %
+                  (dev, p.stderr))
+            one = load("one.npz")
+            for k, v in two.items():
+                check(k in one and np.array_equal(one[k], v),
+                      "%s --hessian %s: %s equals the two-step result" %
+                      (dev, hess, k))
+            for k, v in b.items():
+                check(k in one and np.array_equal(one[k], v),
+                      "%s: build output %s included, equal" % (dev, k))
+    check(b["status_counts"][0] > 0 and b["status_counts"][1:].sum() > 0,
+          "the scene has active and inactive contacts")
+    # Bad input is rejected with the host path's message, nothing written.
+    bad = dict(build, dhat=np.float64(-1), velocities=V,
+               eps_v=np.float64(1e-3))
+    np.savez(path("bad.npz"), **bad)
+    p = run("tangential", path("bad.npz"), "-o", path("bad_out.npz"),
+            "--build", "--device", specs[0], expect=2)
+    check("dhat" in p.stderr and not os.path.exists(path("bad_out.npz")),
+          "device path validates like the host path: %s" % p.stderr)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,255 @@
+/* lagged_build_cl.c - the lagged build's cl_mem entry point: everything the
+ * host can see validated (scalars, types, counts, which buffers are there,
+ * their sizes and overlaps; device data is never read back), then one
+ * kernel launch per group on the OpenCL backend. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fault.h"
+#include "core/lagged_build.h"
+#include "core/validate.h"
+#include "fricl/fricl_build_cl.h"
+#include "opencl/build_launch.h"
+
+void fricl_build_batch_cl_init(fricl_build_batch_cl *batch) {
+  if (!batch)
+    return;
+  memset(batch, 0, sizeof *batch);
+  batch->struct_size = (uint32_t)sizeof *batch;
+  batch->dim = 3;
+}
+
+/* One buffer of the call, for the size and overlap checks. */
+typedef struct {
+  fricl_buffer_cl b;
+  size_t elems, esz; /* extent in elements of esz bytes */
+  const char *what;
+  size_t group; /* SIZE_MAX: batch level */
+  int is_out;
+} cl_region;
+
+static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
+                                 const fricl_build_batch_cl *b) {
+  fricl_status st = fricl__check_struct_size(
+      ctx, "batch", b->struct_size, sizeof *b, "fricl_build_batch_cl_init");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  const fricl_precision p = b->precision;
+  if (p != FRICL_F64 && p != FRICL_F32)
+    return fricl__check_precision(ctx, p);
+  if (p == FRICL_F64 &&
+      (!o->base.has_fp64 || (ctx->flags & FRICL_CONTEXT_FLAG_NO_FP64)))
+    return fricl__fail(ctx, FRICL_STATUS_NO_FP64,
+                       "device \"%s\" has no double precision: use FRICL_F32 "
+                       "or another device",
+                       o->name);
+  if (b->dim != 2 && b->dim != 3)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.dim = %d: it must be 2 or 3", b->dim);
+  if (b->flags & ~FRICL_BUILD_FLAG_PHYSICAL_BARRIER)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.flags = 0x%x has unknown bits",
+                       (unsigned)b->flags);
+  if ((unsigned)b->blend >= FRICL_BLEND_COUNT)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.blend = %d is not a fricl_mu_blend",
+                       (int)b->blend);
+  static const char *const names[5] = {"kappa", "dhat", "dmin", "mu_s", "mu_k"};
+  const double v[5] = {b->kappa, b->dhat, b->dmin, b->mu_s, b->mu_k};
+  for (int i = 0; i < 5 && st == FRICL_STATUS_OK; ++i)
+    st = fricl__check_real(ctx, p, "batch.", names[i], v[i],
+                           i == 1 ? FRICL__RULE_GT0 : FRICL__RULE_GE0);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  if (b->n_vertices > (size_t)INT32_MAX)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_vertices = %zu exceeds the int32 vertex "
+                       "indices",
+                       b->n_vertices);
+  if (b->n_groups && !b->groups)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.groups is NULL with n_groups = %zu", b->n_groups);
+  if (b->n_groups > SIZE_MAX / (32 * sizeof(cl_region)))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_groups = %zu is too large", b->n_groups);
+  return FRICL_STATUS_OK;
+}
+
+static const char *where(char *buf, size_t size, const cl_region *r) {
+  if (r->group == SIZE_MAX)
+    snprintf(buf, size, "batch.%s", r->what);
+  else
+    snprintf(buf, size, "groups[%zu].%s", r->group, r->what);
+  return buf;
+}
+
+/* Every present buffer: of this OpenCL context, large enough for its
+ * offset and extent; no output sharing bytes with another region. */
+static fricl_status check_regions(fricl_context *ctx, const fricl__ocl *o,
+                                  const cl_region *r, size_t n) {
+  char a[96], c[96];
+  for (size_t i = 0; i < n; ++i) {
+    if (!r[i].b.mem)
+      continue;
+    cl_context owner = NULL;
+    size_t size = 0;
+    cl_int err = clGetMemObjectInfo(r[i].b.mem, CL_MEM_CONTEXT, sizeof owner,
+                                    &owner, NULL);
+    if (err == CL_SUCCESS)
+      err =
+          clGetMemObjectInfo(r[i].b.mem, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "%s.mem is not a valid buffer (%s)",
+                         where(a, sizeof a, &r[i]), fricl__cl_error_name(err));
+    if (owner != o->cl_ctx)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "%s.mem belongs to another OpenCL context than the "
+                         "fricl context's (fricl_context_get_cl)",
+                         where(a, sizeof a, &r[i]));
+    const size_t cap = size / r[i].esz;
+    if (r[i].b.offset > cap || r[i].elems > cap - r[i].b.offset)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "%s: offset %zu + %zu elements of %zu bytes exceed "
+                         "the buffer's %zu bytes",
+                         where(a, sizeof a, &r[i]), r[i].b.offset, r[i].elems,
+                         r[i].esz, size);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!r[i].is_out || !r[i].b.mem || !r[i].elems)
+      continue;
+    const size_t lo = r[i].b.offset * r[i].esz, hi = lo + r[i].elems * r[i].esz;
+    for (size_t j = 0; j < n; ++j) {
+      if (j == i || r[j].b.mem != r[i].b.mem || !r[j].elems)
+        continue;
+      const size_t lo2 = r[j].b.offset * r[j].esz;
+      const size_t hi2 = lo2 + r[j].elems * r[j].esz;
+      if (lo < hi2 && lo2 < hi)
+        return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                           "output %s overlaps %s %s in the same buffer: "
+                           "outputs must not alias inputs or each other",
+                           where(a, sizeof a, &r[i]),
+                           r[j].is_out ? "output" : "input",
+                           where(c, sizeof c, &r[j]));
+    }
+  }
+  return FRICL_STATUS_OK;
+}
+
+static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
+                             const fricl_build_batch_cl *b, int *any_out) {
+  fricl_status st = check_header(ctx, o, b);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  const size_t esz = fricl__elem_bytes(b->precision);
+  const size_t dim = (size_t)b->dim, m = dim - 1, nv = b->n_vertices;
+  size_t total = 0;
+  *any_out = 0;
+  cl_region *r = fricl__malloc((4 + 15 * b->n_groups) * sizeof *r);
+  if (!r)
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "validating");
+  size_t nr = 0;
+  r[nr++] = (cl_region){b->lagged_positions, nv * dim, esz,
+                        "lagged_positions",  SIZE_MAX, 0};
+  r[nr++] = (cl_region){b->rest_positions, nv * dim, esz,
+                        "rest_positions",  SIZE_MAX, 0};
+  r[nr++] = (cl_region){b->vertex_mu_s, nv, esz, "vertex_mu_s", SIZE_MAX, 0};
+  r[nr++] = (cl_region){b->vertex_mu_k, nv, esz, "vertex_mu_k", SIZE_MAX, 0};
+  for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
+    const fricl_build_group_cl *G = &b->groups[g];
+    const char *gn = fricl_stencil_name(G->type);
+    if (!gn) {
+      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu].type = %d is not a stencil type", g,
+                       (int)G->type);
+      break;
+    }
+    if (b->dim == 2 && fricl__stencil_only_3d(G->type)) {
+      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (%s) exists only in 3-D, dim is 2", g, gn);
+      break;
+    }
+    const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
+    const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
+    if (FRICL__TOO_BIG(n, 12 * sizeof(double)) ||
+        n > ((size_t)1 << 58) - total) {
+      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (%s): count = %zu is too large", g, gn, n);
+      break;
+    }
+    total += n;
+    const int pv = G->type == FRICL_STENCIL_PV;
+    const fricl_buffer_cl none = {NULL, 0};
+    const cl_region gr[15] = {
+        {G->vertices, n * k, sizeof(int32_t), "vertices", g, 0},
+        {pv ? G->plane_normal : none, n * dim, esz, "plane_normal", g, 0},
+        {pv ? G->plane_offset : none, n, esz, "plane_offset", g, 0},
+        {G->dmin, n, esz, "dmin", g, 0},
+        {G->weight, n, esz, "weight", g, 0},
+        {G->mu_s, n, esz, "mu_s", g, 0},
+        {G->mu_k, n, esz, "mu_k", g, 0},
+        {nb ? G->closest_point : none, n * nb, esz, "closest_point", g, 1},
+        {G->tangent_basis, n * dim * m, esz, "tangent_basis", g, 1},
+        {G->normal_force, n, esz, "normal_force", g, 1},
+        {G->normal_force_gradient, n * k * dim, esz, "normal_force_gradient", g,
+         1},
+        {G->weight_out, n, esz, "weight_out", g, 1},
+        {G->mu_s_out, n, esz, "mu_s_out", g, 1},
+        {G->mu_k_out, n, esz, "mu_k_out", g, 1},
+        {G->status, n, 1, "status", g, 1}};
+    for (int i = 7; i < 15; ++i)
+      *any_out |= gr[i].b.mem != NULL;
+    memcpy(r + nr, gr, sizeof gr);
+    nr += 15;
+    if (!n)
+      continue;
+    if (!G->vertices.mem)
+      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (%s): vertices.mem is NULL with count = "
+                       "%zu",
+                       g, gn, n);
+    else if (pv && (!G->plane_normal.mem || !G->plane_offset.mem))
+      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (pv): plane_%s.mem is NULL with count = "
+                       "%zu (plane-vertex contacts need their plane)",
+                       g, G->plane_normal.mem ? "offset" : "normal", n);
+  }
+  if (st == FRICL_STATUS_OK && total && !b->lagged_positions.mem)
+    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.lagged_positions.mem is NULL with %zu contacts",
+                     total);
+  if (st == FRICL_STATUS_OK && !*any_out && b->n_groups)
+    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "no output requested: set at least one output buffer");
+  if (st == FRICL_STATUS_OK)
+    st = check_regions(ctx, o, r, nr);
+  free(r);
+  return st;
+}
+
+fricl_status fricl_build_cl(fricl_context *ctx,
+                            const fricl_build_batch_cl *batch, cl_uint num_wait,
+                            const cl_event *wait_list, cl_event *done) {
+  if (!ctx || !batch)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "ctx and batch must not be NULL");
+  fricl__clear_error(ctx);
+  fricl__ocl *o = NULL;
+  fricl_status st = fricl__ocl_of(ctx, "fricl_build_cl", &o);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  if (num_wait && !wait_list)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "wait_list is NULL with num_wait = %u",
+                       (unsigned)num_wait);
+  int any_out = 0;
+  st = validate(ctx, o, batch, &any_out);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  st = fricl__ocl_build_enqueue(o, batch, num_wait, wait_list, done);
+  if (st == FRICL_STATUS_OK)
+    fricl__ran_on(ctx, &o->base);
+  return st;
+}

@@ -1,0 +1,707 @@
+/*
+ * multi.c - a context over several OpenCL devices (see multi.h): the device
+ * list, the devices' shares, the parallel runner, and the element-wise
+ * features split by ranges (scalar family, lagged build, friction laws).
+ *
+ * Shares. Before anything is measured a device's weight is its compute
+ * units times its clock (CL_DEVICE_MAX_COMPUTE_UNITS x
+ * CL_DEVICE_MAX_CLOCK_FREQUENCY), a crude guess that treats equal devices
+ * equally. Every split call then times each device's part (wall time of
+ * its host-tier work: transfers included, as the caller pays them) and
+ * folds work items per second into that feature's rate (the mean of the
+ * previous rate and the new one; a sample more than 3x off the rate, a
+ * stall, is dropped). Parts under 4096 work items and parts that built a
+ * kernel are not measured. Once every device has a rate for a feature,
+ * the rates are the weights - except when every device is a CPU device:
+ * they share the host's cores, one's speed while the other runs says
+ * nothing, and the estimate stays. The shares splits use move only when
+ * the weights move them by more than 5 % (fricl__multi_shares).
+ * FRICL_MULTI_SHARES=w0,w1,... pins the weights instead (one positive
+ * number per device). The split never changes a result, only who
+ * computes it.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/fault.h"
+#include "opencl/devices.h"
+#include "opencl/multi.h"
+
+/* Parts smaller than this are not timed into the rates. */
+#define MEASURE_MIN 4096
+/* Element-wise splits cut at multiples of this many elements. */
+#define ELEM_ALIGN 64
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static size_t program_count(const fricl__ocl *o) {
+  size_t n = 0;
+  for (const fricl__program_entry *e = o->programs; e; e = e->next)
+    ++n;
+  return n;
+}
+
+/* The context a device reports into. */
+static fricl_context *dev_ctx(const fricl__multi *m, size_t d) {
+  return m->dev[d].sub ? m->dev[d].sub : m->base.ctx;
+}
+
+/* ------------------------------------------------------------ runner */
+
+typedef struct {
+  fricl__multi *m;
+  size_t d;
+  fricl__multi_fn fn;
+  void *arg;
+  fricl_status st;
+  double seconds;
+  int built;
+} part_job;
+
+static void run_part(part_job *j) {
+  const fricl__ocl *o = j->m->dev[j->d].o;
+  const size_t before = program_count(o);
+  if (j->m->dev[j->d].sub)
+    fricl__clear_error(j->m->dev[j->d].sub);
+  const double t0 = now_s();
+  j->st = j->fn(j->m, j->d, j->arg);
+  j->seconds = now_s() - t0;
+  j->built = program_count(o) != before;
+}
+
+static void *part_thread(void *arg) {
+  run_part(arg);
+  return NULL;
+}
+
+fricl_status fricl__multi_parallel(fricl__multi *m, const int *active,
+                                   fricl__multi_fn fn, void *arg,
+                                   double *seconds, int *built) {
+  part_job jobs[FRICL__MULTI_MAX];
+  pthread_t tid[FRICL__MULTI_MAX];
+  int started[FRICL__MULTI_MAX] = {0};
+  size_t first = m->n;
+  for (size_t d = 0; d < m->n; ++d) {
+    jobs[d] = (part_job){m, d, fn, arg, FRICL_STATUS_OK, 0.0, 0};
+    if (!active[d])
+      continue;
+    if (first == m->n) {
+      first = d; /* runs on this thread, after the others have started */
+      continue;
+    }
+    started[d] = pthread_create(&tid[d], NULL, part_thread, &jobs[d]) == 0;
+  }
+  if (first < m->n)
+    run_part(&jobs[first]);
+  /* A thread that could not start runs its part here, after the first. */
+  for (size_t d = 0; d < m->n; ++d)
+    if (active[d] && d != first && !started[d])
+      run_part(&jobs[d]);
+  for (size_t d = 0; d < m->n; ++d)
+    if (started[d])
+      pthread_join(tid[d], NULL);
+  fricl_status st = FRICL_STATUS_OK;
+  for (size_t d = 0; d < m->n; ++d) {
+    if (seconds)
+      seconds[d] = active[d] ? jobs[d].seconds : 0.0;
+    if (built)
+      built[d] = active[d] && jobs[d].built;
+    if (!active[d] || jobs[d].st == FRICL_STATUS_OK || st != FRICL_STATUS_OK)
+      continue;
+    /* The first failure in device order names its device. */
+    st = jobs[d].st;
+    fricl_context *ctx = m->base.ctx;
+    const char *msg = dev_ctx(m, d)->last_error;
+    char *copy = fricl__malloc(strlen(msg) + 1);
+    if (copy)
+      strcpy(copy, msg);
+    fricl__fail(ctx, st, "device %zu of %zu (opencl:%d:%d, %s): %s", d + 1,
+                m->n, m->dev[d].platform_index, m->dev[d].device_index,
+                m->dev[d].o->name, copy ? copy : "out of memory");
+    free(copy);
+  }
+  return st;
+}
+
+/* ------------------------------------------------------------- shares */
+
+static int can_run(const fricl__multi_dev *v, fricl_precision p) {
+  return p != FRICL_F64 || v->o->base.has_fp64;
+}
+
+int fricl__multi_can_run(const fricl__multi *m, size_t d,
+                         fricl_precision precision) {
+  return can_run(&m->dev[d], precision);
+}
+
+/* The weights of `feature` (0 for devices that cannot run `precision`). */
+static void weights(const fricl__multi *m, fricl__feature feature,
+                    fricl_precision precision, double *w) {
+  int all_rated = 1, pinned = 0;
+  for (size_t d = 0; d < m->n; ++d) {
+    pinned |= m->dev[d].pinned > 0;
+    if (can_run(&m->dev[d], precision))
+      all_rated &= m->dev[d].rate[feature] > 0;
+  }
+  for (size_t d = 0; d < m->n; ++d) {
+    const fricl__multi_dev *v = &m->dev[d];
+    w[d] = !can_run(v, precision)          ? 0.0
+           : pinned                        ? v->pinned
+           : all_rated && !m->shared_cores ? v->rate[feature]
+                                           : v->estimate;
+  }
+}
+
+/* Shares move only when the measured ones differ by more than this. */
+#define STICKY 0.05
+
+void fricl__multi_shares(fricl__multi *m, fricl__feature feature,
+                         fricl_precision precision, double *share) {
+  double w[FRICL__MULTI_MAX], total = 0, drift = 0;
+  weights(m, feature, precision, w);
+  for (size_t d = 0; d < m->n; ++d)
+    total += w[d];
+  const int pi = precision == FRICL_F32;
+  int set = 0;
+  for (size_t d = 0; d < m->n; ++d) {
+    const double t = w[d] / total, u = m->dev[d].used[feature][pi];
+    set |= u > 0;
+    drift = fabs(t - u) > drift ? fabs(t - u) : drift;
+  }
+  if (!set || drift > STICKY) {
+    /* Quantised to 1/256, so that small drifts cannot move a cut. */
+    for (size_t d = 0; d < m->n; ++d)
+      m->dev[d].used[feature][pi] = round(256 * w[d] / total) / 256;
+  }
+  double sum = 0;
+  for (size_t d = 0; d < m->n; ++d)
+    sum += m->dev[d].used[feature][pi];
+  for (size_t d = 0; d < m->n; ++d)
+    share[d] = sum > 0 ? m->dev[d].used[feature][pi] / sum : w[d] / total;
+}
+
+size_t fricl__multi_split(fricl__multi *m, fricl__feature feature,
+                          fricl_precision precision, size_t n, size_t align,
+                          size_t *cuts) {
+  double w[FRICL__MULTI_MAX];
+  fricl__multi_shares(m, feature, precision, w);
+  size_t last = 0; /* the last device with a share takes the rest */
+  for (size_t d = 0; d < m->n; ++d)
+    if (w[d] > 0)
+      last = d;
+  double acc = 0;
+  size_t parts = 0;
+  cuts[0] = 0;
+  for (size_t d = 0; d < m->n; ++d) {
+    acc += w[d];
+    size_t c = n;
+    if (d < last) {
+      const double x = (double)n * acc / (double)align + 0.5;
+      c = x >= (double)n / (double)align ? n : (size_t)x * align;
+      if (c < cuts[d])
+        c = cuts[d];
+    }
+    cuts[d + 1] = c;
+    parts += c > cuts[d];
+  }
+  return parts;
+}
+
+void fricl__multi_measured(fricl__multi *m, fricl__feature feature,
+                           const size_t *cuts, const double *seconds,
+                           const int *built) {
+  for (size_t d = 0; d < m->n; ++d) {
+    const size_t items = cuts[d + 1] - cuts[d];
+    if (items < MEASURE_MIN || built[d] || seconds[d] <= 0)
+      continue;
+    const double r = (double)items / seconds[d];
+    double *rate = &m->dev[d].rate[feature];
+    if (*rate > 0 && (r > 3 * *rate || 3 * r < *rate))
+      continue; /* a stall (or a burst): not the device's speed */
+    *rate = *rate > 0 ? 0.5 * (*rate + r) : r;
+  }
+}
+
+fricl_status fricl__multi_host(fricl__multi *m, void **buf, size_t *have,
+                               size_t bytes) {
+  if (*buf && *have >= bytes)
+    return FRICL_STATUS_OK;
+  free(*buf);
+  *have = 0;
+  const size_t page = 4096;
+  const size_t size = bytes ? (bytes + page - 1) / page * page : page;
+  *buf = aligned_alloc(page, size);
+  if (!*buf)
+    return fricl__fail(m->base.ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                       "allocating %zu bytes of host staging", size);
+  *have = size;
+  return FRICL_STATUS_OK;
+}
+
+/* -------------------------------------------------- element-wise parts */
+
+/* Split [0, n) and run part_fn on every nonempty range; rates updated. */
+typedef struct {
+  const size_t *cuts;
+  const void *work;
+} range_arg;
+
+static fricl_status split_run(fricl__multi *m, fricl__feature feature,
+                              fricl_precision precision, size_t n,
+                              fricl__multi_fn fn, const void *work) {
+  size_t cuts[FRICL__MULTI_MAX + 1];
+  fricl__multi_split(m, feature, precision, n, ELEM_ALIGN, cuts);
+  int active[FRICL__MULTI_MAX];
+  for (size_t d = 0; d < m->n; ++d)
+    active[d] = cuts[d + 1] > cuts[d];
+  range_arg a = {cuts, work};
+  double seconds[FRICL__MULTI_MAX];
+  int built[FRICL__MULTI_MAX];
+  const fricl_status st =
+      fricl__multi_parallel(m, active, fn, &a, seconds, built);
+  if (st == FRICL_STATUS_OK)
+    fricl__multi_measured(m, feature, cuts, seconds, built);
+  return st;
+}
+
+static const void *at(const void *p, size_t off) {
+  return p ? (const char *)p + off : NULL;
+}
+
+static fricl_status scalar_part(fricl__multi *m, size_t d, void *arg) {
+  const range_arg *a = arg;
+  const fricl__scalar_work *w = a->work;
+  const size_t lo = a->cuts[d], n = a->cuts[d + 1] - lo;
+  fricl_scalar_batch b = *w->b;
+  const size_t off = lo * fricl__elem_bytes(b.precision);
+  b.n = n;
+  b.y = at(b.y, off);
+  b.eps_v_array = at(b.eps_v_array, off);
+  b.mu_s_array = at(b.mu_s_array, off);
+  b.mu_k_array = at(b.mu_k_array, off);
+  for (int t = 0; t < FRICL_TERM_COUNT; ++t)
+    b.out[t] = (void *)(uintptr_t)at(b.out[t], off);
+  const fricl__scalar_work sw = {&b, w->mask};
+  return fricl__ocl_scalar(&m->dev[d].o->base, &sw);
+}
+
+static fricl_status multi_scalar(fricl__backend *be,
+                                 const fricl__scalar_work *w) {
+  return split_run((fricl__multi *)be, FRICL__FEATURE_SCALAR, w->b->precision,
+                   w->b->n, scalar_part, w);
+}
+
+static fricl_status laws_part(fricl__multi *m, size_t d, void *arg) {
+  const range_arg *a = arg;
+  return fricl__ocl_laws_range(&m->dev[d].o->base, a->work, a->cuts[d],
+                               a->cuts[d + 1]);
+}
+
+static fricl_status multi_laws(fricl__backend *be, const fricl__laws_work *w) {
+  return split_run((fricl__multi *)be, FRICL__FEATURE_LAWS, w->pl->prec,
+                   w->pl->n, laws_part, w);
+}
+
+/* The build's groups cut to the global contact range [lo, hi). */
+static fricl_status build_part(fricl__multi *m, size_t d, void *arg) {
+  const range_arg *a = arg;
+  const fricl__build_work *w = a->work;
+  const fricl_build_batch *b = w->b;
+  const size_t lo = a->cuts[d], hi = a->cuts[d + 1];
+  const size_t esz = fricl__elem_bytes(b->precision);
+  const size_t dim = (size_t)b->dim, m1 = dim - 1;
+  fricl_build_group *groups = fricl__calloc(b->n_groups, sizeof *groups);
+  uint8_t **status = fricl__calloc(b->n_groups, sizeof *status);
+  if (!groups || !status) {
+    free(groups);
+    free(status);
+    return fricl__fail(dev_ctx(m, d), FRICL_STATUS_OUT_OF_MEMORY,
+                       "out of memory");
+  }
+  size_t ng = 0, gbase = 0;
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    const fricl_build_group *G = &b->groups[g];
+    const size_t n = G->count, g0 = gbase;
+    gbase += n;
+    const size_t s = lo > g0 ? lo - g0 : 0;
+    const size_t e = hi - g0 < n ? hi - g0 : n;
+    if (hi <= g0 || s >= n || s >= e)
+      continue;
+    const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
+    const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
+    fricl_build_group *S = &groups[ng];
+    *S = *G;
+    S->count = e - s;
+    S->vertices = at(G->vertices, s * k * sizeof(int32_t));
+    S->plane_normal = at(G->plane_normal, s * dim * esz);
+    S->plane_offset = at(G->plane_offset, s * esz);
+    S->dmin = at(G->dmin, s * esz);
+    S->weight = at(G->weight, s * esz);
+    S->mu_s = at(G->mu_s, s * esz);
+    S->mu_k = at(G->mu_k, s * esz);
+    S->closest_point = (void *)(uintptr_t)at(G->closest_point, s * nb * esz);
+    S->tangent_basis =
+        (void *)(uintptr_t)at(G->tangent_basis, s * dim * m1 * esz);
+    S->normal_force = (void *)(uintptr_t)at(G->normal_force, s * esz);
+    S->normal_force_gradient =
+        (void *)(uintptr_t)at(G->normal_force_gradient, s * k * dim * esz);
+    S->weight_out = (void *)(uintptr_t)at(G->weight_out, s * esz);
+    S->mu_s_out = (void *)(uintptr_t)at(G->mu_s_out, s * esz);
+    S->mu_k_out = (void *)(uintptr_t)at(G->mu_k_out, s * esz);
+    S->status = NULL;
+    S->status_counts = NULL; /* counted by the API layer */
+    status[ng] = w->status[g] ? w->status[g] + s : NULL;
+    ++ng;
+  }
+  fricl_build_batch sb = *b;
+  sb.n_groups = ng;
+  sb.groups = groups;
+  sb.report = NULL;
+  const fricl__build_work sw = {&sb, status, hi - lo};
+  const fricl_status st = fricl__ocl_build(&m->dev[d].o->base, &sw);
+  free(groups);
+  free(status);
+  return st;
+}
+
+static fricl_status multi_build(fricl__backend *be,
+                                const fricl__build_work *w) {
+  return split_run((fricl__multi *)be, FRICL__FEATURE_BUILD, w->b->precision,
+                   w->total, build_part, w);
+}
+
+static fricl_status prepare_part(fricl__multi *m, size_t d, void *arg) {
+  fricl__backend *o = &m->dev[d].o->base;
+  return o->ops->prepare(o, arg);
+}
+
+static fricl_status multi_prepare(fricl__backend *be,
+                                  const fricl__prepare_work *w) {
+  fricl__multi *m = (fricl__multi *)be;
+  const fricl_precision p =
+      w->feature == FRICL__FEATURE_LAWS ? w->law->prec : w->precision;
+  int active[FRICL__MULTI_MAX];
+  for (size_t d = 0; d < m->n; ++d)
+    active[d] = can_run(&m->dev[d], p);
+  return fricl__multi_parallel(m, active, prepare_part, (void *)(uintptr_t)w,
+                               NULL, NULL);
+}
+
+static void multi_destroy(fricl__backend *be) {
+  fricl__multi *m = (fricl__multi *)be;
+  for (size_t d = 0; d < m->n; ++d) {
+    if (m->dev[d].sub)
+      fricl_context_destroy(m->dev[d].sub); /* and its device */
+    else if (m->dev[d].o)
+      m->dev[d].o->base.ops->destroy(&m->dev[d].o->base);
+  }
+  free(m->rec_host);
+  free(m->part_host);
+  free(m);
+}
+
+const fricl__backend_ops fricl__multi_ops = {
+    "opencl",    FRICL_BACKEND_OPENCL, multi_scalar,  fricl__multi_tangential,
+    multi_build, multi_laws,           multi_prepare, multi_destroy};
+
+fricl__ocl *fricl__multi_first(fricl__backend *be) {
+  return ((fricl__multi *)be)->dev[0].o;
+}
+
+/* ------------------------------------------------------------ creation */
+
+int fricl__multi_spec(const char *spec) {
+  return spec && (strchr(spec, ',') || strcmp(spec, "all-gpu") == 0);
+}
+
+/* The list's entries, trimmed, into `entries` (at most FRICL__MULTI_MAX).
+ * "all-gpu" expands to every GPU. */
+static fricl_status parse_list(fricl_context *ctx, const char *spec,
+                               char entries[][32], size_t *count) {
+  *count = 0;
+  if (strcmp(spec, "all-gpu") == 0) {
+    fricl_device_info infos[64];
+    size_t n = 0;
+    fricl_devices_list(infos, 64, &n);
+    for (size_t i = 0; i < n && i < 64; ++i) {
+      if (!infos[i].is_gpu)
+        continue;
+      if (*count == FRICL__MULTI_MAX)
+        break; /* the first FRICL__MULTI_MAX GPUs */
+      snprintf(entries[(*count)++], 32, "opencl:%d:%d", infos[i].platform_index,
+               infos[i].device_index);
+    }
+    if (!*count)
+      return fricl__fail(ctx, FRICL_STATUS_DEVICE_NOT_FOUND,
+                         "device \"all-gpu\": no OpenCL GPU found (see "
+                         "`fricl devices`)");
+    return FRICL_STATUS_OK;
+  }
+  const char *p = spec;
+  for (size_t i = 1;; ++i) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    while (len && (*p == ' ' || *p == '\t')) {
+      ++p;
+      --len;
+    }
+    while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+      --len;
+    if (!len)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "device list \"%s\": entry %zu is empty", spec, i);
+    if (i > FRICL__MULTI_MAX)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "device list \"%s\": more than %d devices", spec,
+                         FRICL__MULTI_MAX);
+    if (len >= 32)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "device list \"%s\": entry %zu (\"%.*s\") is not a "
+                         "device spec",
+                         spec, i, (int)len, p);
+    memcpy(entries[i - 1], p, len);
+    entries[i - 1][len] = '\0';
+    const char *e = entries[i - 1];
+    if (strcmp(e, "auto") == 0 || strcmp(e, "host") == 0 ||
+        strcmp(e, "reference") == 0 || strcmp(e, "all-gpu") == 0)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "device list \"%s\": entry %zu (\"%s\") is not one "
+                         "OpenCL device: a list takes gpu, cpu and "
+                         "opencl:<platform>:<device>",
+                         spec, i, e);
+    *count = i;
+    if (!end)
+      break;
+    p = end + 1;
+  }
+  return FRICL_STATUS_OK;
+}
+
+/* FRICL_MULTI_SHARES=w0,w1,...: one positive weight per device. */
+static fricl_status pinned_shares(fricl_context *ctx, fricl__multi *m) {
+  const char *s = getenv("FRICL_MULTI_SHARES");
+  if (!s || !*s)
+    return FRICL_STATUS_OK;
+  size_t d = 0;
+  int ok = 1;
+  for (const char *p = s;;) {
+    char *end = NULL;
+    const double v = strtod(p, &end);
+    if (end == p || !(v > 0) || !isfinite(v) || d >= m->n) {
+      ok = 0;
+      break;
+    }
+    m->dev[d++].pinned = v;
+    if (*end == '\0')
+      break;
+    if (*end != ',') {
+      ok = 0;
+      break;
+    }
+    p = end + 1;
+  }
+  if (ok && d == m->n)
+    return FRICL_STATUS_OK;
+  for (size_t i = 0; i < m->n; ++i)
+    m->dev[i].pinned = 0;
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "FRICL_MULTI_SHARES=\"%s\": expected %zu positive "
+                     "numbers separated by commas, one per device",
+                     s, m->n);
+}
+
+static double device_estimate(cl_device_id dev) {
+  cl_uint cu = 0, mhz = 0;
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
+  clGetDeviceInfo(dev, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, NULL);
+  return (double)(cu ? cu : 1) * (double)(mhz ? mhz : 1000);
+}
+
+/* Device d of the list: device 0 reports into ctx, the others into a
+ * private context with the same options. */
+static fricl_status open_device(fricl_context *ctx, fricl__multi *m, size_t d,
+                                const char *spec) {
+  fricl__multi_dev *v = &m->dev[d];
+  int found = 0;
+  fricl__backend *be = NULL;
+  fricl_status st;
+  if (d == 0) {
+    st = fricl__ocl_create(ctx, spec, &found, &be);
+  } else {
+    fricl_context_params p;
+    fricl_context_params_init(&p);
+    p.flags = ctx->flags;
+    p.max_chunk_elements = ctx->max_chunk_elements;
+    p.build_options = ctx->build_options;
+    st = fricl__context_alloc(&v->sub, &p, 1);
+    if (st != FRICL_STATUS_OK)
+      return fricl__fail(ctx, st, "out of memory");
+    v->sub->mode = FRICL__MODE_OPENCL;
+    st = fricl__ocl_create(v->sub, spec, &found, &be);
+    if (st != FRICL_STATUS_OK)
+      st = fricl__fail(ctx, st, "%s", v->sub->last_error);
+    v->sub->dev = be;
+  }
+  if (st != FRICL_STATUS_OK)
+    return st;
+  v->o = (fricl__ocl *)be;
+  v->estimate = device_estimate(v->o->device);
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
+                                 int *found, fricl__backend **out) {
+  *out = NULL;
+  *found = 0;
+  char entries[FRICL__MULTI_MAX][32];
+  size_t n = 0;
+  fricl_status st = parse_list(ctx, spec, entries, &n);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  /* Every entry resolved before any device is opened: a bad entry late in
+   * the list costs nothing, and two entries naming one device are an
+   * error. */
+  fricl__device_choice ch[FRICL__MULTI_MAX];
+  for (size_t i = 0; i < n; ++i) {
+    char msg[512] = "";
+    fricl__cl_lock();
+    st = fricl__device_resolve(entries[i], &ch[i], msg, sizeof msg);
+    fricl__cl_unlock();
+    if (st != FRICL_STATUS_OK)
+      return fricl__fail(ctx, st, "device list \"%s\", entry %zu: %s", spec,
+                         i + 1, msg);
+    for (size_t j = 0; j < i; ++j)
+      if (ch[j].device == ch[i].device)
+        return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                           "device list \"%s\": entries %zu (\"%s\") and %zu "
+                           "(\"%s\") name the same device, opencl:%d:%d",
+                           spec, j + 1, entries[j], i + 1, entries[i],
+                           ch[i].platform_index, ch[i].device_index);
+  }
+  if (n == 1) /* all-gpu with one GPU: that device alone */
+    return fricl__ocl_create(ctx, entries[0], found, out);
+  fricl__multi *m = fricl__calloc(1, sizeof *m);
+  if (!m)
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "out of memory");
+  m->base.ops = &fricl__multi_ops;
+  m->base.ctx = ctx;
+  for (size_t i = 0; i < n && st == FRICL_STATUS_OK; ++i) {
+    st = open_device(ctx, m, i, entries[i]);
+    if (st == FRICL_STATUS_OK) {
+      m->n = i + 1;
+      m->dev[i].platform_index = m->dev[i].o->platform_index;
+      m->dev[i].device_index = m->dev[i].o->device_index;
+    } else if (m->dev[i].sub) {
+      fricl_context_destroy(m->dev[i].sub);
+      m->dev[i].sub = NULL;
+    }
+  }
+  if (st == FRICL_STATUS_OK)
+    st = pinned_shares(ctx, m);
+  if (st != FRICL_STATUS_OK) {
+    multi_destroy(&m->base);
+    return st;
+  }
+  uint64_t max_alloc = 0;
+  m->shared_cores = 1;
+  for (size_t d = 0; d < n; ++d) {
+    cl_device_type type = 0;
+    clGetDeviceInfo(m->dev[d].o->device, CL_DEVICE_TYPE, sizeof type, &type,
+                    NULL);
+    m->shared_cores &= (type & CL_DEVICE_TYPE_CPU) != 0;
+    const fricl__ocl *o = m->dev[d].o;
+    m->base.has_fp64 |= o->base.has_fp64;
+    if (!max_alloc || (o->max_alloc_bytes && o->max_alloc_bytes < max_alloc))
+      max_alloc = o->max_alloc_bytes;
+  }
+  m->base.max_alloc_bytes = max_alloc;
+  int off =
+      snprintf(ctx->device_name, sizeof ctx->device_name, "%zu devices: ", n);
+  for (size_t d = 0; d < n && off > 0 && (size_t)off < sizeof ctx->device_name;
+       ++d)
+    off += snprintf(ctx->device_name + off, sizeof ctx->device_name - off,
+                    "%s%s (opencl:%d:%d)", d ? " + " : "", m->dev[d].o->name,
+                    m->dev[d].platform_index, m->dev[d].device_index);
+  *found = 1;
+  *out = &m->base;
+  return FRICL_STATUS_OK;
+}
+
+/* --------------------------------------------------------------- query */
+
+static void describe(fricl_context_device *info, const fricl__ocl *o, int plat,
+                     int dev) {
+  memset(info, 0, sizeof *info);
+  info->struct_size = (uint32_t)sizeof *info;
+  info->platform_index = plat;
+  info->device_index = dev;
+  snprintf(info->device_name, sizeof info->device_name, "%s", o->name);
+}
+
+fricl_status fricl_context_devices(const fricl_context *cctx,
+                                   fricl_context_device *infos, size_t capacity,
+                                   size_t *count) {
+  if (!cctx || !count || (capacity && !infos))
+    return FRICL_STATUS_INVALID_ARGUMENT;
+  fricl_context *ctx = (fricl_context *)(uintptr_t)cctx;
+  fricl__resolve_device(ctx); /* "auto": a cache fill */
+  *count = 0;
+  if (!ctx->dev)
+    return FRICL_STATUS_OK;
+  if (ctx->dev->ops != &fricl__multi_ops) {
+    const fricl__ocl *o = (const fricl__ocl *)ctx->dev;
+    *count = 1;
+    if (capacity) {
+      describe(&infos[0], o, o->platform_index, o->device_index);
+      for (int f = 0; f < FRICL__FEATURE_COUNT; ++f)
+        infos[0].share[f] = 1.0;
+    }
+    return FRICL_STATUS_OK;
+  }
+  fricl__multi *m = (fricl__multi *)ctx->dev;
+  *count = m->n;
+  double w[FRICL__FEATURE_COUNT][FRICL__MULTI_MAX];
+  for (int f = 0; f < FRICL__FEATURE_COUNT; ++f)
+    /* Shares of f64 calls (f32 where no device has fp64). */
+    fricl__multi_shares(m, (fricl__feature)f,
+                        m->base.has_fp64 ? FRICL_F64 : FRICL_F32, w[f]);
+  for (size_t d = 0; d < m->n && d < capacity; ++d) {
+    describe(&infos[d], m->dev[d].o, m->dev[d].platform_index,
+             m->dev[d].device_index);
+    for (int f = 0; f < FRICL__FEATURE_COUNT; ++f) {
+      infos[d].share[f] = w[f][d];
+      infos[d].items_per_second[f] = m->dev[d].rate[f];
+    }
+  }
+  return FRICL_STATUS_OK;
+}
+
+void fricl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
+                             uint64_t *from_device) {
+  uint64_t in = 0, out = 0;
+  const fricl__backend *be = ctx ? ctx->dev : NULL;
+  if (be && be->ops == &fricl__multi_ops) {
+    const fricl__multi *m = (const fricl__multi *)be;
+    for (size_t d = 0; d < m->n; ++d) {
+      in += m->dev[d].o->moved_in;
+      out += m->dev[d].o->moved_out;
+    }
+  } else if (be && be->ops == &fricl__ocl_ops) {
+    in = ((const fricl__ocl *)be)->moved_in;
+    out = ((const fricl__ocl *)be)->moved_out;
+  }
+  if (to_device)
+    *to_device = in;
+  if (from_device)
+    *from_device = out;
+}
