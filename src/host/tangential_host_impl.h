@@ -11,11 +11,12 @@
  * trip count, so the private arrays live in registers. The arithmetic is
  * the reference backend's operation for operation (tangential_ref_impl.h:
  * sums start from zero and run in the same order), which is what makes
- * the two backends bitwise equal. Global outputs are scattered directly,
- * in contact order, into the vertices (Hessian rows) this piece owns;
+ * the two backends bitwise equal. The gradient and H p are scattered
+ * directly, in contact order, into the vertices this piece owns;
  * contributions to shared ones are queued in contact order for the
- * in-order fix-up (tangential_host.c), or, in the gather mode, written as
- * records.
+ * in-order fix-up (tangential_host.c). In the gather mode (always when the
+ * global Hessian is assembled) the pass writes per-contact records
+ * instead.
  */
 static void TH_NAME(const th_job *j, th_worker *w, size_t g, size_t lo,
                     size_t hi) {
@@ -42,7 +43,6 @@ static void TH_NAME(const th_job *j, th_worker *w, size_t g, size_t lo,
   real *rec = (real *)j->rec;
   real *grad = (real *)j->grad;
   real *prod = (real *)j->prod;
-  real *hess = (real *)j->hess;
   real *partial = (real *)j->partial;
   const unsigned char *owner = j->owner;
   const unsigned char me = (unsigned char)w->index;
@@ -183,31 +183,6 @@ static void TH_NAME(const th_job *j, th_worker *w, size_t g, size_t lo,
           prod[v * DIM + (size_t)r] += v3[r];
       } else {
         th_queue(w, &w->prod, v, v3, DIM * sizeof(real));
-      }
-    }
-    if (hess)
-      FRICL_UNROLL
-    for (int i = 0; i < K; ++i) {
-      const size_t row = (size_t)vx[i];
-      const int mine = !owner || owner[row] == me;
-      FRICL_UNROLL
-      for (int jj = 0; jj < K; ++jj) {
-        const size_t bl = th_block(j->plan, row, vx[jj]);
-        const real coef = gamma[i] * gamma[jj];
-        real blk[9];
-        FRICL_UNROLL
-        for (int r = 0; r < DIM; ++r)
-          FRICL_UNROLL
-        for (int s = 0; s < DIM; ++s)
-          blk[r * DIM + s] = coef * FRICL_FN(packed_at)(S, DIM, r, s);
-        if (mine) {
-          real *o = hess + bl * (DIM * DIM);
-          FRICL_UNROLL
-          for (int x = 0; x < DIM * DIM; ++x)
-            o[x] += blk[x];
-        } else {
-          th_queue(w, &w->hess, bl, blk, DIM * DIM * sizeof(real));
-        }
       }
     }
   }
