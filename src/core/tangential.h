@@ -43,8 +43,8 @@ struct fricl_tangential_plan {
   uint64_t *ventries;
   /* The global Hessian: BSR pattern and, per block, its (contact, i, j)
    * contributions in contact order (bptr/bentries: built on first use by
-   * a backend that gathers blocks, fricl__plan_blocks; the host backend
-   * scatters and never needs them). has_bsr is 0 for the plans made for
+   * the first call that assembles the Hessian, fricl__plan_blocks: every
+   * backend gathers the blocks). has_bsr is 0 for the plans made for
    * calls without one (gradient and H p need only the vertex lists). */
   int has_bsr;
   int64_t *row_ptr; /* n_vertices + 1 */
