@@ -2,7 +2,7 @@
 """fricl against the IPC Toolkit (ipctk) on the same collisions, same machine.
 
     PYTHONPATH=build/python python3 bench/ipctk_compare.py
-        [--grids 15,29,56,112] [--repeats 5] [--device auto] [--json F]
+        [--grids 15,29,56,112] [--repeats 15] [--device auto] [--json F]
 
 Mesh-like scenes (two triangulated sheets a fraction of d-hat apart, about
 2k, 8k, 30k and 120k collisions by default) get their normal and
@@ -132,6 +132,11 @@ def scene_times(grid, args, ctx):
         f()
     for _ in range(args.repeats):  # interleaved: same machine state
         for k, f in jobs.items():
+            # Each call starts on an idle machine: ipctk's TBB workers spin
+            # for a while after a parallel loop, and on a 2-core machine a
+            # call made meanwhile (fricl's or ipctk's own) would share the
+            # cores with them.
+            time.sleep(0.02)
             t0 = time.perf_counter()
             f()
             samples[k].append(time.perf_counter() - t0)
@@ -150,7 +155,7 @@ def main():
     ap.add_argument("--grids", default="15,29,56,112",
                     help="sheet sizes, comma-separated (about 2k, 8k, 30k "
                          "and 120k collisions by default)")
-    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--repeats", type=int, default=15)
     ap.add_argument("--device", default="auto")
     ap.add_argument("--json", help="also write the rows to this file")
     args = ap.parse_args()
