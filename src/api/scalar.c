@@ -182,6 +182,15 @@ fricl_status fricl_scalar_prepare(fricl_context *ctx,
                                  batch->precision, batch->mu_profile);
   if (st != FRICL_STATUS_OK)
     return st;
+  /* Prepare the backend a large call would run on ("auto": the device, if
+   * it would ever take one; small calls need no preparation). A backend
+   * without kernels has nothing to prepare: the header is all it checks,
+   * as documented. */
+  fricl__backend *be = NULL;
+  st = fricl__dispatch(ctx, FRICL__FEATURE_SCALAR, SIZE_MAX - 1,
+                       batch->precision, &be);
+  if (st != FRICL_STATUS_OK || !be->ops->prepare)
+    return st;
   int has_out[FRICL_TERM_COUNT];
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
     has_out[t] = batch->out[t] != NULL;
@@ -189,13 +198,6 @@ fricl_status fricl_scalar_prepare(fricl_context *ctx,
   st = fricl__scalar_requested_terms(ctx, batch->terms, has_out, 0, "batch.out",
                                      &mask);
   if (st != FRICL_STATUS_OK)
-    return st;
-  /* Prepare the backend a large call would run on ("auto": the device, if
-   * it would ever take one; small calls need no preparation). */
-  fricl__backend *be = NULL;
-  st = fricl__dispatch(ctx, FRICL__FEATURE_SCALAR, SIZE_MAX - 1,
-                       batch->precision, &be);
-  if (st != FRICL_STATUS_OK || !be->ops->prepare)
     return st;
   const fricl__prepare_work w = {
       FRICL__FEATURE_SCALAR,      batch->precision,
