@@ -337,8 +337,13 @@ static fricl_status gather_all(fricl_context *ctx, th_job *j,
       if (st != FRICL_STATUS_OK)
         return st;
     }
+    /* Small gathers stay on the calling thread: waking a worker costs more
+     * than the work (the contacts pass's rule, on list entries). */
+    const size_t entries = (size_t)plan->vptr[plan->n_vertices];
+    const unsigned want =
+        entries < fricl__grain(ctx, TH_PARALLEL_MIN) ? 1 : (t > 256 ? 256 : t);
     size_t cuts[257];
-    const unsigned pieces = vertex_cuts(cuts, plan, t > 256 ? 256 : t);
+    const unsigned pieces = vertex_cuts(cuts, plan, want);
     j->plan = plan;
     gather_vec_job gj = {j, FRICL_REC_Q, b->gradient};
     const int d3 = b->dim == 3;
