@@ -92,23 +92,24 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross_hess)(const FRICL_REAL *blk,
 /*
  * One contact. x: the stencil's positions (k dim); xr: its rest positions
  * (EE only: the mollifier threshold eps_x = 1e-3 |ea|^2 |eb|^2 at rest);
- * pn, pc: the plane of a PV contact. want: 0 value only, 1 also the
+ * pn, pc: the plane of a PV contact; dtype: its distance type (-1:
+ * classify; see dist_contact). want: 0 value only, 1 also the
  * gradient g (ndof), 2 also the Hessian H (ndof x ndof, projected by psd:
  * 0 none, 1 clamp, 2 abs); work: 2 * 144 reals. Returns B.
  */
 FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
-    const FRICL_REAL *pn, FRICL_REAL pc, FRICL_REAL dhat, FRICL_REAL kappa,
-    FRICL_REAL dmin, FRICL_REAL w, int physical, int psd, int want,
-    FRICL_REAL *g, FRICL_REAL *H, FRICL_REAL *work) {
+    const FRICL_REAL *pn, FRICL_REAL pc, int dtype, FRICL_REAL dhat,
+    FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int psd,
+    int want, FRICL_REAL *g, FRICL_REAL *H, FRICL_REAL *work) {
   const int k = type == FRICL_D_VV   ? 2
                 : type == FRICL_D_EV ? 3
                 : type == FRICL_D_PV ? 1
                                      : 4;
   const int ndof = k * dim;
   FRICL_REAL gd[12];
-  const FRICL_REAL d2 =
-      FRICL_FN(dist_contact)(type, dim, x, pn, pc, gd, want >= 2 ? H : 0);
+  const FRICL_REAL d2 = FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd,
+                                               want >= 2 ? H : 0);
   const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
   FRICL_REAL b, bp, bpp;
   FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);

@@ -172,10 +172,19 @@ FRICL_INLINE void FRICL_FN(dist_pl)(FRICL_FN(dist_feature) * f,
   f->dc[0][ib] = -FRICL_R(1);
 }
 
-/* Point slot ip against the segment [ia, ib] (ipctk's point-edge types). */
+/* Point slot ip against the segment [ia, ib] (ipctk's point-edge types;
+ * dtype 0 P_E0, 1 P_E1, 2 P_E forces one, anything else classifies). */
 FRICL_INLINE void FRICL_FN(dist_pe)(FRICL_FN(dist_feature) * f,
                                     const FRICL_REAL *x, int dim, int ip,
-                                    int ia, int ib) {
+                                    int ia, int ib, int dtype) {
+  if (dtype == 0 || dtype == 1) {
+    FRICL_FN(dist_pp)(f, x, dim, ip, dtype == 0 ? ia : ib);
+    return;
+  }
+  if (dtype == 2) {
+    FRICL_FN(dist_pl)(f, x, dim, ip, ia, ib);
+    return;
+  }
   FRICL_REAL e[3] = {0, 0, 0}, q[3] = {0, 0, 0};
   FRICL_FN(g_sub)(x + ib * dim, x + ia * dim, e, dim);
   FRICL_FN(g_sub)(x + ip * dim, x + ia * dim, q, dim);
@@ -226,9 +235,22 @@ FRICL_INLINE void FRICL_FN(dist_ptplane)(FRICL_FN(dist_feature) * f,
   f->dc[1][3] = -FRICL_R(1);
 }
 
-/* Point (slot 0) against the triangle (slots 1, 2, 3): ipctk's regions. */
+/* Point (slot 0) against the triangle (slots 1, 2, 3): ipctk's regions;
+ * dtype 0..2 P_T0..P_T2, 3..5 P_E0..P_E2, 6 P_T forces one. */
 FRICL_INLINE void FRICL_FN(dist_pt)(FRICL_FN(dist_feature) * f,
-                                    const FRICL_REAL *x) {
+                                    const FRICL_REAL *x, int dtype) {
+  if (dtype >= 0 && dtype <= 2) {
+    FRICL_FN(dist_pp)(f, x, 3, 0, 1 + dtype);
+    return;
+  }
+  if (dtype >= 3 && dtype <= 5) {
+    FRICL_FN(dist_pl)(f, x, 3, 0, dtype - 2, dtype == 5 ? 1 : dtype - 1);
+    return;
+  }
+  if (dtype == 6) {
+    FRICL_FN(dist_ptplane)(f, x);
+    return;
+  }
   const FRICL_REAL *p = x;
   FRICL_REAL E0[3], E1[3], n[3];
   FRICL_FN(g_sub)(x + 6, x + 3, E0, 3);
@@ -372,10 +394,11 @@ FRICL_INLINE int FRICL_FN(dist_ee_type)(const FRICL_REAL *x) {
   return dflt;
 }
 
-/* Edge a (slots 0, 1) against edge b (slots 2, 3). */
+/* Edge a (slots 0, 1) against edge b (slots 2, 3); dtype 0..8 forces
+ * ipctk's type, anything else classifies. */
 FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
-                                    const FRICL_REAL *x) {
-  const int t = FRICL_FN(dist_ee_type)(x);
+                                    const FRICL_REAL *x, int dtype) {
+  const int t = dtype >= 0 && dtype <= 8 ? dtype : FRICL_FN(dist_ee_type)(x);
   if (t < 4)
     FRICL_FN(dist_pp)(f, x, 3, t >> 1, 2 + (t & 1));
   else if (t < 6)
@@ -392,13 +415,13 @@ FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
  * The squared distance of one contact with its gradient (k dim values) and,
  * when hess is non-NULL, its Hessian (k dim x k dim, row-major). x holds the
  * stencil's positions; pn, pc the plane of a PV contact ({y : pn.y + pc =
- * 0}, pn of any nonzero length). Returns d^2.
+ * 0}, pn of any nonzero length); dtype: ipctk's distance type of an EV,
+ * EE or FV contact (its enum values), or -1 (or its AUTO value) to classify
+ * here. Returns d^2.
  */
-FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(int type, int dim,
-                                               const FRICL_REAL *x,
-                                               const FRICL_REAL *pn,
-                                               FRICL_REAL pc, FRICL_REAL *grad,
-                                               FRICL_REAL *hess) {
+FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
+    int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
+    int dtype, FRICL_REAL *grad, FRICL_REAL *hess) {
   const FRICL_REAL two = FRICL_R(2);
   if (type == FRICL_D_PV) {
     const FRICL_REAL nn = FRICL_FN(g_dot)(pn, pn, dim);
@@ -419,13 +442,13 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(int type, int dim,
     FRICL_FN(dist_pp)(&f, x, dim, 0, 1);
   } else if (type == FRICL_D_EV) {
     k = 3;
-    FRICL_FN(dist_pe)(&f, x, dim, 0, 1, 2);
+    FRICL_FN(dist_pe)(&f, x, dim, 0, 1, 2, dtype);
   } else if (type == FRICL_D_EE) {
     k = 4;
-    FRICL_FN(dist_ee)(&f, x);
+    FRICL_FN(dist_ee)(&f, x, dtype);
   } else {
     k = 4;
-    FRICL_FN(dist_pt)(&f, x);
+    FRICL_FN(dist_pt)(&f, x, dtype);
   }
   const int ndof = k * dim;
   for (int i = 0; i < k; ++i)

@@ -53,6 +53,13 @@ typedef struct fricl_barrier_group {
   const void *dmin;         /* count: finite, >= 0; NULL: batch.dmin */
   const void *plane_normal; /* PV only: count x dim, nonzero, finite */
   const void *plane_offset; /* PV only: count, finite */
+  /* count: the distance type of each contact in ipctk's numbering (EV:
+   * PointEdgeDistanceType 0..2, EE: EdgeEdgeDistanceType 0..8, FV:
+   * PointTriangleDistanceType 0..6; -1 or the AUTO value: classified from
+   * the positions), as a collision that carries a known type (ipctk's
+   * improved max approximation) is evaluated. NULL: all classified;
+   * ignored for VV and PV. */
+  const int8_t *distance_type;
   /* Per-contact outputs, each optional (NULL: not computed). */
   void *potential;      /* count: B of each contact */
   void *local_gradient; /* count x ndof */

@@ -197,7 +197,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
                          "indices differ): make a new plan");
   }
   /* Inputs: positions (NaN propagates), then per group. */
-  fricl__region r[6 + 8 * BAR_MAX_GROUPS];
+  fricl__region r[7 + 9 * BAR_MAX_GROUPS];
   size_t nr = 0;
   r[nr++] = (fricl__region){b->positions, vbytes, "positions", SIZE_MAX, 0};
   r[nr++] =
@@ -229,6 +229,20 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
         st = fricl__check_group_reals(ctx, b->precision, g, gn, "plane_offset",
                                       G->plane_offset, n, 1, 0);
     }
+    if (st == FRICL_STATUS_OK && G->distance_type) {
+      const int auto_type = G->type == FRICL_STENCIL_EV   ? 3
+                            : G->type == FRICL_STENCIL_EE ? 9
+                            : G->type == FRICL_STENCIL_FV ? 7
+                                                          : 127;
+      for (size_t c = 0; c < n; ++c)
+        if (G->distance_type[c] < -1 || G->distance_type[c] > auto_type) {
+          st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                           "groups[%zu] (%s) contact %zu: distance_type = %d "
+                           "is not -1 .. %d (first bad contact)",
+                           g, gn, c, (int)G->distance_type[c], auto_type);
+          break;
+        }
+    }
     if (st != FRICL_STATUS_OK)
       return st;
     const int pv = G->type == FRICL_STENCIL_PV;
@@ -238,6 +252,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
         {G->dmin, n * esz, "dmin", g, 0},
         {pv ? G->plane_normal : NULL, n * dim * esz, "plane_normal", g, 0},
         {pv ? G->plane_offset : NULL, n * esz, "plane_offset", g, 0},
+        {G->distance_type, n, "distance_type", g, 0},
         {G->potential, n * esz, "potential", g, 1},
         {G->local_gradient, n * ndof * esz, "local_gradient", g, 1},
         {G->local_hessian, n * ndof * ndof * esz, "local_hessian", g, 1}};

@@ -131,6 +131,8 @@ void barrier_print_help(FILE *f) {
         "  dhat, kappa              scalars; dmin optional scalar (default 0)\n"
         "  per stencil type T in vv ev ee fv pv (ee, fv 3-D only):\n"
         "    T (m, k) vertex ids; T_weight (m,), T_dmin (m,) optional;\n"
+        "    T_dtype (m,) optional (ev ee fv): ipctk's distance type per\n"
+        "    contact (-1 or AUTO: classified here);\n"
         "    pv_plane_normal (m, dim), pv_plane_offset (m,) for pv.\n"
         "  mu_s, mu_k, T_mu_s, T_mu_k are accepted and ignored.\n"
         "\n"

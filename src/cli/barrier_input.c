@@ -33,8 +33,8 @@ static int out_of_memory(const char *what) {
 /* Accepted names: the globals, and per type T: T, T_<field>. */
 static const char *const globals[] = {
     "positions", "rest_positions", "dhat", "kappa", "dmin", "mu_s", "mu_k"};
-static const char *const fields[] = {"weight", "dmin",         "mu_s",
-                                     "mu_k",   "plane_normal", "plane_offset"};
+static const char *const fields[] = {
+    "weight", "dmin", "mu_s", "mu_k", "dtype", "plane_normal", "plane_offset"};
 
 static int known_name(const char *name) {
   for (size_t i = 0; i < sizeof globals / sizeof globals[0]; ++i)
@@ -49,7 +49,7 @@ static int known_name(const char *name) {
       return 1;
     if (name[tl] != '_')
       continue;
-    const size_t nf = t == FRICL_STENCIL_PV ? 6 : 4;
+    const size_t nf = t == FRICL_STENCIL_PV ? 7 : 5;
     for (size_t f = 0; f < nf; ++f)
       if (strcmp(name + tl + 1, fields[f]) == 0)
         return 1;
@@ -68,7 +68,7 @@ static int check_names(const barrier_input *b, const npz_archive *in) {
                        "unknown array '%s' (the barrier schema has "
                        "positions, rest_positions, dhat, kappa, dmin and "
                        "per stencil type T in vv ev ee fv pv: T, T_weight, "
-                       "T_dmin, pv_plane_normal, pv_plane_offset; see "
+                       "T_dmin, T_dtype, pv_plane_normal, pv_plane_offset; see "
                        "'fricl barrier --help')",
                        name);
     for (int t = 0; t < BARRIER_N_TYPES; ++t) {
@@ -154,6 +154,40 @@ static int check_values(const barrier_input *b, const char *name, const void *a,
   return 0;
 }
 
+/* T_dtype (m,), integer: ipctk's distance type per contact, -1 .. AUTO. */
+static int read_dtype(const barrier_input *b, const npz_archive *in,
+                      const char *name, barrier_type *g) {
+  char got[128];
+  const npz_member *mb = npz_find(in, name);
+  if (!mb)
+    return 0;
+  const npy_array *a = &mb->array;
+  const npy_dtype dt = a->info.dtype;
+  if (dt != NPY_I4 && dt != NPY_I8)
+    return bad_input(b, "array '%s': dtype '%s' is not int32 or int64", name,
+                     npy_dtype_descr(dt));
+  if (a->info.ndim != 1 || a->info.shape[0] != g->m)
+    return bad_input(
+        b, "array '%s': expected shape (%zu,), got %s", name, g->m,
+        npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
+  const int hi = g->type == FRICL_STENCIL_EV   ? 3
+                 : g->type == FRICL_STENCIL_EE ? 9
+                 : g->type == FRICL_STENCIL_FV ? 7
+                                               : -1;
+  if (!(g->dtype = cli_alloc_array(g->m, 1)))
+    return out_of_memory(name);
+  for (size_t c = 0; c < g->m; ++c) {
+    const int64_t v = npy_int_at(a, c);
+    if (v < -1 || v > hi)
+      return bad_input(b,
+                       "array '%s': element %zu = %lld is not a distance "
+                       "type of %s (-1 .. %d)",
+                       name, c, (long long)v, g->tname, hi);
+    g->dtype[c] = (int8_t)v;
+  }
+  return 0;
+}
+
 static int read_positions(barrier_input *b, const npz_archive *in) {
   char got[128];
   const npz_member *mb = npz_find(in, "positions");
@@ -220,6 +254,9 @@ static int read_type(barrier_input *b, const npz_archive *in, barrier_type *g) {
                      &g->weight)) != 0 ||
       (rc = check_values(b, name, g->weight, g->m, 0)) != 0)
     return rc;
+  snprintf(name, sizeof name, "%s_dtype", g->tname);
+  if ((rc = read_dtype(b, in, name, g)) != 0)
+    return rc;
   snprintf(name, sizeof name, "%s_dmin", g->tname);
   if ((rc = get_real(b, in, name, 0, 1, s1, "per-contact dmin", &g->dmin)) !=
           0 ||
@@ -263,6 +300,7 @@ void barrier_input_free(barrier_input *b) {
     free(g->dmin);
     free(g->plane_normal);
     free(g->plane_offset);
+    free(g->dtype);
   }
   free(b->positions);
   free(b->rest);

@@ -19,6 +19,7 @@ typedef struct barrier_type {
   size_t m, k;
   int32_t *ids;
   void *weight, *dmin, *plane_normal, *plane_offset; /* NULL: absent */
+  int8_t *dtype;                                     /* NULL: absent */
 } barrier_type;
 
 typedef struct barrier_input {

@@ -134,6 +134,7 @@ static int make_groups(barrier_run *r) {
     G->dmin = g->dmin;
     G->plane_normal = g->plane_normal;
     G->plane_offset = g->plane_offset;
+    G->distance_type = g->dtype;
     const size_t ndof = g->k * dim;
     if (!(G->potential = cli_alloc_array(g->m, r->esz)))
       return EXIT_RUNTIME;

@@ -42,9 +42,10 @@ static void BH_RUN(void *arg, size_t lo, size_t hi, unsigned worker) {
     }
     const real wt = G->weight ? ((const real *)G->weight)[c] : (real)1;
     const real dmin = G->dmin ? ((const real *)G->dmin)[c] : (real)b->dmin;
+    const int dtype = G->distance_type ? G->distance_type[c] : -1;
     real *R = j->rec + t * BH_REC;
-    R[0] = FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dhat, kappa,
-                                     dmin, wt, physical, (int)b->psd,
+    R[0] = FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dtype, dhat,
+                                     kappa, dmin, wt, physical, (int)b->psd,
                                      j->w->want, R + 1, R + 13, work);
   }
 }
