@@ -1,6 +1,7 @@
 /* barrier_args.c - option parsing and help of `fricl barrier`. */
 #include "barrier_args.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_args.h"
@@ -11,11 +12,12 @@ typedef enum {
   OPT_HESSIAN,
   OPT_PRECISION,
   OPT_DEVICE,
+  OPT_REPEAT,
   OPT_COUNT
 } barrier_option;
 
 static const char *const option_names[OPT_COUNT] = {
-    "--out", "--psd", "--hessian", "--precision", "--device"};
+    "--out", "--psd", "--hessian", "--precision", "--device", "--repeat"};
 
 static const char *const hessian_names[3] = {"none", "local", "global"};
 
@@ -55,6 +57,17 @@ static int apply(void *args, int option, const char *value, char *err,
   case OPT_DEVICE:
     a->device = value;
     return 0;
+  case OPT_REPEAT: {
+    char *end = NULL;
+    const long n = strtol(value, &end, 10);
+    if (!*value || *end || n < 1 || n > 100000) {
+      snprintf(err, err_size, "--repeat '%s': not an integer in 1..100000",
+               value);
+      return -1;
+    }
+    a->repeat = (int)n;
+    return 0;
+  }
   case OPT_COUNT:
     break;
   }
@@ -80,6 +93,7 @@ int barrier_args_parse(int argc, char **argv, barrier_args *a, char *err,
   a->psd = FRICL_PSD_NONE;
   a->hessian = BARRIER_HESSIAN_NONE;
   a->precision = FRICL_F64;
+  a->repeat = 1;
   if (cli_wants_help(argc, argv)) {
     a->help = 1;
     return 0;
@@ -103,7 +117,8 @@ int barrier_args_parse(int argc, char **argv, barrier_args *a, char *err,
 void barrier_print_help(FILE *f) {
   fputs("Usage: fricl barrier IN.npz -o OUT.npz [--psd none|clamp|abs]\n"
         "           [--hessian none|local|global] [--physical-barrier]\n"
-        "           [--precision f64|f32] [--device SPEC] [--compress]\n"
+        "           [--precision f64|f32] [--device SPEC] [--repeat N]\n"
+        "           [--compress]\n"
         "           [--verbose]\n"
         "\n"
         "Evaluate the normal-contact barrier B = kappa w m b(d^2 - dmin^2,\n"
@@ -121,6 +136,8 @@ void barrier_print_help(FILE *f) {
         "  --precision P       f64 (default) or f32.\n"
         "  --device SPEC       as for 'fricl tangential' (the barrier runs on\n"
         "                      the host threads in this version).\n"
+        "  --repeat N          evaluate N times (the plan is made once); with\n"
+        "                      --verbose, report the fastest and median time.\n"
         "  --compress          deflate the output members.\n"
         "  -v, --verbose       report the contact counts on stderr.\n"
         "\n"

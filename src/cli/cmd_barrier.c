@@ -1,9 +1,11 @@
 /* cmd_barrier.c - `fricl barrier`: read positions and contacts from an
  * .npz archive, evaluate the normal-contact barrier (fricl_barrier_eval),
  * write B, the gradient and the requested Hessian as an .npz atomically. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "atomic_file.h"
 #include "barrier_args.h"
@@ -111,6 +113,17 @@ static int expand_global(barrier_run *r, const fricl_tangential_plan *plan) {
   return rc;
 }
 
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 static int library_error(fricl_context *ctx, fricl_status st) {
   fprintf(stderr, "fricl barrier: %s: %s%s\n", fricl_status_string(st),
           fricl_context_last_error(ctx),
@@ -210,7 +223,9 @@ static int run_barrier(const barrier_args *a) {
   b.groups = r.groups;
   b.potential = a->precision == FRICL_F32 ? (void *)&r.pot32 : (void *)&r.pot64;
   b.gradient = r.gradient;
+  double plan_ms = 0;
   if (a->hessian == BARRIER_HESSIAN_GLOBAL) {
+    plan_ms = now_ms();
     st =
         fricl_barrier_plan_create(ctx, r.in.dim, r.in.n, r.ng, r.groups, &plan);
     if (st != FRICL_STATUS_OK) {
@@ -225,14 +240,22 @@ static int run_barrier(const barrier_args *a) {
       fprintf(stderr, "fricl barrier: out of memory (Hessian)\n");
       goto done;
     }
+    plan_ms = now_ms() - plan_ms;
     b.plan = plan;
     b.hessian_values = r.bsr;
   }
-  st = fricl_barrier_eval(ctx, &b);
-  if (st != FRICL_STATUS_OK) {
-    rc = library_error(ctx, st);
-    goto done;
+  double times[64];
+  const int nt = a->repeat < 64 ? a->repeat : 64;
+  for (int i = 0; i < a->repeat; ++i) {
+    const double t0 = now_ms();
+    st = fricl_barrier_eval(ctx, &b);
+    times[i % 64] = now_ms() - t0;
+    if (st != FRICL_STATUS_OK) {
+      rc = library_error(ctx, st);
+      goto done;
+    }
   }
+  qsort(times, (size_t)nt, sizeof times[0], cmp_double);
   if (plan && (rc = expand_global(&r, plan)) != 0)
     goto done;
   rc = EXIT_RUNTIME;
@@ -241,7 +264,8 @@ static int run_barrier(const barrier_args *a) {
     for (size_t i = 0; i < r.ng; ++i)
       fprintf(stderr, " %s %zu", fricl_stencil_name(r.groups[i].type),
               r.groups[i].count);
-    fputc('\n', stderr);
+    fprintf(stderr, "; plan %.3f ms, eval min %.3f ms, median %.3f ms (%d)\n",
+            plan_ms, times[0], times[nt / 2], a->repeat);
   }
   if (atomic_file_open(&out, a->out_path, msg, sizeof msg) != 0) {
     fprintf(stderr, "fricl barrier: %s: %s\n", a->out_path, msg);
