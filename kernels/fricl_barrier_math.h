@@ -107,9 +107,10 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
                 : type == FRICL_D_PV ? 1
                                      : 4;
   const int ndof = k * dim;
-  FRICL_REAL gd[12];
+  FRICL_REAL gd[12], span[60];
+  int nspan = 0;
   const FRICL_REAL d2 = FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd,
-                                               want >= 2 ? H : 0);
+                                               want >= 2 ? H : 0, span, &nspan);
   const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
   FRICL_REAL b, bp, bpp;
   FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);
@@ -182,6 +183,11 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
         H[v * ndof + u] = h;
       }
   }
-  FRICL_FN(eig_project_psd)(ndof, H, psd, work);
+  /* Without the mollifier the Hessian lives in the distance's span (at
+   * most 5 dimensions): project there; else the whole matrix. */
+  if (moll)
+    FRICL_FN(eig_project_psd)(ndof, H, psd, work);
+  else
+    FRICL_FN(eig_project_psd_span)(ndof, H, psd, span, nspan, work);
   return B;
 }

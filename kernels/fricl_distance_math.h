@@ -417,11 +417,14 @@ FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
  * stencil's positions; pn, pc the plane of a PV contact ({y : pn.y + pc =
  * 0}, pn of any nonzero length); dtype: ipctk's distance type of an EV,
  * EE or FV contact (its enum values), or -1 (or its AUTO value) to classify
- * here. Returns d^2.
+ * here. With hess, span (5 x k dim) receives vectors that span the
+ * Hessian's (and the gradient's) column space and *nspan their count.
+ * Returns d^2.
  */
 FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
-    int dtype, FRICL_REAL *grad, FRICL_REAL *hess) {
+    int dtype, FRICL_REAL *grad, FRICL_REAL *hess, FRICL_REAL *span,
+    int *nspan) {
   const FRICL_REAL two = FRICL_R(2);
   if (type == FRICL_D_PV) {
     const FRICL_REAL nn = FRICL_FN(g_dot)(pn, pn, dim);
@@ -429,10 +432,14 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     const FRICL_REAL sn = s / nn;
     for (int i = 0; i < dim; ++i)
       grad[i] = two * (sn * pn[i]);
-    if (hess)
+    if (hess) {
       for (int i = 0; i < dim; ++i)
         for (int j = 0; j < dim; ++j)
           hess[i * dim + j] = two * (pn[i] * pn[j] / nn);
+      for (int i = 0; i < dim; ++i)
+        span[i] = pn[i];
+      *nspan = 1;
+    }
     return s * s / nn;
   }
   FRICL_FN(dist_feature) f;
@@ -456,6 +463,12 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
       grad[i * dim + s] = two * (f.c[i] * f.r[s]);
   if (!hess)
     return f.d2;
+  /* Column space: c (x) e_s, then the F_a below. */
+  *nspan = dim + f.nf;
+  for (int s = 0; s < dim; ++s)
+    for (int i = 0; i < k; ++i)
+      for (int t = 0; t < dim; ++t)
+        span[s * ndof + i * dim + t] = s == t ? f.c[i] : FRICL_R(0);
   for (int i = 0; i < k; ++i)
     for (int j = 0; j < k; ++j) {
       const FRICL_REAL cc = two * (f.c[i] * f.c[j]);
@@ -479,6 +492,9 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     for (int i = 0; i < k; ++i)
       for (int s = 0; s < dim; ++s)
         F[a][i * dim + s] = f.dc[a][i] * f.r[s] + f.c[i] * J[a][s];
+  for (int a = 0; a < f.nf; ++a)
+    for (int u = 0; u < ndof; ++u)
+      span[(dim + a) * ndof + u] = F[a][u];
   /* G^-1 (2 G^-1 is subtracted with the factor 2 below). */
   FRICL_REAL Gi[2][2];
   if (f.nf == 1) {

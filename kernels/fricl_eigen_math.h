@@ -104,3 +104,87 @@ FRICL_INLINE void FRICL_FN(eig_project_psd)(int n, FRICL_REAL *H, int mode,
     }
   }
 }
+
+/*
+ * The same projection for an H whose column space lies in the span of the
+ * m <= 5 vectors in span (m x n): they are orthonormalised (modified
+ * Gram-Schmidt, twice; a vector whose remainder falls below 1e-13 of its
+ * length is in the span of the others and dropped), H is reduced to the
+ * small M = Q^T H Q, and M's negative eigenpairs (lambda, w) give H -= f
+ * lambda (Q w)(Q w)^T. Exact for such an H, and far cheaper than the full
+ * decomposition. work holds 5 n + 50 + 5 n reals.
+ */
+FRICL_INLINE void FRICL_FN(eig_project_psd_span)(int n, FRICL_REAL *H, int mode,
+                                                 const FRICL_REAL *span, int m,
+                                                 FRICL_REAL *work) {
+  if (mode == 0)
+    return;
+  FRICL_REAL *Q = work, *M = work + 5 * n, *W = M + 25, *HQ = W + 25;
+  int r = 0;
+  for (int a = 0; a < m; ++a) {
+    FRICL_REAL *q = Q + r * n;
+    FRICL_REAL n0 = FRICL_R(0);
+    for (int i = 0; i < n; ++i) {
+      q[i] = span[a * n + i];
+      n0 += q[i] * q[i];
+    }
+    for (int pass = 0; pass < 2; ++pass)
+      for (int b = 0; b < r; ++b) {
+        FRICL_REAL d = FRICL_R(0);
+        for (int i = 0; i < n; ++i)
+          d += Q[b * n + i] * q[i];
+        for (int i = 0; i < n; ++i)
+          q[i] -= d * Q[b * n + i];
+      }
+    FRICL_REAL n1 = FRICL_R(0);
+    for (int i = 0; i < n; ++i)
+      n1 += q[i] * q[i];
+    /* remainder^2 > 1e-26 length^2 */
+    if (!(n1 > n0 / FRICL_R(10000000000000) / FRICL_R(10000000000000)))
+      continue;
+    const FRICL_REAL inv = FRICL_R(1) / FRICL_SQRT(n1);
+    for (int i = 0; i < n; ++i)
+      q[i] *= inv;
+    ++r;
+  }
+  /* M = Q^T H Q, through HQ (n x r, column b at HQ + b n). */
+  for (int b = 0; b < r; ++b)
+    for (int i = 0; i < n; ++i) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int j = 0; j < n; ++j)
+        v += H[i * n + j] * Q[b * n + j];
+      HQ[b * n + i] = v;
+    }
+  for (int a = 0; a < r; ++a)
+    for (int b = a; b < r; ++b) {
+      FRICL_REAL v = FRICL_R(0), w = FRICL_R(0);
+      for (int i = 0; i < n; ++i) {
+        v += Q[a * n + i] * HQ[b * n + i];
+        w += Q[b * n + i] * HQ[a * n + i];
+      }
+      M[a * r + b] = (v + w) / FRICL_R(2);
+      M[b * r + a] = M[a * r + b];
+    }
+  FRICL_FN(eig_jacobi)(r, M, W);
+  const FRICL_REAL f = mode == 2 ? FRICL_R(2) : FRICL_R(1);
+  for (int e = 0; e < r; ++e) {
+    const FRICL_REAL lam = M[e * r + e];
+    if (!(lam < FRICL_R(0)))
+      continue;
+    FRICL_REAL v[12];
+    for (int i = 0; i < n; ++i) {
+      FRICL_REAL s = FRICL_R(0);
+      for (int b = 0; b < r; ++b)
+        s += Q[b * n + i] * W[b * r + e];
+      v[i] = s;
+    }
+    const FRICL_REAL fl = f * lam;
+    for (int i = 0; i < n; ++i) {
+      const FRICL_REAL vi = fl * v[i];
+      for (int j = i; j < n; ++j) {
+        H[i * n + j] -= vi * v[j];
+        H[j * n + i] = H[i * n + j];
+      }
+    }
+  }
+}
