@@ -12,15 +12,18 @@ typedef struct BH_JOB {
   FRICL_REAL *rec;
 } BH_JOB;
 
-/* Contacts [lo, hi) of the chunk (relative to its start). */
-static void BH_RUN(void *arg, size_t lo, size_t hi, unsigned worker) {
-  (void)worker;
+/* Contacts [lo, hi) of the chunk (relative to its start), with the
+ * stencil and the dimension as arguments: the specialised callers below
+ * pass constants, which fold through the inlined math. */
+static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
+                                                size_t hi, int type, int dim) {
   typedef FRICL_REAL real;
-  const BH_JOB *j = arg;
   const fricl_barrier_batch *b = j->w->b;
   const fricl_barrier_group *G = &b->groups[j->g];
-  const int dim = b->dim, type = (int)G->type;
-  const int k = fricl_stencil_vertex_count(G->type);
+  const int k = type == FRICL_STENCIL_VV   ? 2
+                : type == FRICL_STENCIL_EV ? 3
+                : type == FRICL_STENCIL_PV ? 1
+                                           : 4;
   const real *pos = (const real *)b->positions;
   const real *rest = b->rest_positions ? (const real *)b->rest_positions : pos;
   const real dhat = (real)b->dhat, kappa = (real)b->kappa;
@@ -47,6 +50,44 @@ static void BH_RUN(void *arg, size_t lo, size_t hi, unsigned worker) {
     R[0] = FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dtype, dhat,
                                      kappa, dmin, wt, physical, (int)b->psd,
                                      j->w->want, R + 1, R + 13, work);
+  }
+}
+
+#define BH_SPEC(T, D, suffix)                                                  \
+  static FRICL_FLATTEN void FRICL_FN(bh_##suffix)(const BH_JOB *j, size_t lo,  \
+                                                  size_t hi) {                 \
+    FRICL_FN(bh_body)(j, lo, hi, T, D);                                        \
+  }
+BH_SPEC(FRICL_STENCIL_VV, 3, vv3)
+BH_SPEC(FRICL_STENCIL_EV, 3, ev3)
+BH_SPEC(FRICL_STENCIL_EE, 3, ee3)
+BH_SPEC(FRICL_STENCIL_FV, 3, fv3)
+BH_SPEC(FRICL_STENCIL_PV, 3, pv3)
+BH_SPEC(FRICL_STENCIL_VV, 2, vv2)
+BH_SPEC(FRICL_STENCIL_EV, 2, ev2)
+BH_SPEC(FRICL_STENCIL_PV, 2, pv2)
+#undef BH_SPEC
+
+static void BH_RUN(void *arg, size_t lo, size_t hi, unsigned worker) {
+  (void)worker;
+  const BH_JOB *j = arg;
+  const int dim = j->w->b->dim;
+  switch (j->w->b->groups[j->g].type) {
+  case FRICL_STENCIL_VV:
+    (dim == 3 ? FRICL_FN(bh_vv3) : FRICL_FN(bh_vv2))(j, lo, hi);
+    break;
+  case FRICL_STENCIL_EV:
+    (dim == 3 ? FRICL_FN(bh_ev3) : FRICL_FN(bh_ev2))(j, lo, hi);
+    break;
+  case FRICL_STENCIL_EE:
+    FRICL_FN(bh_ee3)(j, lo, hi);
+    break;
+  case FRICL_STENCIL_FV:
+    FRICL_FN(bh_fv3)(j, lo, hi);
+    break;
+  default:
+    (dim == 3 ? FRICL_FN(bh_pv3) : FRICL_FN(bh_pv2))(j, lo, hi);
+    break;
   }
 }
 
