@@ -2,7 +2,8 @@
  * test_barrier_api.c - the barrier's public API beyond the per-contact
  * derivatives (test_barrier_fd.c): a random multi-stencil scene assembled
  * through a plan on every host backend (reference, host, host split on
- * three threads) must agree bitwise; the global gradient, BSR Hessian and
+ * three threads) must agree bitwise, every OpenCL device to 1e-10; the
+ * global gradient, BSR Hessian and
  * H p must equal the local outputs summed by hand; f32 stays close to f64;
  * bad arguments fail before any work with a message naming the argument
  * (and the first bad contact); NaN positions propagate only to the
@@ -246,6 +247,64 @@ static void test_backends_and_assembly(int dim) {
   }
 }
 
+static double max_rel(const double *a, const double *b, size_t n) {
+  double e = 0, m = 0;
+  for (size_t i = 0; i < n; ++i) {
+    e = fmax(e, fabs(a[i] - b[i]));
+    m = fmax(m, fabs(b[i]));
+  }
+  return m > 0 ? e / m : e;
+}
+
+/* Every OpenCL device against the reference backend: the same assembly
+ * on the host, the per-contact math on the device (its log and sqrt may
+ * round differently: 1e-10 of scale). */
+static void test_opencl(int dim) {
+  test_backend be[TEST_MAX_BACKENDS];
+  const int nb_ = test_backends(be);
+  static scene s;
+  make_scene(&s, dim);
+  static outputs ref, dev;
+  for (int b = 0; b < nb_; ++b) {
+    if (strncmp(be[b].spec, "opencl", 6) != 0)
+      continue;
+    for (int psd = 0; psd < 3; ++psd) {
+      fricl_context *rc = test_context("reference", 0, 0);
+      fricl_context *dc = test_context(be[b].spec, 0, 0);
+      if (!rc || !dc) {
+        fricl_context_destroy(rc);
+        fricl_context_destroy(dc);
+        return;
+      }
+      fricl_tangential_plan *rp = make_plan(rc, &s), *dp = make_plan(dc, &s);
+      size_t nb = 0;
+      fricl_tangential_plan_bsr(rp, NULL, &nb, NULL, NULL);
+      alloc_outputs(&ref, &s, nb);
+      alloc_outputs(&dev, &s, nb);
+      CHECK(eval(rc, &s, rp, (fricl_psd)psd, &ref, NULL) == FRICL_STATUS_OK,
+            "reference");
+      CHECK(eval(dc, &s, dp, (fricl_psd)psd, &dev, NULL) == FRICL_STATUS_OK,
+            "%s: %s", be[b].label, fricl_context_last_error(dc));
+      CHECK(fricl_context_last_backend(dc) == FRICL_BACKEND_OPENCL,
+            "%s: did not run on the device", be[b].label);
+      const size_t nvd = NV * (size_t)dim;
+      const double e =
+          fmax(fmax(max_rel(dev.grad, ref.grad, nvd),
+                    max_rel(dev.prod, ref.prod, nvd)),
+               fmax(max_rel(dev.hv, ref.hv, nb * (size_t)(dim * dim)),
+                    max_rel(&dev.pot, &ref.pot, 1)));
+      CHECK(e <= 1e-10, "%s %dD psd %d: %g from the reference", be[b].label,
+            dim, psd, e);
+      free_outputs(&ref);
+      free_outputs(&dev);
+      fricl_tangential_plan_destroy(rp);
+      fricl_tangential_plan_destroy(dp);
+      fricl_context_destroy(rc);
+      fricl_context_destroy(dc);
+    }
+  }
+}
+
 static void test_nan(void) {
   static scene s;
   make_scene(&s, 3);
@@ -423,6 +482,8 @@ static void test_f32(void) {
 int main(void) {
   test_backends_and_assembly(3);
   test_backends_and_assembly(2);
+  test_opencl(3);
+  test_opencl(2);
   test_nan();
   test_errors();
   test_f32();

@@ -1,6 +1,8 @@
 /* barrier.c - the public entry points of the normal-contact barrier (host
- * tier): validation, always complete before any work, then the host
- * implementation (core/barrier.h) on the context's threads. */
+ * tier): validation, always complete before any work, then the per-contact
+ * math on the context's host threads, or on its OpenCL device when the
+ * context is an OpenCL one, and the assembly on the host
+ * (core/barrier.h). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,7 +284,20 @@ fricl_status fricl_barrier_eval(fricl_context *ctx,
    * context's host threads (the result is the same, bit for bit). */
   const int threaded =
       !(ctx->host && ctx->host->ops->kind == FRICL_BACKEND_REFERENCE);
-  st = fricl__barrier_host(ctx, &w, threaded);
+#if FRICL_WITH_OPENCL
+  /* A context on an OpenCL device: the per-contact math runs there. */
+  if (!ctx->host && ctx->dev && total) {
+    fricl__barrier_source src = {fricl__ocl_barrier_records, NULL};
+    st = fricl__ocl_barrier_open(ctx, batch, &src.state);
+    if (st == FRICL_STATUS_OK)
+      st = fricl__barrier_host(ctx, &w, 0, &src);
+    fricl__ocl_barrier_close(src.state);
+    if (st == FRICL_STATUS_OK)
+      ctx->last_backend = FRICL_BACKEND_OPENCL;
+    return st;
+  }
+#endif
+  st = fricl__barrier_host(ctx, &w, threaded, NULL);
   if (st == FRICL_STATUS_OK)
     ctx->last_backend = threaded ? FRICL_BACKEND_HOST : FRICL_BACKEND_REFERENCE;
   return st;

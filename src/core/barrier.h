@@ -19,11 +19,32 @@ typedef struct fricl__barrier_work {
   size_t total;
 } fricl__barrier_work;
 
-/* Evaluate on the context's host threads (threaded = 0: the calling thread
- * only). Per-contact values are computed in chunks (in parallel) and added
- * into the global outputs in contact order, so the result never depends on
- * the thread count. */
+/* Where the per-contact records of a chunk come from when not from the
+ * host threads: records(state, w, g, lo, n, rec) fills n records (B,
+ * gradient 12, Hessian 144 reals each) of group g's contacts lo.. */
+typedef struct fricl__barrier_source {
+  fricl_status (*records)(void *state, const fricl__barrier_work *w, size_t g,
+                          size_t lo, size_t n, void *rec);
+  void *state;
+} fricl__barrier_source;
+
+/* Evaluate: per-contact records in chunks, from src (NULL: the context's
+ * host threads; threaded = 0: the calling thread only), added into the
+ * global outputs in contact order on the calling thread, so the result
+ * never depends on the thread count. */
 fricl_status fricl__barrier_host(fricl_context *ctx,
-                                 const fricl__barrier_work *w, int threaded);
+                                 const fricl__barrier_work *w, int threaded,
+                                 const fricl__barrier_source *src);
+
+/* The OpenCL source (src/opencl/barrier.c): open uploads the positions
+ * to the context's device, records runs kernels/fricl_barrier.cl on a
+ * chunk and reads its records back, close releases everything. */
+fricl_status fricl__ocl_barrier_open(fricl_context *ctx,
+                                     const fricl_barrier_batch *b,
+                                     void **state);
+fricl_status fricl__ocl_barrier_records(void *state,
+                                        const fricl__barrier_work *w, size_t g,
+                                        size_t lo, size_t n, void *rec);
+void fricl__ocl_barrier_close(void *state);
 
 #endif

@@ -62,7 +62,8 @@
 #undef FRICL_BH_FN
 
 fricl_status fricl__barrier_host(fricl_context *ctx,
-                                 const fricl__barrier_work *w, int threaded) {
-  return w->b->precision == FRICL_F64 ? barrier_host_d(ctx, w, threaded)
-                                      : barrier_host_f(ctx, w, threaded);
+                                 const fricl__barrier_work *w, int threaded,
+                                 const fricl__barrier_source *src) {
+  return w->b->precision == FRICL_F64 ? barrier_host_d(ctx, w, threaded, src)
+                                      : barrier_host_f(ctx, w, threaded, src);
 }

@@ -106,7 +106,8 @@ static size_t FRICL_FN(bh_block)(const fricl_tangential_plan *p, int32_t vi,
 }
 
 static fricl_status FRICL_BH_FN(fricl_context *ctx,
-                                const fricl__barrier_work *w, int threaded) {
+                                const fricl__barrier_work *w, int threaded,
+                                const fricl__barrier_source *src) {
   typedef FRICL_REAL real;
   const fricl_barrier_batch *b = w->b;
   const int dim = b->dim;
@@ -140,7 +141,13 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
     for (size_t lo = 0; lo < G->count; lo += chunk) {
       const size_t n = G->count - lo < chunk ? G->count - lo : chunk;
       BH_JOB j = {w, g, lo, rec};
-      if (threaded)
+      if (src) {
+        const fricl_status st = src->records(src->state, w, g, lo, n, rec);
+        if (st != FRICL_STATUS_OK) {
+          free(rec);
+          return st;
+        }
+      } else if (threaded)
         fricl__pool_for(ctx->pool, n, fricl__grain(ctx, 64), 1, BH_RUN, &j);
       else
         BH_RUN(&j, 0, n, 0);
