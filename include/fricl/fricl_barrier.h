@@ -96,7 +96,7 @@ typedef struct fricl_barrier_batch {
   void *hessian_product; /* n_vertices x dim: H p */
 } fricl_barrier_batch;
 
-/** Zero @p batch, set struct_size, dim 3, f64, PSD none. @since 0.5 */
+/** Zero @p batch, set struct_size, dim 3, f64, PSD none. @since 0.4 */
 FRICL_API void fricl_barrier_batch_init(fricl_barrier_batch *batch);
 
 /**
@@ -105,7 +105,7 @@ FRICL_API void fricl_barrier_batch_init(fricl_barrier_batch *batch);
  * fricl_tangential_plan_destroy; its structure is read with
  * fricl_tangential_plan_bsr / _csr.
  * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY, OPENCL_ERROR.
- * @since 0.5
+ * @since 0.4
  */
 FRICL_API fricl_status fricl_barrier_plan_create(
     fricl_context *ctx, int dim, size_t n_vertices, size_t n_groups,
@@ -120,7 +120,7 @@ FRICL_API fricl_status fricl_barrier_plan_create(
  * outputs of the contacts that read them and to the sums they enter.
  * @return OK, INVALID_ARGUMENT, NO_FP64, OUT_OF_MEMORY, OPENCL_ERROR,
  *         BUILD_FAILED. Details in fricl_context_last_error.
- * @since 0.5
+ * @since 0.4
  */
 FRICL_API fricl_status fricl_barrier_eval(fricl_context *ctx,
                                           const fricl_barrier_batch *batch);
