@@ -107,7 +107,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
                 : type == FRICL_D_PV ? 1
                                      : 4;
   const int ndof = k * dim;
-  FRICL_REAL gd[12], span[60];
+  FRICL_REAL gd[12], span[72];
   int nspan = 0;
   const FRICL_REAL d2 = FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd,
                                                want >= 2 ? H : 0, span, &nspan);
@@ -184,8 +184,21 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
       }
   }
   /* Without the mollifier the Hessian lives in the distance's span (at
-   * most 5 dimensions): project there; else the whole matrix. */
-  if (moll)
+   * most 5 dimensions); for exactly parallel edges (m = 0) it is w f m'
+   * times the Hessian of |ea x eb|^2, in the 6 dimensions of (-a, a, -b,
+   * b): project there; else the whole matrix. */
+  if (moll && !(m > FRICL_R(0))) {
+    nspan = 6;
+    for (int i = 0; i < 72; ++i)
+      span[i] = FRICL_R(0);
+    for (int s = 0; s < 3; ++s) {
+      span[s * 12 + s] = -FRICL_R(1);
+      span[s * 12 + 3 + s] = FRICL_R(1);
+      span[(3 + s) * 12 + 6 + s] = -FRICL_R(1);
+      span[(3 + s) * 12 + 9 + s] = FRICL_R(1);
+    }
+  }
+  if (moll && m > FRICL_R(0))
     FRICL_FN(eig_project_psd)(ndof, H, psd, work);
   else
     FRICL_FN(eig_project_psd_span)(ndof, H, psd, span, nspan, work);

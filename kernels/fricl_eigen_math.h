@@ -111,19 +111,19 @@ FRICL_INLINE void FRICL_FN(eig_project_psd)(int n, FRICL_REAL *H, int mode,
 
 /*
  * The same projection for an H whose column space lies in the span of the
- * m <= 5 vectors in span (m x n): they are orthonormalised (modified
+ * m <= 6 vectors in span (m x n): they are orthonormalised (modified
  * Gram-Schmidt, twice; a vector whose remainder falls below 1e-13 of its
  * length is in the span of the others and dropped), H is reduced to the
  * small M = Q^T H Q, and M's negative eigenpairs (lambda, w) give H -= f
  * lambda (Q w)(Q w)^T. Exact for such an H, and far cheaper than the full
- * decomposition. work holds 5 n + 50 + 5 n reals.
+ * decomposition. work holds 12 n + 72 reals.
  */
 FRICL_INLINE void FRICL_FN(eig_project_psd_span)(int n, FRICL_REAL *H, int mode,
                                                  const FRICL_REAL *span, int m,
                                                  FRICL_REAL *work) {
   if (mode == 0)
     return;
-  FRICL_REAL *Q = work, *M = work + 5 * n, *W = M + 25, *HQ = W + 25;
+  FRICL_REAL *Q = work, *M = work + 6 * n, *W = M + 36, *HQ = W + 36;
   int r = 0;
   for (int a = 0; a < m; ++a) {
     FRICL_REAL *q = Q + r * n;

@@ -1,7 +1,8 @@
 /*
  * test_barrier_fd.c - the barrier's derivatives against finite
  * differences on every stencil (3-D: vv ev ee fv pv; 2-D: vv ev pv), with
- * dmin, the physical barrier and mollified (nearly parallel) edges: the
+ * dmin, the physical barrier and mollified (nearly and exactly parallel)
+ * edges: the
  * gradient against central differences of B, the Hessian against central
  * differences of the gradient; and the PSD projections: clamp and abs have
  * no eigenvalue below -1e-12 of the scale (an independent Cholesky test),
@@ -44,12 +45,33 @@ static int run_case(fricl_context *ctx, int type, int dim, int parallel,
   const int n = k * dim;
   double x[12], xr[12], pn[3] = {0, 0, 1}, pc = 0;
   bs_contact(type, dim, 0.5 * p->dhat + p->dmin, parallel, x, xr, pn, &pc);
+  if (parallel == 2) {
+    /* Exactly parallel edges (dyadic coordinates: ea x eb is exactly 0,
+     * the mollifier 0 with a nonzero Hessian), not parallel at rest. */
+    for (int s = 0; s < 3; ++s) {
+      const double a0 = floor(bs_range(-1, 1) * 64) / 64;
+      const double e = floor(bs_range(-1, 1) * 64) / 64;
+      const double off = floor(bs_range(-0.6, 0.6) * p->dhat * 256) / 256;
+      x[s] = a0;
+      x[3 + s] = a0 + e;
+      x[6 + s] = a0 + off + 0.25 * e;
+      x[9 + s] = a0 + off + 0.75 * e;
+      xr[6 + s] = x[6 + s] + bs_range(-1, 1);
+    }
+  }
   double B, g[12], H[144];
   fricl_status st =
       be_eval1(ctx, type, dim, x, xr, pn, pc, p, FRICL_PSD_NONE, &B, g, H);
   CHECK(st == FRICL_STATUS_OK, "eval: %s", fricl_context_last_error(ctx));
-  if (!(B > 0) || !isfinite(B))
+  if (parallel == 2) { /* B = 0 (m = 0); active when H is finite, not 0 */
+    double hm = 0;
+    for (int i = 0; i < n * n; ++i)
+      hm = fmax(hm, fabs(H[i]));
+    if (!(hm > 0) || !isfinite(hm))
+      return 0;
+  } else if (!(B > 0) || !isfinite(B)) {
     return 0; /* inactive or inside dmin */
+  }
   /* Finite differences; near d = dmin the barrier varies fast, so a
    * failing step is retried smaller before it counts as a failure. */
   const double gs = max_abs(g, n), hs = max_abs(H, n * n);
@@ -124,7 +146,7 @@ int main(void) {
         p.dmin = 0.05;
       if (variant & 2)
         p.physical = 1;
-      for (int parallel = 0; parallel <= (st[s].type == 2); ++parallel) {
+      for (int parallel = 0; parallel <= 2 * (st[s].type == 2); ++parallel) {
         int checked = 0;
         for (int trial = 0; trial < 400 && checked < 40; ++trial)
           run_case(ctx, st[s].type, st[s].dim, parallel, &p, &checked);
