@@ -11,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "bench.h"
+#include "bench_barrier.h"
 #include "bench_build.h"
 #include "bench_contacts.h"
 #include "bench_laws.h"
@@ -85,6 +86,8 @@ static void usage(FILE *out) {
       "                      runs the per-device rows instead (--device\n"
       "                      LIST --help)\n"
       "  --suite S[,S...]    scalar, contacts, build, laws, sweep or all\n"
+      "                      (barrier: the normal-contact barrier's rows,\n"
+      "                      not part of all)\n"
       "                      (default all); `--suite resident` alone runs\n"
       "                      the device-resident Newton iteration rows (also\n"
       "                      after the build rows; --suite resident --help)\n"
@@ -130,9 +133,10 @@ static int parse_suites(const char *s, unsigned *suites) {
     const char *name;
     unsigned bit;
   } names[] = {
-      {"scalar", BENCH_SUITE_SCALAR}, {"contacts", BENCH_SUITE_CONTACTS},
-      {"laws", BENCH_SUITE_LAWS},     {"build", BENCH_SUITE_BUILD},
-      {"sweep", BENCH_SUITE_SWEEP},   {"all", BENCH_SUITES_ALL}};
+      {"scalar", BENCH_SUITE_SCALAR},  {"contacts", BENCH_SUITE_CONTACTS},
+      {"laws", BENCH_SUITE_LAWS},      {"build", BENCH_SUITE_BUILD},
+      {"sweep", BENCH_SUITE_SWEEP},    {"all", BENCH_SUITES_ALL},
+      {"barrier", BENCH_SUITE_BARRIER}};
   *suites = 0;
   while (*s) {
     const size_t len = strcspn(s, ",");
@@ -558,6 +562,9 @@ int fricl_bench_main(int argc, char **argv) {
       bench_laws_run(&opt, env.ctx, env.ref, env.has_dev, &res.laws))
     goto cleanup;
   if ((opt.suites & BENCH_SUITE_SWEEP) && bench_sweep_run(&opt, res.sweep))
+    goto cleanup;
+  if ((opt.suites & BENCH_SUITE_BARRIER) &&
+      bench_barrier_run(&opt, env.ctx, opt.contacts))
     goto cleanup;
   fflush(stdout);
   if (opt.json_path) {

@@ -19,6 +19,8 @@
 #define BENCH_SUITE_LAWS 0x4u
 #define BENCH_SUITE_BUILD 0x8u
 #define BENCH_SUITE_SWEEP 0x10u
+/* Not in "all": run with --suite barrier (bench_barrier.c). */
+#define BENCH_SUITE_BARRIER 0x20u
 #define BENCH_SUITES_ALL 0x1Fu
 #define BENCH_NAME_MAX 48
 #define BENCH_MAX_SIZES 16

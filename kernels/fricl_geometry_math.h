@@ -25,6 +25,7 @@
 
 #ifndef FRICL_EMBEDDED
 #include "fricl/fricl_tables.h"
+#include "fricl_distance_math.h"
 #endif
 #ifndef FRICL_B_CODES_
 #define FRICL_B_CODES_
@@ -46,32 +47,8 @@ enum {
 
 /* ------------------------------------------------------------- vectors */
 
-FRICL_INLINE FRICL_REAL FRICL_FN(g_dot)(const FRICL_REAL *a,
-                                        const FRICL_REAL *b, int dim) {
-  FRICL_REAL s = a[0] * b[0] + a[1] * b[1];
-  if (dim == 3)
-    s += a[2] * b[2];
-  return s;
-}
-
-FRICL_INLINE void FRICL_FN(g_cross)(const FRICL_REAL *a, const FRICL_REAL *b,
-                                    FRICL_REAL *c) {
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* 2-D cross product (scalar). */
-FRICL_INLINE FRICL_REAL FRICL_FN(g_cross2)(const FRICL_REAL *a,
-                                           const FRICL_REAL *b) {
-  return a[0] * b[1] - a[1] * b[0];
-}
-
-FRICL_INLINE void FRICL_FN(g_sub)(const FRICL_REAL *a, const FRICL_REAL *b,
-                                  FRICL_REAL *c, int dim) {
-  for (int r = 0; r < dim; ++r)
-    c[r] = a[r] - b[r];
-}
+/* g_dot, g_cross, g_cross2, g_sub and g_point_segment: fricl_distance_math.h.
+ */
 
 /* Column `col` of P (dim x m, row-major) = v / |v|. */
 FRICL_INLINE void FRICL_FN(g_set_col)(FRICL_REAL *P, int dim, int col,
@@ -111,50 +88,6 @@ FRICL_INLINE void FRICL_FN(g_perp_basis2)(const FRICL_REAL *d, FRICL_REAL *P) {
   const FRICL_REAL h0 = d[0] / n, h1 = d[1] / n;
   P[0] = -h1;
   P[1] = h0;
-}
-
-/* ------------------------------------------------------ point-segment */
-
-/* Squared distance from p to the closed segment [a, b] (|b - a| > 0), the
- * distance vector r = p - closest point, and the coefficients of a and b
- * in r (r = p + ca a + cb b). Line case in the accurate cross-product
- * forms: d^2 = |e x q|^2 / |e|^2, r = (e x q) x e / |e|^2. */
-FRICL_INLINE FRICL_REAL FRICL_FN(g_point_segment)(
-    const FRICL_REAL *p, const FRICL_REAL *a, const FRICL_REAL *b, int dim,
-    FRICL_REAL *r, FRICL_REAL *ca, FRICL_REAL *cb, FRICL_REAL *alpha_out) {
-  FRICL_REAL e[3] = {0, 0, 0}, q[3] = {0, 0, 0};
-  FRICL_FN(g_sub)(b, a, e, dim);
-  FRICL_FN(g_sub)(p, a, q, dim);
-  const FRICL_REAL ee = FRICL_FN(g_dot)(e, e, dim);
-  const FRICL_REAL alpha = FRICL_FN(g_dot)(q, e, dim) / ee;
-  *alpha_out = alpha;
-  if (alpha < FRICL_R(0)) {
-    for (int i = 0; i < dim; ++i)
-      r[i] = q[i];
-    *ca = -FRICL_R(1);
-    *cb = FRICL_R(0);
-    return FRICL_FN(g_dot)(q, q, dim);
-  }
-  if (alpha > FRICL_R(1)) {
-    FRICL_FN(g_sub)(p, b, r, dim);
-    *ca = FRICL_R(0);
-    *cb = -FRICL_R(1);
-    return FRICL_FN(g_dot)(r, r, dim);
-  }
-  *ca = alpha - FRICL_R(1);
-  *cb = -alpha;
-  if (dim == 3) {
-    FRICL_REAL n[3], t[3];
-    FRICL_FN(g_cross)(e, q, n);
-    FRICL_FN(g_cross)(n, e, t);
-    for (int i = 0; i < 3; ++i)
-      r[i] = t[i] / ee;
-    return FRICL_FN(g_dot)(n, n, 3) / ee;
-  }
-  const FRICL_REAL s = FRICL_FN(g_cross2)(e, q);
-  r[0] = -s * e[1] / ee;
-  r[1] = s * e[0] / ee;
-  return s * s / ee;
 }
 
 /* ------------------------------------------------------------ geometry */

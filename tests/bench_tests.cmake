@@ -68,3 +68,10 @@ foreach(spec reference host)
                    -P ${PROJECT_SOURCE_DIR}/bench/bench_backend_check.cmake)
   set_tests_properties(bench_on_${spec} PROPERTIES LABELS "bench" TIMEOUT 180)
 endforeach()
+
+# `fricl bench --suite barrier` on a small scene: every row runs.
+add_test(NAME bench_barrier_smoke
+         COMMAND fricl_cli bench --suite barrier --contacts 2000 --quick
+                 --device host)
+set_tests_properties(bench_barrier_smoke PROPERTIES LABELS "bench" TIMEOUT 180
+                     PASS_REGULAR_EXPRESSION "pv 2d +f32")

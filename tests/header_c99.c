@@ -1,5 +1,6 @@
 /* header_c99.c - the public headers compile on their own as strict C99. */
 #include "fricl/fricl.h"
+#include "fricl/fricl_barrier.h"
 #include "fricl/fricl_cl.h"
 
 int main(void) {

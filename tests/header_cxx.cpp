@@ -1,5 +1,6 @@
 // header_cxx.cpp - the public headers compile and link as C++ (extern "C").
 #include "fricl/fricl.h"
+#include "fricl/fricl_barrier.h"
 #include "fricl/fricl_cl.h"
 
 int main() {

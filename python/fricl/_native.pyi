@@ -57,6 +57,13 @@ def tangential_eval(ctx: Context, groups: Groups, plan: Optional[Plan],
                     hessian_product: Optional[Buffer],
                     per_group: Optional[Tuple[Tuple[Any, ...], ...]],
                     repeat: Optional[int] = ...) -> Optional[List[float]]: ...
+def barrier_eval(ctx: Context, precision: int, dim: int, flags: int,
+                 psd: int, positions: Buffer,
+                 rest_positions: Optional[Buffer], dhat: float, kappa: float,
+                 dmin: float, groups: Tuple[Tuple[Any, ...], ...],
+                 gradient: Optional[Buffer], want_hessian: bool
+                 ) -> Tuple[float, Optional[Tuple[bytes, bytes, bytes, int]]]:
+    ...
 def build(ctx: Context, precision: int, dim: int, flags: int,
           lagged_positions: Buffer, rest_positions: Optional[Buffer],
           kappa: float, dhat: float, dmin: float, mu_s: Any, mu_k: Any,

@@ -69,8 +69,11 @@ from .context import Context
 from .errors import InvalidArgumentError, UnsupportedError
 from .tangential import ContactGroup, Contacts
 
+from .ipctk_barrier import BarrierPotential  # noqa: E402
+
 __all__ = ["FrictionPotential", "TangentialPotential", "TangentialCollisions",
-           "build_tangential_collisions", "read_tangential_collisions"]
+           "build_tangential_collisions", "read_tangential_collisions",
+           "BarrierPotential"]
 
 _TYPES = ("vv", "ev", "ee", "fv", "pv")
 _LISTS = {"vv": "vv_collisions", "ev": "ev_collisions",

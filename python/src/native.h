@@ -142,6 +142,7 @@ extern PyTypeObject native_groups_type;
 
 PyObject *native_scalar_eval(PyObject *self, PyObject *args);
 PyObject *native_tangential_eval(PyObject *self, PyObject *args);
+PyObject *native_barrier_eval(PyObject *self, PyObject *args);
 PyObject *native_build(PyObject *self, PyObject *args);
 PyObject *native_law(PyObject *self, PyObject *args);
 PyObject *native_law_info(PyObject *self, PyObject *args);

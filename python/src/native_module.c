@@ -254,6 +254,7 @@ static PyMethodDef methods[] = {
     {"tangential_eval", native_tangential_eval, METH_VARARGS,
      "fricl_tangential_eval."},
     {"build", native_build, METH_VARARGS, "fricl_build."},
+    {"barrier_eval", native_barrier_eval, METH_VARARGS, "fricl_barrier_eval."},
     {"law", native_law, METH_VARARGS, "fricl_law_eval / fricl_law_step."},
     {"law_info", native_law_info, METH_VARARGS, "fricl_law_get_info."},
     {NULL, NULL, 0, NULL}};

@@ -22,5 +22,8 @@ list(APPEND FRICL_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/npz.c
      ${CMAKE_CURRENT_LIST_DIR}/build_input.c
      ${CMAKE_CURRENT_LIST_DIR}/tangential_device.c
      ${CMAKE_CURRENT_LIST_DIR}/build_args.c
-     ${CMAKE_CURRENT_LIST_DIR}/cmd_build.c)
+     ${CMAKE_CURRENT_LIST_DIR}/cmd_build.c
+     ${CMAKE_CURRENT_LIST_DIR}/barrier_args.c
+     ${CMAKE_CURRENT_LIST_DIR}/barrier_input.c
+     ${CMAKE_CURRENT_LIST_DIR}/cmd_barrier.c)
 set(FRICL_CLI_LIBS ZLIB::ZLIB)

@@ -8,5 +8,6 @@ int cmd_eval_main(int argc, char **argv);
 int cmd_tangential_main(int argc, char **argv);
 int cmd_build_main(int argc, char **argv);
 int cmd_law_main(int argc, char **argv);
+int cmd_barrier_main(int argc, char **argv);
 
 #endif

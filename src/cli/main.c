@@ -20,6 +20,8 @@ static void print_usage(FILE *f) {
       "            points, tangent bases, normal forces, mu) from geometry\n"
       "            in an .npz archive\n"
       "  law       evaluate or step a friction law (fricl law --list)\n"
+      "  barrier   normal-contact barrier potential, gradient and Hessian\n"
+      "            of a contact set read from an .npz archive\n"
       "  bench     run the benchmark harness\n"
       "  version   print the library version\n"
       "\n"
@@ -48,6 +50,8 @@ int main(int argc, char **argv) {
     return cmd_build_main(argc - 1, argv + 1);
   if (strcmp(cmd, "law") == 0)
     return cmd_law_main(argc - 1, argv + 1);
+  if (strcmp(cmd, "barrier") == 0)
+    return cmd_barrier_main(argc - 1, argv + 1);
   if (strcmp(cmd, "devices") == 0)
     return cmd_devices_main(argc - 1, argv + 1);
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||

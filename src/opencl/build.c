@@ -9,6 +9,7 @@
 #include "opencl/build_launch.h"
 
 static const char *const headers[] = {"fricl_cl_compat.h",
+                                      "fricl_distance_math.h",
                                       "fricl_geometry_math.h", NULL};
 
 static fricl_status build_kernel(fricl__ocl *o, const fricl__build_launch *l,

@@ -116,3 +116,19 @@ if(TEST cli_tangential_valgrind)
   set_tests_properties(cli_tangential_valgrind PROPERTIES
                        ENVIRONMENT FRICL_VALGRIND=${FRICL_VALGRIND})
 endif()
+
+# `fricl barrier` (test_cli_barrier.py): an mpmath oracle of B and its
+# gradient, global = summed local Hessians, f32; bad inputs; usage.
+foreach(scenario oracle errors usage)
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME cli_barrier_${scenario}
+             COMMAND ${Python3_EXECUTABLE}
+                     ${CMAKE_CURRENT_LIST_DIR}/test_cli_barrier.py ${scenario}
+                     $<TARGET_FILE:fricl_cli>
+                     ${CMAKE_CURRENT_BINARY_DIR}/cli_barrier_tmp/${scenario})
+  else()
+    add_test(NAME cli_barrier_${scenario}
+             COMMAND sh -c "echo 'SKIPPED: no python3'; exit 77")
+  endif()
+  set_tests_properties(cli_barrier_${scenario} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()

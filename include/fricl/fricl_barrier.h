@@ -1,0 +1,132 @@
+/*
+ * fricl_barrier.h - the normal-contact barrier beside friction: per contact
+ * B = kappa w m(x) b(d^2 - dmin^2, (2 dmin + dhat) dhat), ipctk 1.6.1's
+ * BarrierPotential with the clamped-log barrier on squared distances, its
+ * gradient and its Hessian (projected onto the PSD cone as a whole local
+ * matrix), batched over contact groups and assembled into global vectors
+ * and the sparse matrix of a fricl_tangential_plan.
+ *
+ * Contents
+ *   Contacts ..... fricl_barrier_group
+ *   Plan ......... fricl_barrier_plan_create (a fricl_tangential_plan)
+ *   Evaluation ... fricl_barrier_batch_init, fricl_barrier_eval
+ *
+ * Semantics (ipctk 1.6.1, BarrierPotential(dhat, kappa, physical)):
+ *  - b(x, xh) = -(x - xh)^2 ln(x / xh) on 0 < x < xh, 0 for x >= xh, +inf
+ *    for x <= 0 (where upstream's b' and b'' are 0, and so are fricl's).
+ *  - d^2 is the squared distance between the closest features of the
+ *    stencil, classified as upstream does (point-point, point-edge,
+ *    point-triangle regions, the edge-edge cases including nearly parallel
+ *    edges); the derivatives are those of that feature.
+ *  - EE contacts are mollified: m(x) = (2 - x/eps_x) x/eps_x for x =
+ *    |ea x eb|^2 < eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2, else 1.
+ *  - With FRICL_BARRIER_FLAG_PHYSICAL, b is scaled by dhat / xh^2
+ *    (use_physical_barrier).
+ *  - PV contacts are against a static plane {y : n.y + c = 0}, n of any
+ *    nonzero length: d^2 = (n.x + c)^2 / |n|^2.
+ *  - The local Hessian (up to 12 x 12) is projected as a whole: PSD none,
+ *    clamp (negative eigenvalues -> 0) or abs (-> |lambda|), as ipctk's
+ *    project_to_psd.
+ *
+ * Assembly is deterministic: every global sum adds the contacts'
+ * contributions in contact order; the reference and host backends agree
+ * bitwise whatever the thread count.
+ */
+#ifndef FRICL_BARRIER_H
+#define FRICL_BARRIER_H
+
+#include "fricl/fricl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A group of `count` contacts of one stencil type (vertex order of
+ * fricl_stencil). Real arrays hold double for FRICL_F64 and float for
+ * FRICL_F32; with k = fricl_stencil_vertex_count(type), ndof = k dim. */
+typedef struct fricl_barrier_group {
+  fricl_stencil type;
+  size_t count;
+  /* Inputs (borrowed for the call, never written). */
+  const int32_t *vertices;  /* count x k vertex indices */
+  const void *weight;       /* count: w, finite; NULL: all 1 */
+  const void *dmin;         /* count: finite, >= 0; NULL: batch.dmin */
+  const void *plane_normal; /* PV only: count x dim, nonzero, finite */
+  const void *plane_offset; /* PV only: count, finite */
+  /* count: the distance type of each contact in ipctk's numbering (EV:
+   * PointEdgeDistanceType 0..2, EE: EdgeEdgeDistanceType 0..8, FV:
+   * PointTriangleDistanceType 0..6; -1 or the AUTO value: classified from
+   * the positions), as a collision that carries a known type (ipctk's
+   * improved max approximation) is evaluated. NULL: all classified;
+   * ignored for VV and PV. */
+  const int8_t *distance_type;
+  /* Per-contact outputs, each optional (NULL: not computed). */
+  void *potential;      /* count: B of each contact */
+  void *local_gradient; /* count x ndof */
+  void *local_hessian;  /* count x ndof x ndof, projected */
+} fricl_barrier_group;
+
+/* Use the physical barrier (b scaled by dhat / xh^2). */
+#define FRICL_BARRIER_FLAG_PHYSICAL 0x1u
+
+typedef struct fricl_barrier_batch {
+  uint32_t struct_size;
+  fricl_precision precision;
+  fricl_psd psd;
+  uint32_t flags; /* FRICL_BARRIER_FLAG_* */
+  int dim;        /* 2 or 3 */
+  size_t n_vertices;
+  const void *positions;      /* n_vertices x dim: where B is evaluated */
+  const void *rest_positions; /* n_vertices x dim, or NULL: positions (the
+                                 EE mollifier threshold is taken there) */
+  double dhat;                /* > 0 and finite */
+  double kappa;               /* > 0 and finite */
+  double dmin;                /* >= 0 and finite; per group: group.dmin */
+  size_t n_groups;
+  const fricl_barrier_group *groups; /* concatenated in this order */
+  /* Required for hessian_values, optional otherwise; from
+   * fricl_barrier_plan_create (or fricl_tangential_plan_create on the same
+   * topology) with the same context, dim, n_vertices and groups. */
+  const fricl_tangential_plan *plan;
+  const void *direction; /* n_vertices x dim p for hessian_product */
+  /* Global outputs, each optional. */
+  void *potential;       /* 1 value: sum of B (blocks of 1024 contacts) */
+  void *gradient;        /* n_vertices x dim */
+  void *hessian_values;  /* nnz_blocks x dim x dim, the plan's BSR order */
+  void *hessian_product; /* n_vertices x dim: H p */
+} fricl_barrier_batch;
+
+/** Zero @p batch, set struct_size, dim 3, f64, PSD none. @since 0.4 */
+FRICL_API void fricl_barrier_batch_init(fricl_barrier_batch *batch);
+
+/**
+ * The plan (BSR pattern and gather lists) of a barrier contact set: reads
+ * type, count and vertices of each group. Release it with
+ * fricl_tangential_plan_destroy; its structure is read with
+ * fricl_tangential_plan_bsr / _csr.
+ * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY, OPENCL_ERROR.
+ * @since 0.4
+ */
+FRICL_API fricl_status fricl_barrier_plan_create(
+    fricl_context *ctx, int dim, size_t n_vertices, size_t n_groups,
+    const fricl_barrier_group *groups, fricl_tangential_plan **out);
+
+/**
+ * Evaluate B, its gradient and its projected Hessian over all contacts.
+ * Validation happens before any work (dim, dhat, kappa, dmin, stencil
+ * types for dim, vertex indices, weights, per-contact dmin, planes,
+ * missing arrays, overlapping outputs, plan mismatch; the message names
+ * the argument and the first bad contact). NaN positions propagate to the
+ * outputs of the contacts that read them and to the sums they enter.
+ * @return OK, INVALID_ARGUMENT, NO_FP64, OUT_OF_MEMORY, OPENCL_ERROR,
+ *         BUILD_FAILED. Details in fricl_context_last_error.
+ * @since 0.4
+ */
+FRICL_API fricl_status fricl_barrier_eval(fricl_context *ctx,
+                                          const fricl_barrier_batch *batch);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FRICL_BARRIER_H */

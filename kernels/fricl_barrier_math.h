@@ -1,0 +1,206 @@
+/*
+ * fricl_barrier_math.h - one contact of the normal-contact barrier: ipctk's
+ * BarrierPotential with the clamped-log barrier on squared distances,
+ *   B = kappa w m(x) b(d^2 - dmin^2, (2 dmin + dhat) dhat) [dhat / xh^2],
+ * its gradient and its Hessian (b'' grad d^2 grad d^2^T + b' hess d^2, and
+ * the product rule with the edge-edge mollifier m), projected onto the PSD
+ * cone as a whole local matrix (fricl_eigen_math.h).
+ *
+ * Shared by the kernels (fricl_barrier.cl) and the C backends, once per
+ * precision; the includer defines FRICL_REAL, FRICL_FN, FRICL_SQRT,
+ * FRICL_LOG and includes fricl_distance_math.h and fricl_eigen_math.h first.
+ */
+
+/* b, b', b'' of the clamped log barrier at x with activation xh:
+ * b = -(x - xh)^2 ln(x / xh) on 0 < x < xh, +inf for x <= 0 (b' = b'' = 0
+ * there, as upstream), 0 for x >= xh; NaN propagates. */
+FRICL_INLINE void FRICL_FN(bar_clamped_log)(FRICL_REAL x, FRICL_REAL xh,
+                                            FRICL_REAL *b, FRICL_REAL *bp,
+                                            FRICL_REAL *bpp) {
+  const FRICL_REAL zero = FRICL_R(0), two = FRICL_R(2);
+  if (x <= zero) {
+    *b = FRICL_R(1) / zero;
+    *bp = zero;
+    *bpp = zero;
+    return;
+  }
+  if (x >= xh) {
+    *b = zero;
+    *bp = zero;
+    *bpp = zero;
+    return;
+  }
+  const FRICL_REAL L = FRICL_LOG(x / xh);
+  const FRICL_REAL dm = x - xh;
+  const FRICL_REAL q = xh / x;
+  *b = -dm * dm * L;
+  *bp = (xh - x) * (two * L - q + FRICL_R(1));
+  *bpp = (q + two) * q - two * L - FRICL_R(3);
+}
+
+/* Edge-edge mollifier input x = |ea x eb|^2 with its gradient (12) and the
+ * three 3x3 edge-level Hessian blocks (aa, bb, ab) of |ea|^2|eb|^2 -
+ * (ea.eb)^2. */
+FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross)(const FRICL_REAL *x,
+                                               FRICL_REAL *gx,
+                                               FRICL_REAL *blk) {
+  FRICL_REAL ea[3], eb[3], n[3], ga[3], gb[3];
+  FRICL_FN(g_sub)(x + 3, x, ea, 3);
+  FRICL_FN(g_sub)(x + 9, x + 6, eb, 3);
+  FRICL_FN(g_cross)(ea, eb, n);
+  FRICL_FN(g_cross)(eb, n, ga);
+  FRICL_FN(g_cross)(n, ea, gb);
+  for (int s = 0; s < 3; ++s) {
+    gx[s] = -FRICL_R(2) * ga[s];
+    gx[3 + s] = FRICL_R(2) * ga[s];
+    gx[6 + s] = -FRICL_R(2) * gb[s];
+    gx[9 + s] = FRICL_R(2) * gb[s];
+  }
+  const FRICL_REAL A = FRICL_FN(g_dot)(ea, ea, 3);
+  const FRICL_REAL B = FRICL_FN(g_dot)(ea, eb, 3);
+  const FRICL_REAL C = FRICL_FN(g_dot)(eb, eb, 3);
+  for (int r = 0; r < 3; ++r)
+    for (int s = 0; s < 3; ++s) {
+      const FRICL_REAL id = r == s ? FRICL_R(1) : FRICL_R(0);
+      blk[r * 3 + s] = FRICL_R(2) * (C * id - eb[r] * eb[s]);
+      blk[9 + r * 3 + s] = FRICL_R(2) * (A * id - ea[r] * ea[s]);
+      blk[18 + r * 3 + s] = FRICL_R(4) * ea[r] * eb[s] - FRICL_R(2) * B * id -
+                            FRICL_R(2) * eb[r] * ea[s];
+    }
+  return FRICL_FN(g_dot)(n, n, 3);
+}
+
+/* Entry (u, v) of the 12x12 Hessian of x from the edge-level blocks. */
+FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross_hess)(const FRICL_REAL *blk,
+                                                    int u, int v) {
+  const int iu = u / 3, iv = v / 3, r = u % 3, s = v % 3;
+  const FRICL_REAL sg = ((iu & 1) ? FRICL_R(1) : -FRICL_R(1)) *
+                        ((iv & 1) ? FRICL_R(1) : -FRICL_R(1));
+  const int eu = iu >> 1, ev = iv >> 1;
+  FRICL_REAL h;
+  if (eu == 0 && ev == 0)
+    h = blk[r * 3 + s];
+  else if (eu == 1 && ev == 1)
+    h = blk[9 + r * 3 + s];
+  else if (eu == 0)
+    h = blk[18 + r * 3 + s];
+  else
+    h = blk[18 + s * 3 + r];
+  return sg * h;
+}
+
+/*
+ * One contact. x: the stencil's positions (k dim); xr: its rest positions
+ * (EE only: the mollifier threshold eps_x = 1e-3 |ea|^2 |eb|^2 at rest);
+ * pn, pc: the plane of a PV contact; dtype: its distance type (-1:
+ * classify; see dist_contact). want: 0 value only, 1 also the
+ * gradient g (ndof), 2 also the Hessian H (ndof x ndof, projected by psd:
+ * 0 none, 1 clamp, 2 abs); work: 2 * 144 reals. Returns B.
+ */
+FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
+    int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
+    const FRICL_REAL *pn, FRICL_REAL pc, int dtype, FRICL_REAL dhat,
+    FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int psd,
+    int want, FRICL_REAL *g, FRICL_REAL *H, FRICL_REAL *work) {
+  const int k = type == FRICL_D_VV   ? 2
+                : type == FRICL_D_EV ? 3
+                : type == FRICL_D_PV ? 1
+                                     : 4;
+  const int ndof = k * dim;
+  FRICL_REAL gd[12], span[72];
+  int nspan = 0;
+  const FRICL_REAL d2 = FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd,
+                                               want >= 2 ? H : 0, span, &nspan);
+  const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
+  FRICL_REAL b, bp, bpp;
+  FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);
+  if (physical) {
+    const FRICL_REAL ps = dhat / (xh * xh);
+    b *= ps;
+    bp *= ps;
+    bpp *= ps;
+  }
+  const FRICL_REAL f = kappa * b, fp = kappa * bp, fpp = kappa * bpp;
+  /* The mollifier of nearly parallel edges. */
+  int moll = 0;
+  FRICL_REAL m = FRICL_R(1), mp = FRICL_R(0), mpp = FRICL_R(0);
+  FRICL_REAL gx[12], blk[27];
+  if (type == FRICL_D_EE) {
+    FRICL_REAL ra[3], rb[3];
+    FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
+    FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
+    const FRICL_REAL eps_x = FRICL_R(1) / FRICL_R(1000) *
+                             FRICL_FN(g_dot)(ra, ra, 3) *
+                             FRICL_FN(g_dot)(rb, rb, 3);
+    const FRICL_REAL xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
+    if (xm < eps_x) {
+      moll = 1;
+      const FRICL_REAL xe = xm / eps_x;
+      m = (-xe + FRICL_R(2)) * xe;
+      const FRICL_REAL ie = FRICL_R(1) / eps_x;
+      mp = FRICL_R(2) * ie * (FRICL_R(1) - ie * xm);
+      mpp = -FRICL_R(2) / (eps_x * eps_x);
+    }
+  }
+  const FRICL_REAL B = w * m * f;
+  if (want < 1)
+    return B;
+  if (!moll) {
+    const FRICL_REAL s1 = w * fp;
+    for (int i = 0; i < ndof; ++i)
+      g[i] = s1 * gd[i];
+  } else if (!(m > FRICL_R(0))) {
+    for (int i = 0; i < ndof; ++i)
+      g[i] = FRICL_R(0);
+  } else {
+    const FRICL_REAL s0 = w * f, s1 = w * m * fp;
+    for (int i = 0; i < ndof; ++i)
+      g[i] = s0 * (mp * gx[i]) + s1 * gd[i];
+  }
+  if (want < 2)
+    return B;
+  if (!moll) {
+    const FRICL_REAL s2 = w * fpp, s1 = w * fp;
+    for (int u = 0; u < ndof; ++u)
+      for (int v = u; v < ndof; ++v) {
+        const FRICL_REAL h = s2 * gd[u] * gd[v] + s1 * H[u * ndof + v];
+        H[u * ndof + v] = h;
+        H[v * ndof + u] = h;
+      }
+  } else {
+    const FRICL_REAL s0 = w * f, s1 = w * fp;
+    const FRICL_REAL wm = w * m;
+    const int live = m > FRICL_R(0);
+    for (int u = 0; u < ndof; ++u)
+      for (int v = u; v < ndof; ++v) {
+        const FRICL_REAL hm =
+            mpp * gx[u] * gx[v] + mp * FRICL_FN(bar_ee_cross_hess)(blk, u, v);
+        FRICL_REAL h = s0 * hm;
+        if (live)
+          h += s1 * (gd[u] * (mp * gx[v]) + (mp * gx[u]) * gd[v]) +
+               wm * fpp * gd[u] * gd[v] + wm * fp * H[u * ndof + v];
+        H[u * ndof + v] = h;
+        H[v * ndof + u] = h;
+      }
+  }
+  /* Without the mollifier the Hessian lives in the distance's span (at
+   * most 5 dimensions); for exactly parallel edges (m = 0) it is w f m'
+   * times the Hessian of |ea x eb|^2, in the 6 dimensions of (-a, a, -b,
+   * b): project there; else the whole matrix. */
+  if (moll && !(m > FRICL_R(0))) {
+    nspan = 6;
+    for (int i = 0; i < 72; ++i)
+      span[i] = FRICL_R(0);
+    for (int s = 0; s < 3; ++s) {
+      span[s * 12 + s] = -FRICL_R(1);
+      span[s * 12 + 3 + s] = FRICL_R(1);
+      span[(3 + s) * 12 + 6 + s] = -FRICL_R(1);
+      span[(3 + s) * 12 + 9 + s] = FRICL_R(1);
+    }
+  }
+  if (moll && m > FRICL_R(0))
+    FRICL_FN(eig_project_psd)(ndof, H, psd, work);
+  else
+    FRICL_FN(eig_project_psd_span)(ndof, H, psd, span, nspan, work);
+  return B;
+}

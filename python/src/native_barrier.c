@@ -1,0 +1,223 @@
+/*
+ * native_barrier.c - fricl._native.barrier_eval: the normal-contact
+ * barrier (fricl_barrier_eval) over buffers; with the Hessian, a plan is
+ * made for the call and the assembled matrix returned as CSR.
+ */
+#include "native.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <fricl/fricl_barrier.h>
+
+#define GROUP_ENTRIES 7
+#define MAX_GROUPS 8
+
+typedef struct barrier_call {
+  fricl_barrier_batch b;
+  int want_hessian;
+  /* filled by the call */
+  double potential64;
+  float potential32;
+  size_t nrows, nnz;
+  int64_t *row_ptr;
+  int32_t *cols;
+  void *values;
+} barrier_call;
+
+static fricl_status call_barrier(fricl_context *ctx, const void *arg) {
+  barrier_call *c = (barrier_call *)arg;
+  fricl_tangential_plan *plan = NULL;
+  void *bsr = NULL;
+  fricl_status st = FRICL_STATUS_OK;
+  const size_t esz = c->b.precision == FRICL_F32 ? 4 : 8;
+  const size_t d = (size_t)c->b.dim;
+  if (c->want_hessian) {
+    size_t nb = 0;
+    st = fricl_barrier_plan_create(ctx, c->b.dim, c->b.n_vertices,
+                                   c->b.n_groups, c->b.groups, &plan);
+    if (st != FRICL_STATUS_OK)
+      return st;
+    fricl_tangential_plan_bsr(plan, NULL, &nb, NULL, NULL);
+    c->nrows = c->b.n_vertices * d;
+    c->nnz = nb * d * d;
+    bsr = malloc(c->nnz * esz + 8);
+    c->values = malloc(c->nnz * esz + 8);
+    c->row_ptr = malloc((c->nrows + 1) * sizeof *c->row_ptr);
+    c->cols = malloc(c->nnz * sizeof *c->cols + 8);
+    if (!bsr || !c->values || !c->row_ptr || !c->cols) {
+      st = FRICL_STATUS_OUT_OF_MEMORY;
+      goto done;
+    }
+    c->b.plan = plan;
+    c->b.hessian_values = bsr;
+  }
+  st = fricl_barrier_eval(ctx, &c->b);
+  if (st == FRICL_STATUS_OK && plan)
+    st = fricl_tangential_plan_csr(plan, c->b.precision, bsr, c->row_ptr,
+                                   c->cols, c->values);
+done:
+  free(bsr);
+  fricl_tangential_plan_destroy(plan);
+  c->b.plan = NULL;
+  c->b.hessian_values = NULL;
+  return st;
+}
+
+static PyObject *bytes_of(const void *p, size_t n) {
+  return PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
+}
+
+/* barrier_eval(ctx, precision, dim, flags, psd, positions,
+ *              rest_positions|None, dhat, kappa, dmin, groups, gradient|None,
+ *              want_hessian)
+ *   -> (potential, None | (row_ptr int64 bytes, cols int32 bytes,
+ *                          values bytes, n_rows))
+ * groups: tuples (type, vertices, weight, dmin, distance_type (uint8 bytes
+ * of int8 values), plane_normal, plane_offset); all after vertices may be
+ * None. */
+PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
+  PyObject *ctx_obj, *prec_obj, *X, *rest, *items, *grad, *result = NULL;
+  native_context *ctx;
+  native_views *views;
+  barrier_call c;
+  fricl_barrier_group groups[MAX_GROUPS];
+  int dim, psd, want_h;
+  unsigned int flags;
+  double dhat, kappa, dmin;
+  size_t nx, i;
+  Py_ssize_t ng;
+  void *p;
+  (void)self;
+  if (!PyArg_ParseTuple(args, "OOiIiOOdddO!Op", &ctx_obj, &prec_obj, &dim,
+                        &flags, &psd, &X, &rest, &dhat, &kappa, &dmin,
+                        &PyTuple_Type, &items, &grad, &want_h))
+    return NULL;
+  if ((ctx = native_context_check(ctx_obj)) == NULL)
+    return NULL;
+  memset(&c, 0, sizeof c);
+  fricl_barrier_batch_init(&c.b);
+  if (native_precision(prec_obj, &c.b.precision) != 0)
+    return NULL;
+  if (dim != 2 && dim != 3)
+    return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                         "dim must be 2 or 3, got %d", dim);
+  ng = PyTuple_GET_SIZE(items);
+  if (ng > MAX_GROUPS)
+    return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                         "at most %d barrier groups", MAX_GROUPS);
+  views = malloc(sizeof *views);
+  if (views == NULL)
+    return PyErr_NoMemory();
+  views->n = 0;
+  c.b.dim = dim;
+  c.b.flags = flags;
+  c.b.psd = (fricl_psd)psd;
+  c.b.dhat = dhat;
+  c.b.kappa = kappa;
+  c.b.dmin = dmin;
+  c.want_hessian = want_h;
+  if (native_get_any(views, X, "positions", NATIVE_REAL, c.b.precision, 0, &p,
+                     &nx) != 0)
+    goto done;
+  if (nx % (size_t)dim != 0) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "argument 'positions': %zu values is not a multiple of "
+                  "dim = %d",
+                  nx, dim);
+    goto done;
+  }
+  c.b.positions = p;
+  c.b.n_vertices = nx / (size_t)dim;
+  if (native_get(views, rest, "rest_positions", NATIVE_REAL, c.b.precision, nx,
+                 0, 1, &p) != 0)
+    goto done;
+  c.b.rest_positions = p;
+  if (native_get(views, grad, "gradient", NATIVE_REAL, c.b.precision, nx, 1, 1,
+                 &p) != 0)
+    goto done;
+  c.b.gradient = p;
+  for (i = 0; i < (size_t)ng; i++) {
+    PyObject *it = PyTuple_GET_ITEM(items, i);
+    fricl_barrier_group *g = &groups[i];
+    const char *name;
+    char label[64];
+    size_t ids, m, k, d = (size_t)dim;
+    long t;
+    memset(g, 0, sizeof *g);
+    if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != GROUP_ENTRIES) {
+      PyErr_SetString(PyExc_TypeError,
+                      "a barrier group is a tuple of 7 entries");
+      goto done;
+    }
+    t = PyLong_AsLong(PyTuple_GET_ITEM(it, 0));
+    if (t == -1 && PyErr_Occurred())
+      goto done;
+    name = fricl_stencil_name((fricl_stencil)t);
+    if (name == NULL || t < 0 || t >= FRICL_STENCIL_COUNT) {
+      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                    "group %zu: unknown stencil type %ld", i, t);
+      goto done;
+    }
+    k = (size_t)fricl_stencil_vertex_count((fricl_stencil)t);
+    g->type = (fricl_stencil)t;
+    snprintf(label, sizeof label, "%s.vertices", name);
+    if (native_get_any(views, PyTuple_GET_ITEM(it, 1), label, NATIVE_I32,
+                       c.b.precision, 0, &p, &ids) != 0)
+      goto done;
+    if (ids % k != 0) {
+      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                    "argument '%s': %zu ids is not a multiple of %zu", label,
+                    ids, k);
+      goto done;
+    }
+    g->vertices = p;
+    m = g->count = ids / k;
+#define GET_(idx, what, kind, count)                                           \
+  snprintf(label, sizeof label, "%s." what, name);                             \
+  if (native_get(views, PyTuple_GET_ITEM(it, idx), label, kind, c.b.precision, \
+                 (count), 0, 1, &p) != 0)                                      \
+    goto done;
+    GET_(2, "weight", NATIVE_REAL, m)
+    g->weight = p;
+    GET_(3, "dmin", NATIVE_REAL, m)
+    g->dmin = p;
+    GET_(4, "distance_type", NATIVE_U8, m)
+    g->distance_type = (const int8_t *)p;
+    GET_(5, "plane_normal", NATIVE_REAL, m * d)
+    g->plane_normal = p;
+    GET_(6, "plane_offset", NATIVE_REAL, m)
+    g->plane_offset = p;
+#undef GET_
+  }
+  c.b.n_groups = (size_t)ng;
+  c.b.groups = groups;
+  c.b.potential = c.b.precision == FRICL_F32 ? (void *)&c.potential32
+                                             : (void *)&c.potential64;
+  if (native_call(ctx, call_barrier, &c, 0, NULL) != 0)
+    goto done;
+  {
+    const double pot =
+        c.b.precision == FRICL_F32 ? (double)c.potential32 : c.potential64;
+    const size_t esz = c.b.precision == FRICL_F32 ? 4 : 8;
+    PyObject *h = Py_None;
+    Py_INCREF(Py_None);
+    if (want_h) {
+      Py_DECREF(Py_None);
+      h = Py_BuildValue("(NNNn)",
+                        bytes_of(c.row_ptr, (c.nrows + 1) * sizeof(int64_t)),
+                        bytes_of(c.cols, c.nnz * sizeof(int32_t)),
+                        bytes_of(c.values, c.nnz * esz), (Py_ssize_t)c.nrows);
+      if (h == NULL)
+        goto done;
+    }
+    result = Py_BuildValue("(dN)", pot, h);
+  }
+done:
+  free(c.row_ptr);
+  free(c.cols);
+  free(c.values);
+  native_release(views);
+  free(views);
+  return result;
+}

@@ -1,0 +1,304 @@
+/* barrier.c - the public entry points of the normal-contact barrier (host
+ * tier): validation, always complete before any work, then the per-contact
+ * math on the context's host threads, or on its OpenCL device when the
+ * context is an OpenCL one, and the assembly on the host
+ * (core/barrier.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/tangential_checks.h"
+#include "core/backend.h"
+#include "core/barrier.h"
+#include "core/fault.h"
+
+#define BAR_MAX_GROUPS 64
+
+void fricl_barrier_batch_init(fricl_barrier_batch *batch) {
+  if (!batch)
+    return;
+  memset(batch, 0, sizeof *batch);
+  batch->struct_size = (uint32_t)sizeof *batch;
+  batch->dim = 3;
+}
+
+/* The topology part of the groups, as the plan's contact groups. */
+static void as_contact_groups(size_t n, const fricl_barrier_group *in,
+                              fricl_contact_group *out) {
+  memset(out, 0, n * sizeof *out);
+  for (size_t g = 0; g < n; ++g) {
+    out[g].type = in[g].type;
+    out[g].count = in[g].count;
+    out[g].vertices = in[g].vertices;
+  }
+}
+
+/* dim, group count, types for dim, vertex arrays and indices. */
+static fricl_status check_topology(fricl_context *ctx, int dim,
+                                   size_t n_vertices, size_t n_groups,
+                                   const fricl_barrier_group *groups) {
+  fricl_status st =
+      fricl__tangential_check_sizes(ctx, dim, n_vertices, n_groups, !groups);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  if (n_groups > BAR_MAX_GROUPS)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "n_groups = %zu: at most %d groups per call", n_groups,
+                       BAR_MAX_GROUPS);
+  for (size_t g = 0; g < n_groups; ++g) {
+    const fricl_barrier_group *G = &groups[g];
+    st = fricl__tangential_check_group_type(ctx, dim, g, G->type);
+    if (st != FRICL_STATUS_OK)
+      return st;
+    const char *name = fricl_stencil_name(G->type);
+    const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
+    if (FRICL__TOO_BIG(G->count, 144 * sizeof(double)) ||
+        G->count > ((size_t)1 << 40))
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (%s): count = %zu is too large", g, name,
+                         G->count);
+    if (G->count && !G->vertices)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (%s): vertices is NULL with count = %zu",
+                         g, name, G->count);
+    for (size_t e = 0; e < G->count * k; ++e) {
+      const int32_t v = G->vertices[e];
+      if (v < 0 || (size_t)v >= n_vertices)
+        return fricl__fail(
+            ctx, FRICL_STATUS_INVALID_ARGUMENT,
+            "groups[%zu] (%s) contact %zu: vertex index %d (stencil slot "
+            "%zu) is out of range [0, %zu) (first bad contact)",
+            g, name, e / k, (int)v, e % k, n_vertices);
+    }
+  }
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl_barrier_plan_create(fricl_context *ctx, int dim,
+                                       size_t n_vertices, size_t n_groups,
+                                       const fricl_barrier_group *groups,
+                                       fricl_tangential_plan **out) {
+  if (!ctx || !out)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "ctx and out must not be NULL");
+  *out = NULL;
+  fricl__clear_error(ctx);
+  fricl_status st = check_topology(ctx, dim, n_vertices, n_groups, groups);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  fricl_contact_group cg[BAR_MAX_GROUPS];
+  as_contact_groups(n_groups, groups, cg);
+  return fricl_tangential_plan_create(ctx, dim, n_vertices, n_groups, cg, out);
+}
+
+/* A PV group's normals: finite and nonzero. */
+static fricl_status check_normals(fricl_context *ctx, fricl_precision p,
+                                  size_t g, int dim, const void *n,
+                                  size_t count) {
+  fricl_status st = fricl__check_group_reals(ctx, p, g, "pv", "plane_normal", n,
+                                             count, (size_t)dim, 0);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  for (size_t c = 0; c < count; ++c) {
+    double s = 0;
+    for (int r = 0; r < dim; ++r) {
+      const double v = fricl__real_at(p, n, c * (size_t)dim + (size_t)r);
+      s += v * v;
+    }
+    if (s == 0)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (pv) contact %zu: plane_normal is zero "
+                         "(first bad contact)",
+                         g, c);
+  }
+  return FRICL_STATUS_OK;
+}
+
+static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
+                             int *want, size_t *total_out) {
+  fricl_status st = fricl__check_struct_size(
+      ctx, "batch", b->struct_size, sizeof *b, "fricl_barrier_batch_init");
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_precision(ctx, b->precision);
+  if (st == FRICL_STATUS_OK && (unsigned)b->psd > 2)
+    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.psd %d is not none (0), clamp (1) or abs (2)",
+                     (int)b->psd);
+  if (st == FRICL_STATUS_OK && (b->flags & ~FRICL_BARRIER_FLAG_PHYSICAL))
+    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.flags = 0x%x has unknown bits", (unsigned)b->flags);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_real(ctx, b->precision, "batch.", "dhat", b->dhat,
+                           FRICL__RULE_GT0);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_real(ctx, b->precision, "batch.", "kappa", b->kappa,
+                           FRICL__RULE_GT0);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_real(ctx, b->precision, "batch.", "dmin", b->dmin,
+                           FRICL__RULE_GE0);
+  if (st == FRICL_STATUS_OK)
+    st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  const size_t dim = (size_t)b->dim;
+  const size_t esz = fricl__elem_bytes(b->precision);
+  if (FRICL__TOO_BIG(b->n_vertices, dim * esz))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_vertices = %zu is too large", b->n_vertices);
+  const size_t vbytes = b->n_vertices * dim * esz;
+  if (b->n_vertices && !b->positions)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.positions is NULL with n_vertices = %zu",
+                       b->n_vertices);
+  if (b->hessian_product && !b->direction && b->n_vertices)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_product is requested but "
+                       "batch.direction is NULL");
+  int any =
+      b->potential || b->gradient || b->hessian_values || b->hessian_product;
+  int w = b->gradient ? 1 : 0;
+  if (b->hessian_values || b->hessian_product)
+    w = 2;
+  size_t total = 0;
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    const fricl_barrier_group *G = &b->groups[g];
+    any |= G->potential || G->local_gradient || G->local_hessian;
+    if (G->local_gradient && w < 1)
+      w = 1;
+    if (G->local_hessian)
+      w = 2;
+    total += G->count;
+  }
+  if (!any)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "no output requested: set at least one of potential, "
+                       "gradient, hessian_values, hessian_product or a "
+                       "group's per-contact outputs");
+  *want = w;
+  *total_out = total;
+  const fricl_tangential_plan *plan = b->plan;
+  if (b->hessian_values && !plan)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_values needs batch.plan (its BSR "
+                       "pattern sizes the array): create one with "
+                       "fricl_barrier_plan_create");
+  if (plan) {
+    fricl_contact_group cg[BAR_MAX_GROUPS];
+    as_contact_groups(b->n_groups, b->groups, cg);
+    if (plan->ctx != ctx)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "batch.plan was created on another context");
+    if (plan->dim != b->dim || plan->n_vertices != b->n_vertices ||
+        plan->n_groups != b->n_groups ||
+        (b->hessian_values && !plan->has_bsr) ||
+        plan->checksum != fricl__topology_checksum(ctx, b->dim, b->n_vertices,
+                                                   b->n_groups, cg))
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "batch.plan was made for another contact topology "
+                         "(dim, n_vertices, group types, counts or vertex "
+                         "indices differ): make a new plan");
+  }
+  /* Inputs: positions (NaN propagates), then per group. */
+  fricl__region r[7 + 9 * BAR_MAX_GROUPS];
+  size_t nr = 0;
+  r[nr++] = (fricl__region){b->positions, vbytes, "positions", SIZE_MAX, 0};
+  r[nr++] =
+      (fricl__region){b->rest_positions, vbytes, "rest_positions", SIZE_MAX, 0};
+  r[nr++] = (fricl__region){b->direction, vbytes, "direction", SIZE_MAX, 0};
+  r[nr++] = (fricl__region){b->potential, esz, "potential", SIZE_MAX, 1};
+  r[nr++] = (fricl__region){b->gradient, vbytes, "gradient", SIZE_MAX, 1};
+  r[nr++] = (fricl__region){b->hessian_product, vbytes, "hessian_product",
+                            SIZE_MAX, 1};
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    const fricl_barrier_group *G = &b->groups[g];
+    const char *gn = fricl_stencil_name(G->type);
+    const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
+    const size_t ndof = k * dim;
+    if (G->weight)
+      st = fricl__check_group_reals(ctx, b->precision, g, gn, "weight",
+                                    G->weight, n, 1, 0);
+    if (st == FRICL_STATUS_OK && G->dmin)
+      st = fricl__check_group_reals(ctx, b->precision, g, gn, "dmin", G->dmin,
+                                    n, 1, 1);
+    if (st == FRICL_STATUS_OK && G->type == FRICL_STENCIL_PV && n) {
+      if (!G->plane_normal || !G->plane_offset)
+        st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (pv): plane_%s is NULL with count = %zu",
+                         g, G->plane_normal ? "offset" : "normal", n);
+      if (st == FRICL_STATUS_OK)
+        st = check_normals(ctx, b->precision, g, b->dim, G->plane_normal, n);
+      if (st == FRICL_STATUS_OK)
+        st = fricl__check_group_reals(ctx, b->precision, g, gn, "plane_offset",
+                                      G->plane_offset, n, 1, 0);
+    }
+    if (st == FRICL_STATUS_OK && G->distance_type) {
+      const int auto_type = G->type == FRICL_STENCIL_EV   ? 3
+                            : G->type == FRICL_STENCIL_EE ? 9
+                            : G->type == FRICL_STENCIL_FV ? 7
+                                                          : 127;
+      for (size_t c = 0; c < n; ++c)
+        if (G->distance_type[c] < -1 || G->distance_type[c] > auto_type) {
+          st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                           "groups[%zu] (%s) contact %zu: distance_type = %d "
+                           "is not -1 .. %d (first bad contact)",
+                           g, gn, c, (int)G->distance_type[c], auto_type);
+          break;
+        }
+    }
+    if (st != FRICL_STATUS_OK)
+      return st;
+    const int pv = G->type == FRICL_STENCIL_PV;
+    const fricl__region gr[] = {
+        {G->vertices, n * k * sizeof(int32_t), "vertices", g, 0},
+        {G->weight, n * esz, "weight", g, 0},
+        {G->dmin, n * esz, "dmin", g, 0},
+        {pv ? G->plane_normal : NULL, n * dim * esz, "plane_normal", g, 0},
+        {pv ? G->plane_offset : NULL, n * esz, "plane_offset", g, 0},
+        {G->distance_type, n, "distance_type", g, 0},
+        {G->potential, n * esz, "potential", g, 1},
+        {G->local_gradient, n * ndof * esz, "local_gradient", g, 1},
+        {G->local_hessian, n * ndof * ndof * esz, "local_hessian", g, 1}};
+    for (size_t i = 0; i < sizeof gr / sizeof gr[0]; ++i)
+      r[nr++] = gr[i];
+  }
+  if (plan)
+    r[nr++] = (fricl__region){b->hessian_values, plan->nnz * dim * dim * esz,
+                              "hessian_values", SIZE_MAX, 1};
+  return fricl__check_overlaps(ctx, r, nr);
+}
+
+fricl_status fricl_barrier_eval(fricl_context *ctx,
+                                const fricl_barrier_batch *batch) {
+  if (!ctx || !batch)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "ctx and batch must not be NULL");
+  fricl__clear_error(ctx);
+  int want = 0;
+  size_t total = 0;
+  fricl_status st = validate(ctx, batch, &want, &total);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  const fricl__barrier_work w = {
+      batch, batch->hessian_values ? batch->plan : NULL, want, total};
+  /* The reference backend runs on the calling thread; every other on the
+   * context's host threads (the result is the same, bit for bit). */
+  const int threaded =
+      !(ctx->host && ctx->host->ops->kind == FRICL_BACKEND_REFERENCE);
+#if FRICL_WITH_OPENCL
+  /* A context on an OpenCL device: the per-contact math runs there. */
+  if (!ctx->host && ctx->dev && total) {
+    fricl__barrier_source src = {fricl__ocl_barrier_records, NULL};
+    st = fricl__ocl_barrier_open(ctx, batch, &src.state);
+    if (st == FRICL_STATUS_OK)
+      st = fricl__barrier_host(ctx, &w, 0, &src);
+    fricl__ocl_barrier_close(src.state);
+    if (st == FRICL_STATUS_OK)
+      ctx->last_backend = FRICL_BACKEND_OPENCL;
+    return st;
+  }
+#endif
+  st = fricl__barrier_host(ctx, &w, threaded, NULL);
+  if (st == FRICL_STATUS_OK)
+    ctx->last_backend = threaded ? FRICL_BACKEND_HOST : FRICL_BACKEND_REFERENCE;
+  return st;
+}

@@ -1,0 +1,69 @@
+/* barrier_host.c - the barrier on the host: the per-contact math of
+ * kernels/fricl_barrier_math.h (once per precision) over chunks of
+ * contacts split on the host threads, each chunk's records then added into
+ * the global outputs in contact order on the calling thread. */
+#include <stdlib.h>
+
+#include "core/barrier.h"
+#include "core/fault.h"
+#include "core/pool.h"
+
+#include "fricl_cl_compat.h"
+
+/* The loop body is inlined into each specialised caller, and with it the
+ * math (flatten), so that constant stencil and dimension fold away. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FRICL_HOST_INLINE __attribute__((always_inline)) inline
+#define FRICL_FLATTEN __attribute__((flatten))
+#else
+#define FRICL_HOST_INLINE inline
+#define FRICL_FLATTEN
+#endif
+
+/* Contacts per chunk (a multiple of FRICL__POT_BLOCK). */
+#define BH_CHUNK 4096
+/* Reals of one contact record: B, gradient (12), Hessian (144). */
+#define BH_REC 157
+
+#define FRICL_REAL double
+#define FRICL_FN(name) fricl__bar_##name##_d
+#define FRICL_SQRT sqrt
+#define FRICL_LOG log
+#define FRICL_BH_FN barrier_host_d
+#include "fricl_distance_math.h"
+/* then the eigen solver and the barrier, which use it */
+#include "fricl_eigen_math.h"
+
+#include "fricl_barrier_math.h"
+/* after the math it instantiates */
+#include "barrier_host_impl.h"
+#undef FRICL_REAL
+#undef FRICL_FN
+#undef FRICL_SQRT
+#undef FRICL_LOG
+#undef FRICL_BH_FN
+
+#define FRICL_REAL float
+#define FRICL_FN(name) fricl__bar_##name##_f
+#define FRICL_SQRT sqrtf
+#define FRICL_LOG logf
+#define FRICL_BH_FN barrier_host_f
+#include "fricl_distance_math.h"
+/* then the eigen solver and the barrier, which use it */
+#include "fricl_eigen_math.h"
+
+#include "fricl_barrier_math.h"
+/* after the math it instantiates */
+#include "barrier_host_impl.h"
+#undef FRICL_REAL
+#undef FRICL_FN
+#undef FRICL_SQRT
+#undef FRICL_LOG
+#undef FRICL_BH_FN
+
+fricl_status fricl__barrier_host(fricl_context *ctx,
+                                 const fricl__barrier_work *w, int threaded,
+                                 const fricl__barrier_source *src) {
+  return w->b->precision == FRICL_F64 ? barrier_host_d(ctx, w, threaded, src)
+                                      : barrier_host_f(ctx, w, threaded, src);
+}

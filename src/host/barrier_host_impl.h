@@ -1,0 +1,213 @@
+/*
+ * barrier_host_impl.h - the barrier on the host for one precision;
+ * included by barrier_host.c with FRICL_REAL, FRICL_FN and FRICL_BH_FN
+ * set. No include guard on purpose.
+ */
+#define BH_JOB FRICL_FN(bh_job)
+#define BH_RUN FRICL_FN(bh_run)
+
+typedef struct BH_JOB {
+  const fricl__barrier_work *w;
+  size_t g, lo; /* the chunk: group g, contacts lo .. */
+  FRICL_REAL *rec;
+} BH_JOB;
+
+/* Contacts [lo, hi) of the chunk (relative to its start), with the
+ * stencil and the dimension as arguments: the specialised callers below
+ * pass constants, which fold through the inlined math. */
+static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
+                                                size_t hi, int type, int dim) {
+  typedef FRICL_REAL real;
+  const fricl_barrier_batch *b = j->w->b;
+  const fricl_barrier_group *G = &b->groups[j->g];
+  const int k = type == FRICL_STENCIL_VV   ? 2
+                : type == FRICL_STENCIL_EV ? 3
+                : type == FRICL_STENCIL_PV ? 1
+                                           : 4;
+  const real *pos = (const real *)b->positions;
+  const real *rest = b->rest_positions ? (const real *)b->rest_positions : pos;
+  const real dhat = (real)b->dhat, kappa = (real)b->kappa;
+  const int physical = (b->flags & FRICL_BARRIER_FLAG_PHYSICAL) != 0;
+  real work[288];
+  for (size_t t = lo; t < hi; ++t) {
+    const size_t c = j->lo + t;
+    const int32_t *vx = G->vertices + c * (size_t)k;
+    real x[12], xr[12], pn[3] = {0, 0, 0}, pc = (real)0;
+    for (int i = 0; i < k; ++i)
+      for (int s = 0; s < dim; ++s) {
+        x[i * dim + s] = pos[(size_t)vx[i] * (size_t)dim + (size_t)s];
+        xr[i * dim + s] = rest[(size_t)vx[i] * (size_t)dim + (size_t)s];
+      }
+    if (G->type == FRICL_STENCIL_PV) {
+      for (int s = 0; s < dim; ++s)
+        pn[s] = ((const real *)G->plane_normal)[c * (size_t)dim + (size_t)s];
+      pc = ((const real *)G->plane_offset)[c];
+    }
+    const real wt = G->weight ? ((const real *)G->weight)[c] : (real)1;
+    const real dmin = G->dmin ? ((const real *)G->dmin)[c] : (real)b->dmin;
+    const int dtype = G->distance_type ? G->distance_type[c] : -1;
+    real *R = j->rec + t * BH_REC;
+    R[0] = FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dtype, dhat,
+                                     kappa, dmin, wt, physical, (int)b->psd,
+                                     j->w->want, R + 1, R + 13, work);
+  }
+}
+
+#define BH_SPEC(T, D, suffix)                                                  \
+  static FRICL_FLATTEN void FRICL_FN(bh_##suffix)(const BH_JOB *j, size_t lo,  \
+                                                  size_t hi) {                 \
+    FRICL_FN(bh_body)(j, lo, hi, T, D);                                        \
+  }
+BH_SPEC(FRICL_STENCIL_VV, 3, vv3)
+BH_SPEC(FRICL_STENCIL_EV, 3, ev3)
+BH_SPEC(FRICL_STENCIL_EE, 3, ee3)
+BH_SPEC(FRICL_STENCIL_FV, 3, fv3)
+BH_SPEC(FRICL_STENCIL_PV, 3, pv3)
+BH_SPEC(FRICL_STENCIL_VV, 2, vv2)
+BH_SPEC(FRICL_STENCIL_EV, 2, ev2)
+BH_SPEC(FRICL_STENCIL_PV, 2, pv2)
+#undef BH_SPEC
+
+static void BH_RUN(void *arg, size_t lo, size_t hi, unsigned worker) {
+  (void)worker;
+  const BH_JOB *j = arg;
+  const int dim = j->w->b->dim;
+  switch (j->w->b->groups[j->g].type) {
+  case FRICL_STENCIL_VV:
+    (dim == 3 ? FRICL_FN(bh_vv3) : FRICL_FN(bh_vv2))(j, lo, hi);
+    break;
+  case FRICL_STENCIL_EV:
+    (dim == 3 ? FRICL_FN(bh_ev3) : FRICL_FN(bh_ev2))(j, lo, hi);
+    break;
+  case FRICL_STENCIL_EE:
+    FRICL_FN(bh_ee3)(j, lo, hi);
+    break;
+  case FRICL_STENCIL_FV:
+    FRICL_FN(bh_fv3)(j, lo, hi);
+    break;
+  default:
+    (dim == 3 ? FRICL_FN(bh_pv3) : FRICL_FN(bh_pv2))(j, lo, hi);
+    break;
+  }
+}
+
+/* The BSR block (row vi, column vj) of the plan: binary search. */
+static size_t FRICL_FN(bh_block)(const fricl_tangential_plan *p, int32_t vi,
+                                 int32_t vj) {
+  int64_t lo = p->row_ptr[vi], hi = p->row_ptr[vi + 1];
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (p->cols[mid] <= vj)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return (size_t)lo;
+}
+
+static fricl_status FRICL_BH_FN(fricl_context *ctx,
+                                const fricl__barrier_work *w, int threaded,
+                                const fricl__barrier_source *src) {
+  typedef FRICL_REAL real;
+  const fricl_barrier_batch *b = w->b;
+  const int dim = b->dim;
+  const size_t nvd = b->n_vertices * (size_t)dim;
+  real *grad = (real *)b->gradient, *prod = (real *)b->hessian_product;
+  real *hv = (real *)b->hessian_values;
+  const real *dir = (const real *)b->direction;
+  const fricl_tangential_plan *plan = w->plan;
+  size_t chunk = BH_CHUNK;
+  if (w->total < chunk)
+    chunk = w->total ? w->total : 1;
+  real *rec = fricl__malloc(chunk * BH_REC * sizeof *rec);
+  if (!rec)
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                       "allocating %zu contact records", chunk);
+  if (grad)
+    for (size_t i = 0; i < nvd; ++i)
+      grad[i] = (real)0;
+  if (prod)
+    for (size_t i = 0; i < nvd; ++i)
+      prod[i] = (real)0;
+  if (hv)
+    for (size_t i = 0; i < plan->nnz * (size_t)(dim * dim); ++i)
+      hv[i] = (real)0;
+  real pot_total = (real)0, pot_block = (real)0;
+  size_t cg = 0;
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    const fricl_barrier_group *G = &b->groups[g];
+    const int k = fricl_stencil_vertex_count(G->type);
+    const int ndof = k * dim;
+    for (size_t lo = 0; lo < G->count; lo += chunk) {
+      const size_t n = G->count - lo < chunk ? G->count - lo : chunk;
+      BH_JOB j = {w, g, lo, rec};
+      if (src) {
+        const fricl_status st = src->records(src->state, w, g, lo, n, rec);
+        if (st != FRICL_STATUS_OK) {
+          free(rec);
+          return st;
+        }
+      } else if (threaded)
+        fricl__pool_for(ctx->pool, n, fricl__grain(ctx, 64), 1, BH_RUN, &j);
+      else
+        BH_RUN(&j, 0, n, 0);
+      for (size_t t = 0; t < n; ++t, ++cg) {
+        const size_t c = lo + t;
+        const real *R = rec + t * BH_REC;
+        const int32_t *vx = G->vertices + c * (size_t)k;
+        if (G->potential)
+          ((real *)G->potential)[c] = R[0];
+        if (G->local_gradient)
+          for (int i = 0; i < ndof; ++i)
+            ((real *)G->local_gradient)[c * (size_t)ndof + (size_t)i] =
+                R[1 + i];
+        if (G->local_hessian)
+          for (int i = 0; i < ndof * ndof; ++i)
+            ((real *)G->local_hessian)[c * (size_t)(ndof * ndof) + (size_t)i] =
+                R[13 + i];
+        if (b->potential) {
+          pot_block += R[0];
+          if ((cg + 1) % FRICL__POT_BLOCK == 0) {
+            pot_total += pot_block;
+            pot_block = (real)0;
+          }
+        }
+        if (grad)
+          for (int i = 0; i < k; ++i)
+            for (int s = 0; s < dim; ++s)
+              grad[(size_t)vx[i] * (size_t)dim + (size_t)s] +=
+                  R[1 + i * dim + s];
+        if (hv)
+          for (int i = 0; i < k; ++i)
+            for (int jj = 0; jj < k; ++jj) {
+              real *blk = hv + FRICL_FN(bh_block)(plan, vx[i], vx[jj]) *
+                                   (size_t)(dim * dim);
+              for (int r = 0; r < dim; ++r)
+                for (int s = 0; s < dim; ++s)
+                  blk[r * dim + s] +=
+                      R[13 + (i * dim + r) * ndof + jj * dim + s];
+            }
+        if (prod)
+          for (int i = 0; i < k; ++i)
+            for (int r = 0; r < dim; ++r) {
+              real s = (real)0;
+              for (int jj = 0; jj < k; ++jj)
+                for (int u = 0; u < dim; ++u)
+                  s += R[13 + (i * dim + r) * ndof + jj * dim + u] *
+                       dir[(size_t)vx[jj] * (size_t)dim + (size_t)u];
+              prod[(size_t)vx[i] * (size_t)dim + (size_t)r] += s;
+            }
+      }
+    }
+  }
+  if (b->potential) {
+    if (w->total % FRICL__POT_BLOCK)
+      pot_total += pot_block;
+    *(real *)b->potential = pot_total;
+  }
+  free(rec);
+  return FRICL_STATUS_OK;
+}
+
+#undef BH_JOB
+#undef BH_RUN
