@@ -42,6 +42,25 @@ void fricl__ocl_program_cache_clear(fricl__ocl *o) {
   o->programs = NULL;
 }
 
+/* Intel's OpenCL CPU runtime (2026.2) crashes inside clBuildProgram, in
+ * its vectoriser ("vplan-vec" on fricl_barrier_records: SIGSEGV, every
+ * time), when it optimises the barrier kernel; with optimisation off it
+ * builds and runs correctly. That one program is built with
+ * -cl-opt-disable on that runtime. 1 when it is. */
+static int barrier_opt_disable(const fricl__ocl *o, const char *file) {
+  if (strcmp(file, "fricl_barrier.cl") != 0 || o->is_gpu)
+    return 0;
+  cl_platform_id plat = NULL;
+  char name[128] = "";
+  if (clGetDeviceInfo(o->device, CL_DEVICE_PLATFORM, sizeof plat, &plat,
+                      NULL) != CL_SUCCESS ||
+      clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof name - 1, name, NULL) !=
+          CL_SUCCESS)
+    return 0;
+  name[sizeof name - 1] = '\0';
+  return strstr(name, "Intel") != NULL;
+}
+
 /* The cache key names everything the binary depends on: the defines, the
  * content hash of every embedded part, the kernel and the build options.
  * The device is fixed per context, so it needs no place in the key. */
@@ -135,10 +154,21 @@ fricl_status fricl__ocl_kernel(fricl__ocl *o, const char *file,
     st = fricl__fail_cl(ctx, err, "clCreateProgramWithSource");
     goto cleanup;
   }
+  char *opts = NULL;
+  if (barrier_opt_disable(o, file)) {
+    const size_t n = strlen(o->build_options) + sizeof " -cl-opt-disable";
+    opts = fricl__malloc(n);
+    if (!opts) {
+      st = fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "out of memory");
+      goto cleanup;
+    }
+    snprintf(opts, n, "%s -cl-opt-disable", o->build_options);
+  }
   const double t0 = now_ms();
-  err = FRICL__CL(clBuildProgram)(prog, 1, &o->device, o->build_options, NULL,
-                                  NULL);
+  err = FRICL__CL(clBuildProgram)(prog, 1, &o->device,
+                                  opts ? opts : o->build_options, NULL, NULL);
   const double t1 = now_ms();
+  free(opts);
   if (err != CL_SUCCESS) {
     st = build_failed(o, prog, err, file);
     goto cleanup;
