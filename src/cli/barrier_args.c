@@ -45,15 +45,7 @@ static int apply(void *args, int option, const char *value, char *err,
     snprintf(err, err_size, "--hessian '%s': not none, local or global", value);
     return -1;
   case OPT_PRECISION:
-    if (strcmp(value, "f64") == 0)
-      a->precision = FRICL_F64;
-    else if (strcmp(value, "f32") == 0)
-      a->precision = FRICL_F32;
-    else {
-      snprintf(err, err_size, "--precision '%s': not f64 or f32", value);
-      return -1;
-    }
-    return 0;
+    return cli_parse_precision(value, &a->precision, err, err_size);
   case OPT_DEVICE:
     a->device = value;
     return 0;

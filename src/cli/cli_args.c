@@ -132,3 +132,16 @@ void cli_report_backend(const char *command, const fricl_context *ctx) {
           command, fricl_context_device_name(ctx),
           fricl_backend_name(fricl_context_last_backend(ctx)));
 }
+
+int cli_parse_precision(const char *value, fricl_precision *precision,
+                        char *err, size_t err_size) {
+  if (strcmp(value, "f64") == 0)
+    *precision = FRICL_F64;
+  else if (strcmp(value, "f32") == 0)
+    *precision = FRICL_F32;
+  else {
+    snprintf(err, err_size, "--precision '%s': not f64 or f32", value);
+    return -1;
+  }
+  return 0;
+}

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "fricl/fricl.h"
+
 /*
  * Parse all of @p text as a double with strtod (any syntax strtod accepts:
  * 1e-3, 0x1p-10, inf, nan). Empty text, leading white space, trailing
@@ -37,6 +39,10 @@ int cli_parse_options(int argc, char **argv, const char *const *option_names,
                       cli_flag_fn flag, cli_apply_fn apply,
                       const char **in_path, int *seen, char *err,
                       size_t err_size);
+
+/* --precision VALUE: "f64" or "f32". @return 0, or -1 with err set. */
+int cli_parse_precision(const char *value, fricl_precision *precision,
+                        char *err, size_t err_size);
 
 /* 1 when argv holds -h or --help anywhere after argv[0]. */
 int cli_wants_help(int argc, char **argv);

@@ -83,15 +83,7 @@ static int apply(eval_args *a, eval_option opt, const char *value, char *err,
     }
     return 0;
   case OPT_PRECISION:
-    if (strcmp(value, "f64") == 0)
-      a->precision = FRICL_F64;
-    else if (strcmp(value, "f32") == 0)
-      a->precision = FRICL_F32;
-    else {
-      snprintf(err, err_size, "--precision '%s': not f64 or f32", value);
-      return -1;
-    }
-    return 0;
+    return cli_parse_precision(value, &a->precision, err, err_size);
   case OPT_DEVICE:
     a->device = value;
     return 0;
