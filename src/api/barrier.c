@@ -61,15 +61,10 @@ static fricl_status check_topology(fricl_context *ctx, int dim,
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "groups[%zu] (%s): vertices is NULL with count = %zu",
                          g, name, G->count);
-    for (size_t e = 0; e < G->count * k; ++e) {
-      const int32_t v = G->vertices[e];
-      if (v < 0 || (size_t)v >= n_vertices)
-        return fricl__fail(
-            ctx, FRICL_STATUS_INVALID_ARGUMENT,
-            "groups[%zu] (%s) contact %zu: vertex index %d (stencil slot "
-            "%zu) is out of range [0, %zu) (first bad contact)",
-            g, name, e / k, (int)v, e % k, n_vertices);
-    }
+    st = fricl__check_vertex_indices(ctx, g, name, k, G->vertices, G->count,
+                                     n_vertices);
+    if (st != FRICL_STATUS_OK)
+      return st;
   }
   return FRICL_STATUS_OK;
 }

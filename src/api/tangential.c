@@ -74,6 +74,34 @@ static void scan_indices(void *arg, size_t lo, size_t hi, unsigned w) {
   j->first_block[w] = found;
 }
 
+fricl_status fricl__check_vertex_indices(fricl_context *ctx, size_t g,
+                                         const char *name, size_t k,
+                                         const int32_t *vertices, size_t count,
+                                         size_t n_vertices) {
+  index_job j;
+  j.v = vertices;
+  j.n = count * k;
+  j.nv = (uint32_t)n_vertices;
+  for (int i = 0; i < 256; ++i)
+    j.first_block[i] = SIZE_MAX;
+  fricl__pool_for(ctx->pool, (j.n + 4095) / 4096, fricl__grain(ctx, 16), 1,
+                  scan_indices, &j);
+  for (int w = 0; w < 256; ++w) {
+    if (j.first_block[w] == SIZE_MAX)
+      continue;
+    for (size_t e = j.first_block[w] * 4096; e < j.n; ++e) {
+      const int32_t v = vertices[e];
+      if (v < 0 || (size_t)v >= n_vertices)
+        return fricl__fail(
+            ctx, FRICL_STATUS_INVALID_ARGUMENT,
+            "groups[%zu] (%s) contact %zu: vertex index %d (stencil slot "
+            "%zu) is out of range [0, %zu) (first bad contact)",
+            g, name, e / k, (int)v, e % k, n_vertices);
+    }
+  }
+  return FRICL_STATUS_OK;
+}
+
 /* Types valid for dim, arrays present, vertex indices in range. */
 static fricl_status check_topology(fricl_context *ctx, int dim,
                                    size_t n_vertices, size_t n_groups,
@@ -100,27 +128,10 @@ static fricl_status check_topology(fricl_context *ctx, int dim,
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "groups[%zu] (%s): vertices is NULL with count = %zu",
                          g, name, G->count);
-    index_job j;
-    j.v = G->vertices;
-    j.n = G->count * k;
-    j.nv = (uint32_t)n_vertices;
-    for (int i = 0; i < 256; ++i)
-      j.first_block[i] = SIZE_MAX;
-    fricl__pool_for(ctx->pool, (j.n + 4095) / 4096, fricl__grain(ctx, 16), 1,
-                    scan_indices, &j);
-    for (int w = 0; w < 256; ++w) {
-      if (j.first_block[w] == SIZE_MAX)
-        continue;
-      for (size_t e = j.first_block[w] * 4096; e < j.n; ++e) {
-        const int32_t v = G->vertices[e];
-        if (v < 0 || (size_t)v >= n_vertices)
-          return fricl__fail(
-              ctx, FRICL_STATUS_INVALID_ARGUMENT,
-              "groups[%zu] (%s) contact %zu: vertex index %d (stencil slot "
-              "%zu) is out of range [0, %zu) (first bad contact)",
-              g, name, e / k, (int)v, e % k, n_vertices);
-      }
-    }
+    st = fricl__check_vertex_indices(ctx, g, name, k, G->vertices, G->count,
+                                     n_vertices);
+    if (st != FRICL_STATUS_OK)
+      return st;
   }
   return FRICL_STATUS_OK;
 }

@@ -19,5 +19,12 @@ fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
 /* A group's stencil type exists, and in this dimension. */
 fricl_status fricl__tangential_check_group_type(fricl_context *ctx, int dim,
                                                 size_t g, fricl_stencil type);
+/* Group g's vertex indices (count x k, stencil `name`) all in
+ * [0, n_vertices), checked in parallel blocks on the context's threads;
+ * the message names the first bad contact. n_vertices <= INT32_MAX. */
+fricl_status fricl__check_vertex_indices(fricl_context *ctx, size_t g,
+                                         const char *name, size_t k,
+                                         const int32_t *vertices, size_t count,
+                                         size_t n_vertices);
 
 #endif
