@@ -85,32 +85,16 @@ static int check_names(const barrier_input *b, const npz_archive *in) {
 }
 
 /* A real array of exactly this shape, converted (NULL when absent and
- * optional). */
+ * optional): npz_read_real, reported for this command. */
 static int get_real(const barrier_input *b, const npz_archive *in,
                     const char *name, int required, int ndim,
                     const size_t *shape, const char *what, void **out) {
-  char want[128], got[128];
-  *out = NULL;
-  npy_format_shape(want, sizeof want, ndim, shape);
-  const npz_member *mb = npz_find(in, name);
-  if (!mb)
-    return required ? bad_input(b, "required array '%s' %s (%s) is missing",
-                                name, want, what)
-                    : 0;
-  const npy_array *a = &mb->array;
-  if (!npy_is_real(a->info.dtype))
-    return bad_input(b, "array '%s': dtype '%s' is not float64 or float32",
-                     name, npy_dtype_descr(a->info.dtype));
-  int ok = a->info.ndim == ndim;
-  for (int d = 0; ok && d < ndim; ++d)
-    ok = a->info.shape[d] == shape[d];
-  if (!ok)
-    return bad_input(
-        b, "array '%s': expected shape %s (%s), got %s", name, want, what,
-        npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
-  if (!(*out = npy_real_copy(a, b->precision)))
-    return out_of_memory(name);
-  return 0;
+  char msg[512];
+  const int rc = npz_read_real(in, name, required, ndim, shape, what,
+                               b->precision, out, msg, sizeof msg);
+  if (rc == 2)
+    return bad_input(b, "%s", msg);
+  return rc ? out_of_memory(name) : 0;
 }
 
 /* A scalar (shape () or (1,)), finite and within its rule. */

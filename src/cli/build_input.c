@@ -103,34 +103,17 @@ static int check_names(const build_input *b, const npz_archive *in,
 /* ----------------------------------------------------------- arrays */
 
 /* The real array `name` of exactly this shape, converted. *out stays NULL
- * when it is absent and optional. */
+ * when it is absent and optional: npz_read_real, reported for this
+ * command. */
 static int get_real(const build_input *b, const npz_archive *in,
                     const char *name, int required, int ndim,
                     const size_t *shape, const char *what, void **out) {
-  char want[128], got[128];
-  *out = NULL;
-  npy_format_shape(want, sizeof want, ndim, shape);
-  const npz_member *mb = npz_find(in, name);
-  if (!mb) {
-    if (required)
-      return bad_input(b, "required array '%s' %s (%s) is missing", name, want,
-                       what);
-    return 0;
-  }
-  const npy_array *a = &mb->array;
-  if (!npy_is_real(a->info.dtype))
-    return bad_input(b, "array '%s': dtype '%s' is not float64 or float32",
-                     name, npy_dtype_descr(a->info.dtype));
-  int ok = a->info.ndim == ndim;
-  for (int d = 0; ok && d < ndim; ++d)
-    ok = a->info.shape[d] == shape[d];
-  if (!ok)
-    return bad_input(
-        b, "array '%s': expected shape %s (%s), got %s", name, want, what,
-        npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
-  if (!(*out = npy_real_copy(a, b->precision)))
-    return out_of_memory(b, name);
-  return 0;
+  char msg[512];
+  const int rc = npz_read_real(in, name, required, ndim, shape, what,
+                               b->precision, out, msg, sizeof msg);
+  if (rc == 2)
+    return bad_input(b, "%s", msg);
+  return rc ? out_of_memory(b, name) : 0;
 }
 
 /* A scalar (shape () or (1,), real or integer). *present = 0 when absent
