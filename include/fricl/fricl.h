@@ -249,7 +249,8 @@ typedef enum fricl_feature {
   FRICL_FEATURE_TANGENTIAL = 1, /* fricl_tangential_eval */
   FRICL_FEATURE_BUILD = 2,      /* fricl_build */
   FRICL_FEATURE_LAWS = 3,       /* fricl_law_eval, fricl_law_step */
-  FRICL_FEATURE_COUNT = 4
+  FRICL_FEATURE_BARRIER = 4,    /* fricl_barrier_eval */
+  FRICL_FEATURE_COUNT = 5
 } fricl_feature;
 
 /* One OpenCL device of a context and its part of each feature's work. */

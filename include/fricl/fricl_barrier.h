@@ -10,6 +10,8 @@
  *   Contacts ..... fricl_barrier_group
  *   Plan ......... fricl_barrier_plan_create (a fricl_tangential_plan)
  *   Evaluation ... fricl_barrier_batch_init, fricl_barrier_eval
+ *   cl_mem tier .. fricl_barrier_eval_cl in fricl_barrier_cl.h (this
+ *                  header stays free of OpenCL types)
  *
  * Semantics (ipctk 1.6.1, BarrierPotential(dhat, kappa, physical)):
  *  - b(x, xh) = -(x - xh)^2 ln(x / xh) on 0 < x < xh, 0 for x >= xh, +inf
@@ -31,6 +33,15 @@
  * Assembly is deterministic: every global sum adds the contacts'
  * contributions in contact order; the reference and host backends agree
  * bitwise whatever the thread count.
+ *
+ * Backends: fricl_barrier_eval runs on the backend the context's dispatch
+ * picks, as fricl_tangential_eval does ("auto": the host backend below
+ * the crossover, the OpenCL device above it, FRICL_FEATURE_BARRIER;
+ * fricl_context_last_backend reports it). On an OpenCL device the
+ * per-contact math runs there (its log and sqrt may round differently:
+ * 1e-10 of scale in f64) and the sums on the host, in the same order; a
+ * context over several devices splits the contacts over them with the
+ * result of one device, bit for bit.
  */
 #ifndef FRICL_BARRIER_H
 #define FRICL_BARRIER_H
@@ -112,7 +123,9 @@ FRICL_API fricl_status fricl_barrier_plan_create(
     const fricl_barrier_group *groups, fricl_tangential_plan **out);
 
 /**
- * Evaluate B, its gradient and its projected Hessian over all contacts.
+ * Evaluate B, its gradient and its projected Hessian over all contacts,
+ * on the backend the context's dispatch picks (see the top of this file).
+ * Every array is the caller's, borrowed for the call only.
  * Validation happens before any work (dim, dhat, kappa, dmin, stencil
  * types for dim, vertex indices, weights, per-contact dmin, planes,
  * missing arrays, overlapping outputs, plan mismatch; the message names

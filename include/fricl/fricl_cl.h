@@ -7,6 +7,11 @@
  *   fricl_buffer_cl, fricl_scalar_batch_cl, fricl_scalar_batch_cl_init,
  *   fricl_scalar_eval_cl
  *
+ * Also on cl_mem: the tangential potential (below), the lagged build
+ * (fricl_build_cl.h) and the friction laws (fricl_laws_cl.h), included at
+ * the end; the normal-contact barrier in fricl_barrier_cl.h, included on
+ * its own, like fricl_barrier.h.
+ *
  * The device tier allocates nothing: every buffer is the caller's, offsets
  * are in elements of the working precision, and work is only enqueued (the
  * call returns once the kernel is enqueued, not when it has finished).

@@ -1,8 +1,9 @@
 /* barrier.c - the public entry points of the normal-contact barrier (host
- * tier): validation, always complete before any work, then the per-contact
- * math on the context's host threads, or on its OpenCL device when the
- * context is an OpenCL one, and the assembly on the host
- * (core/barrier.h). */
+ * tier): validation, always complete before any work, then the backend
+ * fricl__dispatch picks ("auto": host below the crossover, the device
+ * above it), whose per-contact records the host adds into the global
+ * outputs in contact order (core/barrier.h). The cl_mem tier is
+ * barrier_cl.c. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,28 +110,38 @@ static fricl_status check_normals(fricl_context *ctx, fricl_precision p,
   return FRICL_STATUS_OK;
 }
 
+fricl_status fricl__barrier_check_params(fricl_context *ctx,
+                                         fricl_precision precision,
+                                         fricl_psd psd, uint32_t flags,
+                                         double dhat, double kappa,
+                                         double dmin) {
+  fricl_status st = fricl__check_precision(ctx, precision);
+  if (st == FRICL_STATUS_OK && (unsigned)psd > 2)
+    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.psd %d is not none (0), clamp (1) or abs (2)",
+                     (int)psd);
+  if (st == FRICL_STATUS_OK && (flags & ~FRICL_BARRIER_FLAG_PHYSICAL))
+    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.flags = 0x%x has unknown bits", (unsigned)flags);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_real(ctx, precision, "batch.", "dhat", dhat,
+                           FRICL__RULE_GT0);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_real(ctx, precision, "batch.", "kappa", kappa,
+                           FRICL__RULE_GT0);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_real(ctx, precision, "batch.", "dmin", dmin,
+                           FRICL__RULE_GE0);
+  return st;
+}
+
 static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
                              int *want, size_t *total_out) {
   fricl_status st = fricl__check_struct_size(
       ctx, "batch", b->struct_size, sizeof *b, "fricl_barrier_batch_init");
   if (st == FRICL_STATUS_OK)
-    st = fricl__check_precision(ctx, b->precision);
-  if (st == FRICL_STATUS_OK && (unsigned)b->psd > 2)
-    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                     "batch.psd %d is not none (0), clamp (1) or abs (2)",
-                     (int)b->psd);
-  if (st == FRICL_STATUS_OK && (b->flags & ~FRICL_BARRIER_FLAG_PHYSICAL))
-    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                     "batch.flags = 0x%x has unknown bits", (unsigned)b->flags);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, b->precision, "batch.", "dhat", b->dhat,
-                           FRICL__RULE_GT0);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, b->precision, "batch.", "kappa", b->kappa,
-                           FRICL__RULE_GT0);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, b->precision, "batch.", "dmin", b->dmin,
-                           FRICL__RULE_GE0);
+    st = fricl__barrier_check_params(ctx, b->precision, b->psd, b->flags,
+                                     b->dhat, b->kappa, b->dmin);
   if (st == FRICL_STATUS_OK)
     st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
   if (st != FRICL_STATUS_OK)
@@ -273,27 +284,15 @@ fricl_status fricl_barrier_eval(fricl_context *ctx,
   fricl_status st = validate(ctx, batch, &want, &total);
   if (st != FRICL_STATUS_OK)
     return st;
+  fricl__backend *be = NULL;
+  st = fricl__dispatch(ctx, FRICL__FEATURE_BARRIER, total, batch->precision,
+                       &be);
+  if (st != FRICL_STATUS_OK)
+    return st;
   const fricl__barrier_work w = {
       batch, batch->hessian_values ? batch->plan : NULL, want, total};
-  /* The reference backend runs on the calling thread; every other on the
-   * context's host threads (the result is the same, bit for bit). */
-  const int threaded =
-      !(ctx->host && ctx->host->ops->kind == FRICL_BACKEND_REFERENCE);
-#if FRICL_WITH_OPENCL
-  /* A context on an OpenCL device: the per-contact math runs there. */
-  if (!ctx->host && ctx->dev && total) {
-    fricl__barrier_source src = {fricl__ocl_barrier_records, NULL};
-    st = fricl__ocl_barrier_open(ctx, batch, &src.state);
-    if (st == FRICL_STATUS_OK)
-      st = fricl__barrier_host(ctx, &w, 0, &src);
-    fricl__ocl_barrier_close(src.state);
-    if (st == FRICL_STATUS_OK)
-      ctx->last_backend = FRICL_BACKEND_OPENCL;
-    return st;
-  }
-#endif
-  st = fricl__barrier_host(ctx, &w, threaded, NULL);
+  st = be->ops->barrier(be, &w);
   if (st == FRICL_STATUS_OK)
-    ctx->last_backend = threaded ? FRICL_BACKEND_HOST : FRICL_BACKEND_REFERENCE;
+    fricl__ran_on(ctx, be);
   return st;
 }

@@ -99,14 +99,15 @@ int devices_shares_print(const char *list) {
   fricl_context_devices(all, d, 8, &n);
   printf("  %-14s       %8.1f M elements/s (%.2fx the first device)\n",
          "the list", r * 1e-6, first > 0 ? r / first : 0);
-  printf("  shares (scalar, tangential, build, laws):\n");
+  printf("  shares (scalar, tangential, build, laws, barrier):\n");
   for (size_t i = 0; i < n && i < 8; ++i)
-    printf("    opencl:%d:%d  %4.0f%% %4.0f%% %4.0f%% %4.0f%%\n",
+    printf("    opencl:%d:%d  %4.0f%% %4.0f%% %4.0f%% %4.0f%% %4.0f%%\n",
            d[i].platform_index, d[i].device_index,
            100 * d[i].share[FRICL_FEATURE_SCALAR],
            100 * d[i].share[FRICL_FEATURE_TANGENTIAL],
            100 * d[i].share[FRICL_FEATURE_BUILD],
-           100 * d[i].share[FRICL_FEATURE_LAWS]);
+           100 * d[i].share[FRICL_FEATURE_LAWS],
+           100 * d[i].share[FRICL_FEATURE_BARRIER]);
   printf("  (a feature's shares start from compute units x clock and follow "
          "each device's measured speed on that feature's calls; README, "
          "\"Several devices\")\n");

@@ -13,6 +13,7 @@
 #ifndef FRICL_CORE_BACKEND_H
 #define FRICL_CORE_BACKEND_H
 
+#include "core/barrier.h"
 #include "core/internal.h"
 #include "core/laws_internal.h"
 #include "core/tangential.h"
@@ -76,6 +77,9 @@ typedef struct fricl__backend_ops {
                              const fricl__tangential_work *w);
   fricl_status (*build)(fricl__backend *be, const fricl__build_work *w);
   fricl_status (*laws)(fricl__backend *be, const fricl__laws_work *w);
+  /* The normal-contact barrier (core/barrier.h): every backend adds the
+   * per-contact records into the global outputs in contact order. */
+  fricl_status (*barrier)(fricl__backend *be, const fricl__barrier_work *w);
   /* Build what a later call will need; NULL: nothing to prepare. */
   fricl_status (*prepare)(fricl__backend *be, const fricl__prepare_work *w);
   void (*destroy)(fricl__backend *be);

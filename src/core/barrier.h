@@ -36,15 +36,12 @@ fricl_status fricl__barrier_host(fricl_context *ctx,
                                  const fricl__barrier_work *w, int threaded,
                                  const fricl__barrier_source *src);
 
-/* The OpenCL source (src/opencl/barrier.c): open uploads the positions
- * to the context's device, records runs kernels/fricl_barrier.cl on a
- * chunk and reads its records back, close releases everything. */
-fricl_status fricl__ocl_barrier_open(fricl_context *ctx,
-                                     const fricl_barrier_batch *b,
-                                     void **state);
-fricl_status fricl__ocl_barrier_records(void *state,
-                                        const fricl__barrier_work *w, size_t g,
-                                        size_t lo, size_t n, void *rec);
-void fricl__ocl_barrier_close(void *state);
+/* The batch parameters both tiers check (src/api/barrier.c): precision,
+ * psd, flags, dhat, kappa, dmin; the message names the field. */
+fricl_status fricl__barrier_check_params(fricl_context *ctx,
+                                         fricl_precision precision,
+                                         fricl_psd psd, uint32_t flags,
+                                         double dhat, double kappa,
+                                         double dmin);
 
 #endif

@@ -25,7 +25,8 @@ static const size_t gpu_crossover[FRICL__FEATURE_COUNT] = {
     [FRICL__FEATURE_SCALAR] = (size_t)1 << 18,
     [FRICL__FEATURE_TANGENTIAL] = (size_t)1 << 14,
     [FRICL__FEATURE_BUILD] = (size_t)1 << 14,
-    [FRICL__FEATURE_LAWS] = (size_t)1 << 18};
+    [FRICL__FEATURE_LAWS] = (size_t)1 << 18,
+    [FRICL__FEATURE_BARRIER] = (size_t)1 << 14};
 #endif
 
 static size_t default_crossover(const fricl__backend *dev,

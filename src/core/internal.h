@@ -38,7 +38,8 @@ typedef enum fricl__feature {
   FRICL__FEATURE_TANGENTIAL = 1,
   FRICL__FEATURE_BUILD = 2,
   FRICL__FEATURE_LAWS = 3,
-  FRICL__FEATURE_COUNT = 4
+  FRICL__FEATURE_BARRIER = 4,
+  FRICL__FEATURE_COUNT = 5
 } fricl__feature;
 
 struct fricl_context {

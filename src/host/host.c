@@ -159,6 +159,15 @@ static fricl_status host_build(fricl__backend *be, const fricl__build_work *w) {
 
 /* ------------------------------------------------------------ table */
 
+/* ---------------------------------------------------------- barrier */
+
+/* The per-contact records on the context's threads; the sums in contact
+ * order on the calling thread, as the reference's. */
+static fricl_status host_barrier(fricl__backend *be,
+                                 const fricl__barrier_work *w) {
+  return fricl__barrier_host(be->ctx, w, 1, NULL);
+}
+
 static void host_destroy(fricl__backend *be) {
   fricl__host *h = (fricl__host *)be;
   for (int i = 0; i < FRICL__HOST_SCRATCH; ++i)
@@ -170,8 +179,9 @@ static void host_destroy(fricl__backend *be) {
 }
 
 static const fricl__backend_ops host_ops = {
-    "host",     FRICL_BACKEND_HOST, host_scalar, fricl__host_tangential,
-    host_build, host_laws,          NULL,        host_destroy};
+    "host",      FRICL_BACKEND_HOST, host_scalar,  fricl__host_tangential,
+    host_build,  host_laws,          host_barrier, NULL,
+    host_destroy};
 
 fricl_status fricl__host_create(fricl_context *ctx, fricl__backend **out) {
   fricl__host *h = fricl__calloc(1, sizeof *h);

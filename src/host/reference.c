@@ -39,13 +39,19 @@ static fricl_status ref_laws(fricl__backend *be, const fricl__laws_work *w) {
   return FRICL_STATUS_OK;
 }
 
+static fricl_status ref_barrier(fricl__backend *be,
+                                const fricl__barrier_work *w) {
+  return fricl__barrier_host(be->ctx, w, 0, NULL);
+}
+
 static void ref_destroy(fricl__backend *be) { free(be); }
 
 static const fricl__backend_ops reference_ops = {
     "reference", FRICL_BACKEND_REFERENCE,
     ref_scalar,  ref_tangential,
     ref_build,   ref_laws,
-    NULL,        ref_destroy};
+    ref_barrier, NULL,
+    ref_destroy};
 
 fricl_status fricl__reference_create(fricl_context *ctx, fricl__backend **out) {
   fricl__backend *be = fricl__calloc(1, sizeof *be);

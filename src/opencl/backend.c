@@ -59,10 +59,11 @@ static fricl_status ocl_prepare(fricl__backend *be,
 }
 
 const fricl__backend_ops fricl__ocl_ops = {
-    "opencl",          FRICL_BACKEND_OPENCL,
-    fricl__ocl_scalar, fricl__ocl_tangential,
-    fricl__ocl_build,  fricl__ocl_laws,
-    ocl_prepare,       ocl_destroy};
+    "opencl",           FRICL_BACKEND_OPENCL,
+    fricl__ocl_scalar,  fricl__ocl_tangential,
+    fricl__ocl_build,   fricl__ocl_laws,
+    fricl__ocl_barrier, ocl_prepare,
+    ocl_destroy};
 
 /* Fill the device-derived fields of a backend whose device, context and
  * queue are set. */

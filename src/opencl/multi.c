@@ -1,7 +1,9 @@
 /*
  * multi.c - a context over several OpenCL devices (see multi.h): the device
  * list, the devices' shares, the parallel runner, and the element-wise
- * features split by ranges (scalar family, lagged build, friction laws).
+ * features split by ranges (scalar family, lagged build, friction laws)
+ * and the barrier's per-contact records (split by ranges of each chunk's
+ * contacts, added on the host in contact order).
  *
  * Shares. Before anything is measured a device's weight is its compute
  * units times its clock (CL_DEVICE_MAX_COMPUTE_UNITS x
@@ -32,6 +34,9 @@
 #include "core/fault.h"
 #include "opencl/devices.h"
 #include "opencl/multi.h"
+
+_Static_assert((int)FRICL__FEATURE_COUNT == (int)FRICL_FEATURE_COUNT,
+               "the public feature list sizes fricl_context_device");
 
 /* Parts smaller than this are not timed into the rates. */
 #define MEASURE_MIN 4096
@@ -380,6 +385,79 @@ static fricl_status multi_build(fricl__backend *be,
                    w->total, build_part, w);
 }
 
+/* The barrier: the host adds the records into the outputs in contact order
+ * (core/barrier.h); each chunk's records come from every device at once,
+ * each computing a range of the chunk's contacts with the same kernel, so
+ * the result is the one device's, bit for bit, on identical devices. */
+typedef struct {
+  fricl__multi *m;
+  void *state[FRICL__MULTI_MAX];
+  /* The chunk being computed. */
+  const fricl__barrier_work *w;
+  size_t g, lo, cuts[FRICL__MULTI_MAX + 1];
+  char *rec;
+} barrier_multi;
+
+#define BARRIER_REC 157
+
+static fricl_status barrier_part(fricl__multi *m, size_t d, void *arg) {
+  (void)m;
+  barrier_multi *s = arg;
+  const size_t a = s->cuts[d], n = s->cuts[d + 1] - a;
+  const size_t esz = fricl__elem_bytes(s->w->b->precision);
+  return fricl__ocl_barrier_records(s->state[d], s->w, s->g, s->lo + a, n,
+                                    s->rec + a * BARRIER_REC * esz);
+}
+
+static fricl_status barrier_records(void *state, const fricl__barrier_work *w,
+                                    size_t g, size_t lo, size_t n, void *rec) {
+  barrier_multi *s = state;
+  fricl__multi *m = s->m;
+  fricl__multi_split(m, FRICL__FEATURE_BARRIER, w->b->precision, n, ELEM_ALIGN,
+                     s->cuts);
+  int active[FRICL__MULTI_MAX];
+  for (size_t d = 0; d < m->n; ++d)
+    active[d] = s->cuts[d + 1] > s->cuts[d];
+  s->w = w;
+  s->g = g;
+  s->lo = lo;
+  s->rec = rec;
+  double seconds[FRICL__MULTI_MAX];
+  int built[FRICL__MULTI_MAX];
+  const fricl_status st =
+      fricl__multi_parallel(m, active, barrier_part, s, seconds, built);
+  if (st == FRICL_STATUS_OK)
+    fricl__multi_measured(m, FRICL__FEATURE_BARRIER, s->cuts, seconds, built);
+  return st;
+}
+
+static fricl_status multi_barrier(fricl__backend *be,
+                                  const fricl__barrier_work *w) {
+  fricl__multi *m = (fricl__multi *)be;
+  fricl_context *ctx = m->base.ctx;
+  if (!w->total)
+    return fricl__barrier_host(ctx, w, 0, NULL);
+  barrier_multi s;
+  memset(&s, 0, sizeof s);
+  s.m = m;
+  fricl_status st = FRICL_STATUS_OK;
+  for (size_t d = 0; d < m->n && st == FRICL_STATUS_OK; ++d) {
+    if (!can_run(&m->dev[d], w->b->precision))
+      continue;
+    st = fricl__ocl_barrier_open(m->dev[d].o, w->b, &s.state[d]);
+    if (st != FRICL_STATUS_OK && d > 0)
+      st = fricl__fail(ctx, st, "device %zu of %zu (%s): %s", d + 1, m->n,
+                       m->dev[d].o->name, dev_ctx(m, d)->last_error);
+  }
+  if (st == FRICL_STATUS_OK) {
+    const fricl__barrier_source src = {barrier_records, &s};
+    st = fricl__barrier_host(ctx, w, 0, &src);
+  }
+  for (size_t d = 0; d < m->n; ++d)
+    fricl__ocl_barrier_close(s.state[d]);
+  return st;
+}
+
 static fricl_status prepare_part(fricl__multi *m, size_t d, void *arg) {
   fricl__backend *o = &m->dev[d].o->base;
   return o->ops->prepare(o, arg);
@@ -411,8 +489,9 @@ static void multi_destroy(fricl__backend *be) {
 }
 
 const fricl__backend_ops fricl__multi_ops = {
-    "opencl",    FRICL_BACKEND_OPENCL, multi_scalar,  fricl__multi_tangential,
-    multi_build, multi_laws,           multi_prepare, multi_destroy};
+    "opencl",     FRICL_BACKEND_OPENCL, multi_scalar,  fricl__multi_tangential,
+    multi_build,  multi_laws,           multi_barrier, multi_prepare,
+    multi_destroy};
 
 fricl__ocl *fricl__multi_first(fricl__backend *be) {
   return ((fricl__multi *)be)->dev[0].o;

@@ -7,6 +7,7 @@
 #ifndef FRICL_OPENCL_H
 #define FRICL_OPENCL_H
 
+#include "fricl/fricl_barrier_cl.h"
 #include "fricl/fricl_build_cl.h"
 #include "fricl/fricl_cl.h"
 
@@ -35,7 +36,8 @@ enum {
   FRICL__SLOT_TANGENTIAL = 16, /* 4 scratch + 5 global + 13 group fields */
   FRICL__SLOT_BUILD = 38,      /* 4 vertex arrays + 15 group fields */
   FRICL__SLOT_MULTI = 57,      /* 1: other devices' records (multi.c) */
-  FRICL__STAGING_SLOTS = 58
+  FRICL__SLOT_BARRIER = 58,    /* 2: cl_mem tier records, partials */
+  FRICL__STAGING_SLOTS = 60
 };
 
 typedef struct fricl__ocl {
@@ -99,6 +101,10 @@ fricl_status fricl__ocl_build_enqueue(fricl__ocl *o,
                                       const fricl_build_batch_cl *b,
                                       cl_uint num_wait, const cl_event *wait,
                                       cl_event *done);
+fricl_status fricl__ocl_barrier_enqueue(fricl__ocl *o,
+                                        const fricl_barrier_batch_cl *b,
+                                        int want, cl_uint num_wait,
+                                        const cl_event *wait, cl_event *done);
 /* A marker that completes after the wait list (n = 0 calls honour the
  * event contract with it). */
 fricl_status fricl__ocl_marker(fricl__ocl *o, cl_uint num_wait,
@@ -186,6 +192,19 @@ fricl_status fricl__ocl_tangential(fricl__backend *be,
                                    const fricl__tangential_work *w);
 fricl_status fricl__ocl_build(fricl__backend *be, const fricl__build_work *w);
 fricl_status fricl__ocl_laws(fricl__backend *be, const fricl__laws_work *w);
+fricl_status fricl__ocl_barrier(fricl__backend *be,
+                                const fricl__barrier_work *w);
+/* The barrier's records on device o (barrier.c): open uploads the
+ * positions, records runs kernels/fricl_barrier.cl on a chunk of a group
+ * and reads its records back (a fricl__barrier_source), close releases
+ * everything (state may be NULL). */
+fricl_status fricl__ocl_barrier_open(fricl__ocl *o,
+                                     const fricl_barrier_batch *b,
+                                     void **state);
+fricl_status fricl__ocl_barrier_records(void *state,
+                                        const fricl__barrier_work *w, size_t g,
+                                        size_t lo, size_t n, void *rec);
+void fricl__ocl_barrier_close(void *state);
 /* The host tier over elements [lo, hi) of the batch only. */
 fricl_status fricl__ocl_laws_range(fricl__backend *be,
                                    const fricl__laws_work *w, size_t lo,

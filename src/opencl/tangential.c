@@ -382,8 +382,8 @@ static void dev_plan_release(void *data) {
 
 /* The plan's lists on the device, uploaded on first use and kept with the
  * plan (released with it). */
-static fricl_status plan_upload(fricl__ocl *o, fricl_tangential_plan *p,
-                                dev_plan **out) {
+fricl_status fricl__tan_plan_upload(fricl__ocl *o, fricl_tangential_plan *p,
+                                    dev_plan **out) {
   fricl_context *ctx = o->base.ctx;
   fricl__plan_attachment *at = fricl__plan_attachment_for(p, o, 1);
   if (!at)
@@ -470,7 +470,8 @@ fricl_status fricl__tan_host_begin(fricl__ocl *o,
     plan = NULL;
   init_state(rs, o, b->precision, b->mu_profile, b->psd, b->flags, b->dim,
              b->n_vertices, b->eps_v, b->n_groups, plan);
-  fricl_status st = plan ? plan_upload(o, plan, &rs->dp) : FRICL_STATUS_OK;
+  fricl_status st =
+      plan ? fricl__tan_plan_upload(o, plan, &rs->dp) : FRICL_STATUS_OK;
   if (st != FRICL_STATUS_OK)
     return st;
   rs->is_host = 1;
@@ -576,7 +577,8 @@ fricl_status fricl__ocl_tangential_enqueue(fricl__ocl *o,
   run_state rs;
   init_state(&rs, o, b->precision, b->mu_profile, b->psd, b->flags, b->dim,
              b->n_vertices, b->eps_v, b->n_groups, plan);
-  fricl_status st = plan ? plan_upload(o, plan, &rs.dp) : FRICL_STATUS_OK;
+  fricl_status st =
+      plan ? fricl__tan_plan_upload(o, plan, &rs.dp) : FRICL_STATUS_OK;
   if (st != FRICL_STATUS_OK)
     return st;
   rs.is_host = 0;

@@ -46,6 +46,11 @@ typedef struct fricl__tan_dev_plan {
   cl_mem vptr, ventries, bptr, bentries;
 } fricl__tan_dev_plan;
 
+/* The plan's lists on device o, uploaded on first use and kept with the
+ * plan (released with it); also the barrier's gathers follow them. */
+fricl_status fricl__tan_plan_upload(fricl__ocl *o, fricl_tangential_plan *p,
+                                    fricl__tan_dev_plan **out);
+
 /* Everything one evaluation on one device holds. */
 typedef struct fricl__tan_run {
   fricl__ocl *o;

@@ -9,7 +9,10 @@
 #                library builds, each run on a tiny batch (scalar with every
 #                term, profile and per-element array; tangential with every
 #                output and PSD mode; the lagged build; every law with every
-#                integrator; all in f64 and f32)
+#                integrator; the barrier's host and cl_mem tiers per stencil
+#                with every option; all in f64 and f32).
+#                FRICL_PROGRAMS_ONLY=barrier (or another family) in the
+#                environment runs that family alone
 #   tangential   `fricl tangential --build` (f64, f32; global and local
 #                Hessians): the build and the evaluation in one context, the
 #                case oclgrind once reported (see README.md here)

@@ -27,12 +27,20 @@
  *               with each of its integrators; every parameter, N and (GMS)
  *               the element parameters per element; N per step
  *   copy        the benchmark's copy kernel
+ *   barrier     per dimension and stencil, both tiers (fricl_barrier_eval
+ *               on the device, and fricl_barrier_eval_cl on cl_mem
+ *               buffers with their gathers and sums): the value alone
+ *               (PSD none); every output with PSD clamp, the physical
+ *               barrier, rest positions, per-contact weight, dmin and
+ *               distance types; every output with PSD abs, weights only
  * and last a larger contact set in the same context (the scratch buffers
  * grow: tests/oclgrind/README.md).
  * so that every #if branch of every kernel file is compiled both ways and
  * every specialisation define takes each of its values at least once.
  * Each distinct (text, options) is written once: OUTDIR/NNN_family.cl
  * and OUTDIR/NNN_family.opts. Exit 0 when every call succeeded.
+ * FRICL_PROGRAMS_ONLY=FAMILY runs that family's calls alone (a quicker
+ * oclgrind pass over one kernel file).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -45,17 +53,20 @@
 
 #include "core/fault.h"
 #include "fricl/fricl.h"
+#include "fricl/fricl_barrier_cl.h"
 #include "opencl/opencl.h"
 
 static const char *g_out;
-static int g_failures, g_programs, g_family_count[5];
+static int g_failures, g_programs, g_family_count[6];
 static uint64_t g_seen[4096];
 static int g_nseen;
 
-static const char *const family_names[5] = {"scalar", "tangential", "build",
-                                            "laws", "copy"};
+static const char *const family_names[6] = {"scalar", "tangential", "build",
+                                            "laws",   "copy",       "barrier"};
 
 static int family_of(const char *src) {
+  if (strstr(src, "fricl_barrier_records"))
+    return 5;
   if (strstr(src, "fricl_scalar_eval"))
     return 0;
   if (strstr(src, "fricl_tangential_block_sum"))
@@ -395,6 +406,172 @@ static void sweep_build(fricl_context *ctx, fricl_precision p) {
       build_run(ctx, p, shapes[s].dim, shapes[s].type, config);
 }
 
+/* ------------------------------------------------------------- barrier */
+
+/* A cl_mem copy of a host array (NULL mem for NULL or empty). */
+static fricl_buffer_cl cl_copy(cl_context cc, const void *src, size_t bytes,
+                               cl_mem *keep, int *nkeep) {
+  if (!bytes)
+    return (fricl_buffer_cl){NULL, 0};
+  cl_int err = CL_SUCCESS;
+  cl_mem m =
+      clCreateBuffer(cc, CL_MEM_READ_WRITE | (src ? CL_MEM_COPY_HOST_PTR : 0),
+                     bytes, (void *)(uintptr_t)src, &err);
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "fricl_programs: clCreateBuffer: %d\n", (int)err);
+    ++g_failures;
+    return (fricl_buffer_cl){NULL, 0};
+  }
+  keep[(*nkeep)++] = m;
+  return (fricl_buffer_cl){m, 0};
+}
+
+/* config 0: the value alone, PSD none; 1: every output, PSD clamp,
+ * physical, rest positions, weight, dmin, distance types; 2: every output,
+ * PSD abs, weights. Both tiers. */
+static void barrier_run(fricl_context *ctx, fricl_precision p, int dim,
+                        fricl_stencil type, int config) {
+  const size_t k = (size_t)fricl_stencil_vertex_count(type);
+  const size_t esz = p == FRICL_F64 ? 8 : 4, nc = (size_t)g_nc;
+  const size_t ndof = k * (size_t)dim, nvd = NV * (size_t)dim;
+  double X[NV * 3], R[NV * 3], nrm[NC_MAX * 3];
+  for (int i = 0; i < NV * 3; ++i) {
+    X[i] = 0.05 * sin(1.3 * i + 0.2) + 0.01 * i;
+    R[i] = X[i] + 0.1 * cos(0.7 * i);
+  }
+  for (size_t i = 0; i < nc * 3; ++i)
+    nrm[i] = (int)(i % (size_t)dim) == dim - 1 ? 1 : 0.1;
+  int32_t vx[NC_MAX * 4];
+  int8_t dt[NC_MAX];
+  for (size_t c = 0; c < nc; ++c) {
+    for (size_t i = 0; i < k; ++i)
+      vx[c * k + i] = (int32_t)((c + 2 * i) % NV);
+    dt[c] = (int8_t)(c % 2 ? -1 : 0);
+  }
+  void *aX = real_array(p, X, nvd), *aR = real_array(p, R, nvd);
+  void *aN = real_array(p, nrm, nc * (size_t)dim);
+  void *aoff = const_array(p, -0.02, nc), *admin = const_array(p, 1e-3, nc);
+  void *aw = const_array(p, 1.5, nc), *dir = const_array(p, 0.3, nvd);
+  void *gpot = malloc(nc * esz), *lg = malloc(nc * ndof * esz),
+       *lh = malloc(nc * ndof * ndof * esz);
+  void *pot = malloc(esz), *grad = malloc(nvd * esz), *prod = malloc(nvd * esz);
+  fricl_barrier_group G;
+  memset(&G, 0, sizeof G);
+  G.type = type;
+  G.count = nc;
+  G.vertices = vx;
+  if (type == FRICL_STENCIL_PV) {
+    G.plane_normal = aN;
+    G.plane_offset = aoff;
+  }
+  fricl_tangential_plan *plan = NULL;
+  expect_ok(ctx, fricl_barrier_plan_create(ctx, dim, NV, 1, &G, &plan),
+            "barrier plan");
+  size_t nnz = 0;
+  fricl_tangential_plan_bsr(plan, NULL, &nnz, NULL, NULL);
+  void *hv = malloc((nnz ? nnz : 1) * (size_t)(dim * dim) * esz);
+  fricl_barrier_batch b;
+  fricl_barrier_batch_init(&b);
+  b.precision = p;
+  b.dim = dim;
+  b.n_vertices = NV;
+  b.positions = aX;
+  b.dhat = 0.5;
+  b.kappa = 10;
+  b.n_groups = 1;
+  b.groups = &G;
+  b.plan = plan;
+  b.potential = pot;
+  b.psd = config == 0   ? FRICL_PSD_NONE
+          : config == 1 ? FRICL_PSD_CLAMP
+                        : FRICL_PSD_ABS;
+  if (config > 0) {
+    G.weight = aw;
+    G.potential = gpot;
+    G.local_gradient = lg;
+    G.local_hessian = lh;
+    b.direction = dir;
+    b.gradient = grad;
+    b.hessian_values = hv;
+    b.hessian_product = prod;
+  }
+  if (config == 1) {
+    G.dmin = admin;
+    G.distance_type =
+        type == FRICL_STENCIL_VV || type == FRICL_STENCIL_PV ? NULL : dt;
+    b.rest_positions = aR;
+    b.flags = FRICL_BARRIER_FLAG_PHYSICAL;
+  }
+  expect_ok(ctx, fricl_barrier_eval(ctx, &b), "barrier (host tier)");
+  /* The cl_mem tier on copies of the same arrays. */
+  cl_context cc = NULL;
+  cl_command_queue q = NULL;
+  fricl_context_get_cl(ctx, &cc, NULL, &q);
+  cl_mem keep[24];
+  int nkeep = 0;
+  fricl_barrier_group_cl D;
+  memset(&D, 0, sizeof D);
+  D.type = type;
+  D.count = nc;
+  D.vertices = cl_copy(cc, vx, nc * k * 4, keep, &nkeep);
+  D.weight = cl_copy(cc, G.weight, G.weight ? nc * esz : 0, keep, &nkeep);
+  D.dmin = cl_copy(cc, G.dmin, G.dmin ? nc * esz : 0, keep, &nkeep);
+  D.plane_normal =
+      cl_copy(cc, G.plane_normal, G.plane_normal ? nc * (size_t)dim * esz : 0,
+              keep, &nkeep);
+  D.plane_offset =
+      cl_copy(cc, G.plane_offset, G.plane_offset ? nc * esz : 0, keep, &nkeep);
+  D.distance_type =
+      cl_copy(cc, G.distance_type, G.distance_type ? nc : 0, keep, &nkeep);
+  D.potential = cl_copy(cc, NULL, G.potential ? nc * esz : 0, keep, &nkeep);
+  D.local_gradient =
+      cl_copy(cc, NULL, G.local_gradient ? nc * ndof * esz : 0, keep, &nkeep);
+  D.local_hessian = cl_copy(
+      cc, NULL, G.local_hessian ? nc * ndof * ndof * esz : 0, keep, &nkeep);
+  fricl_barrier_batch_cl c;
+  fricl_barrier_batch_cl_init(&c);
+  c.precision = p;
+  c.psd = b.psd;
+  c.flags = b.flags;
+  c.dim = dim;
+  c.n_vertices = NV;
+  c.positions = cl_copy(cc, aX, nvd * esz, keep, &nkeep);
+  c.rest_positions = cl_copy(cc, b.rest_positions,
+                             b.rest_positions ? nvd * esz : 0, keep, &nkeep);
+  c.dhat = b.dhat;
+  c.kappa = b.kappa;
+  c.n_groups = 1;
+  c.groups = &D;
+  c.plan = plan;
+  c.direction =
+      cl_copy(cc, b.direction, b.direction ? nvd * esz : 0, keep, &nkeep);
+  c.potential = cl_copy(cc, NULL, esz, keep, &nkeep);
+  c.gradient = cl_copy(cc, NULL, b.gradient ? nvd * esz : 0, keep, &nkeep);
+  c.hessian_product =
+      cl_copy(cc, NULL, b.hessian_product ? nvd * esz : 0, keep, &nkeep);
+  c.hessian_values = cl_copy(
+      cc, NULL,
+      b.hessian_values ? (nnz ? nnz : 1) * (size_t)(dim * dim) * esz : 0, keep,
+      &nkeep);
+  expect_ok(ctx, fricl_barrier_eval_cl(ctx, &c, 0, NULL, NULL),
+            "barrier (cl_mem tier)");
+  if (q)
+    clFinish(q);
+  for (int i = 0; i < nkeep; ++i)
+    clReleaseMemObject(keep[i]);
+  fricl_tangential_plan_destroy(plan);
+  void *all[] = {aX,   aR, aN, aoff, admin, aw,   dir,
+                 gpot, lg, lh, pot,  grad,  prod, hv};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    free(all[i]);
+}
+
+static void sweep_barrier(fricl_context *ctx, fricl_precision p) {
+  for (int s = 0; s < 8; ++s)
+    for (int config = 0; config < 3; ++config)
+      barrier_run(ctx, p, shapes[s].dim, shapes[s].type, config);
+}
+
 /* ---------------------------------------------------------------- laws */
 
 /* Valid parameters of every law (fricl_law_info order). */
@@ -520,6 +697,12 @@ static void copy_kernel(fricl_context *ctx, fricl_precision p) {
             "copy kernel");
 }
 
+/* FRICL_PROGRAMS_ONLY names one family (or is unset: all of them). */
+static int wants(const char *family) {
+  const char *only = getenv("FRICL_PROGRAMS_ONLY");
+  return !only || !*only || strcmp(only, family) == 0;
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: fricl_programs OUTDIR\n");
@@ -556,23 +739,35 @@ int main(int argc, char **argv) {
               fricl_context_device_name(ctx));
       continue;
     }
-    sweep_scalar(ctx, (fricl_precision)p);
-    sweep_tangential(ctx, (fricl_precision)p);
-    sweep_build(ctx, (fricl_precision)p);
-    sweep_laws(ctx, (fricl_precision)p);
-    copy_kernel(ctx, (fricl_precision)p);
+    const fricl_precision pp = (fricl_precision)p;
+    if (wants("scalar"))
+      sweep_scalar(ctx, pp);
+    if (wants("tangential"))
+      sweep_tangential(ctx, pp);
+    if (wants("build"))
+      sweep_build(ctx, pp);
+    if (wants("laws"))
+      sweep_laws(ctx, pp);
+    if (wants("copy"))
+      copy_kernel(ctx, pp);
+    if (wants("barrier"))
+      sweep_barrier(ctx, pp);
   }
   /* Growth: the same programs on a larger contact set, in the same
    * context, so that its scratch buffers are released and made larger. */
   g_nc = NC_MAX;
   const fricl_precision pg =
       fricl_context_has_fp64(ctx) ? FRICL_F64 : FRICL_F32;
-  tangential_run(ctx, pg, 3, FRICL_STENCIL_FV, T_ALL, FRICL_PSD_CLAMP, 0, 1);
-  build_run(ctx, pg, 3, FRICL_STENCIL_EE, 1);
+  if (wants("tangential"))
+    tangential_run(ctx, pg, 3, FRICL_STENCIL_FV, T_ALL, FRICL_PSD_CLAMP, 0, 1);
+  if (wants("build"))
+    build_run(ctx, pg, 3, FRICL_STENCIL_EE, 1);
+  if (wants("barrier"))
+    barrier_run(ctx, pg, 3, FRICL_STENCIL_EE, 1);
   fricl__fault_observe_programs(NULL, NULL);
   printf("fricl_programs: %d programs on %s:", g_programs,
          fricl_context_device_name(ctx));
-  for (int f = 0; f < 5; ++f)
+  for (int f = 0; f < 6; ++f)
     printf(" %s %d", family_names[f], g_family_count[f]);
   printf("\n");
   fricl_context_destroy(ctx);
