@@ -89,6 +89,29 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross_hess)(const FRICL_REAL *blk,
   return sg * h;
 }
 
+/* H (n x n) = Q^T M Q, Q (nb x n, row-major), M (nb x nb, row stride ld);
+ * the upper triangle mirrored (exactly symmetric). */
+FRICL_INLINE void FRICL_FN(bar_expand)(int n, int nb, const FRICL_REAL *Q,
+                                       const FRICL_REAL *M, int ld,
+                                       FRICL_REAL *H) {
+  FRICL_REAL T[9 * 12];
+  for (int a = 0; a < nb; ++a)
+    for (int v = 0; v < n; ++v) {
+      FRICL_REAL t = FRICL_R(0);
+      for (int b = 0; b < nb; ++b)
+        t += M[a * ld + b] * Q[b * n + v];
+      T[a * n + v] = t;
+    }
+  for (int u = 0; u < n; ++u)
+    for (int v = u; v < n; ++v) {
+      FRICL_REAL h = FRICL_R(0);
+      for (int a = 0; a < nb; ++a)
+        h += Q[a * n + u] * T[a * n + v];
+      H[u * n + v] = h;
+      H[v * n + u] = h;
+    }
+}
+
 /*
  * One contact. x: the stencil's positions (k dim); xr: its rest positions
  * (EE only: the mollifier threshold eps_x = 1e-3 |ea|^2 |eb|^2 at rest);
@@ -96,6 +119,13 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross_hess)(const FRICL_REAL *blk,
  * classify; see dist_contact). want: 0 value only, 1 also the
  * gradient g (ndof), 2 also the Hessian H (ndof x ndof, projected by psd:
  * 0 none, 1 clamp, 2 abs); work: 2 * 144 reals. Returns B.
+ *
+ * The Hessian is formed in the distance's reduced basis (dist_contact: at
+ * most 5 dimensions), M = w (f'' gr gr^T + f' Hr), projected there and
+ * expanded as H = Q^T M Q: its eigenvalues are M's and zeros, so this is
+ * the projection of the full matrix. With the mollifier, the full matrix
+ * is reduced to the 9 dimensions orthogonal to the translations (the
+ * barrier, the distance and the mollifier are translation invariant).
  */
 FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
@@ -107,10 +137,14 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
                 : type == FRICL_D_PV ? 1
                                      : 4;
   const int ndof = k * dim;
-  FRICL_REAL gd[12], span[72];
-  int nspan = 0;
+  const int nb = type == FRICL_D_PV   ? 1
+                 : type == FRICL_D_VV ? dim
+                 : type == FRICL_D_EV ? dim + 1
+                                      : dim + 2;
+  FRICL_REAL gd[12], Q[FRICL_DIST_NB * 12], gr[FRICL_DIST_NB] = {0, 0, 0, 0, 0},
+                                            Hr[FRICL_DIST_NB * FRICL_DIST_NB];
   const FRICL_REAL d2 = FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd,
-                                               want >= 2 ? H : 0, span, &nspan);
+                                               want >= 2, Q, gr, Hr);
   const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
   FRICL_REAL b, bp, bpp;
   FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);
@@ -161,13 +195,21 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
     return B;
   if (!moll) {
     const FRICL_REAL s2 = w * fpp, s1 = w * fp;
-    for (int u = 0; u < ndof; ++u)
-      for (int v = u; v < ndof; ++v) {
-        const FRICL_REAL h = s2 * gd[u] * gd[v] + s1 * H[u * ndof + v];
-        H[u * ndof + v] = h;
-        H[v * ndof + u] = h;
+    FRICL_REAL M[FRICL_DIST_NB * FRICL_DIST_NB];
+    for (int a = 0; a < nb; ++a)
+      for (int c = a; c < nb; ++c) {
+        const FRICL_REAL h =
+            s2 * gr[a] * gr[c] + s1 * Hr[a * FRICL_DIST_NB + c];
+        M[a * nb + c] = h;
+        M[c * nb + a] = h;
       }
-  } else {
+    FRICL_FN(eig_project_psd)(nb, M, psd, work);
+    FRICL_FN(bar_expand)(ndof, nb, Q, M, nb, H);
+    return B;
+  }
+  /* The distance's full Hessian, then the mollified one. */
+  FRICL_FN(bar_expand)(ndof, nb, Q, Hr, FRICL_DIST_NB, H);
+  {
     const FRICL_REAL s0 = w * f, s1 = w * fp;
     const FRICL_REAL wm = w * m;
     const int live = m > FRICL_R(0);
@@ -183,24 +225,44 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
         H[v * ndof + u] = h;
       }
   }
-  /* Without the mollifier the Hessian lives in the distance's span (at
-   * most 5 dimensions); for exactly parallel edges (m = 0) it is w f m'
-   * times the Hessian of |ea x eb|^2, in the 6 dimensions of (-a, a, -b,
-   * b): project there; else the whole matrix. */
-  if (moll && !(m > FRICL_R(0))) {
-    nspan = 6;
-    for (int i = 0; i < 72; ++i)
-      span[i] = FRICL_R(0);
-    for (int s = 0; s < 3; ++s) {
-      span[s * 12 + s] = -FRICL_R(1);
-      span[s * 12 + 3 + s] = FRICL_R(1);
-      span[(3 + s) * 12 + 6 + s] = -FRICL_R(1);
-      span[(3 + s) * 12 + 9 + s] = FRICL_R(1);
-    }
+  if (psd == 0)
+    return B;
+  /* P (9 x 12): (-1, 1, 0, 0) / sqrt 2, (0, 0, -1, 1) / sqrt 2 and (1, 1,
+   * -1, -1) / 2, each (x) e_s; M9 = P H P^T, projected, H = P^T M9 P. */
+  FRICL_REAL P[9 * 12];
+  const FRICL_REAL h2 = FRICL_R(1) / FRICL_SQRT(FRICL_R(2));
+  const FRICL_REAL h1 = FRICL_R(1) / FRICL_R(2);
+  for (int i = 0; i < 9 * 12; ++i)
+    P[i] = FRICL_R(0);
+  for (int s = 0; s < 3; ++s) {
+    P[s * 12 + s] = -h2;
+    P[s * 12 + 3 + s] = h2;
+    P[(3 + s) * 12 + 6 + s] = -h2;
+    P[(3 + s) * 12 + 9 + s] = h2;
+    P[(6 + s) * 12 + s] = h1;
+    P[(6 + s) * 12 + 3 + s] = h1;
+    P[(6 + s) * 12 + 6 + s] = -h1;
+    P[(6 + s) * 12 + 9 + s] = -h1;
   }
-  if (moll && m > FRICL_R(0))
-    FRICL_FN(eig_project_psd)(ndof, H, psd, work);
-  else
-    FRICL_FN(eig_project_psd_span)(ndof, H, psd, span, nspan, work);
+  FRICL_REAL *T = work, *M9 = work + 2 * 81;
+  for (int a = 0; a < 9; ++a)
+    for (int v = 0; v < 12; ++v) {
+      FRICL_REAL t = FRICL_R(0);
+      for (int u = 0; u < 12; ++u)
+        t += P[a * 12 + u] * H[u * 12 + v];
+      T[a * 12 + v] = t;
+    }
+  for (int a = 0; a < 9; ++a)
+    for (int c = a; c < 9; ++c) {
+      FRICL_REAL t = FRICL_R(0), t2 = FRICL_R(0);
+      for (int v = 0; v < 12; ++v) {
+        t += T[a * 12 + v] * P[c * 12 + v];
+        t2 += T[c * 12 + v] * P[a * 12 + v];
+      }
+      M9[a * 9 + c] = (t + t2) / FRICL_R(2);
+      M9[c * 9 + a] = M9[a * 9 + c];
+    }
+  FRICL_FN(eig_project_psd)(9, M9, psd, work);
+  FRICL_FN(bar_expand)(12, 9, P, M9, 9, H);
   return B;
 }

@@ -413,19 +413,29 @@ FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
 
 /*
  * The squared distance of one contact with its gradient (k dim values) and,
- * when hess is non-NULL, its Hessian (k dim x k dim, row-major). x holds the
- * stencil's positions; pn, pc the plane of a PV contact ({y : pn.y + pc =
- * 0}, pn of any nonzero length); dtype: ipctk's distance type of an EV,
- * EE or FV contact (its enum values), or -1 (or its AUTO value) to classify
- * here. With hess, span (5 x k dim) receives vectors that span the
- * Hessian's (and the gradient's) column space and *nspan their count.
- * Returns d^2.
+ * when hess is nonzero, its Hessian in reduced form: H = Q^T Hr Q with Q
+ * (nb x k dim, row-major, orthonormal rows) spanning the Hessian's (and the
+ * gradient's) column space, Hr (nb x nb, row stride FRICL_DIST_NB) and the
+ * gradient in that basis gr (nb): grad = Q^T gr. nb = dim + (the closest
+ * feature's free parameters), at most dim + 2 (1 for PV); rows past the
+ * feature's own are zero (Q, gr, Hr), so a caller may use the stencil's
+ * largest nb as a constant. x holds the stencil's positions; pn, pc the
+ * plane of a PV contact ({y : pn.y + pc = 0}, pn of any nonzero length);
+ * dtype: ipctk's distance type of an EV, EE or FV contact (its enum
+ * values), or -1 (or its AUTO value) to classify here. Returns d^2.
+ *
+ * The basis: Q_s = c^ (x) e_s (s < dim; c^ = c / |c|) and Q_(dim + a) =
+ * u_a (x) r^, u_a the orthonormalised parts of dc_a orthogonal to c: F_a =
+ * dc_a (x) r + c (x) J_a lies in it, with coordinates ((c.dc_a) r_s + |c|^2
+ * J_as) / |c| and (u_b.dc_a) |r| (u_b is orthogonal to c), and
+ *   Hr = 2 [ |c|^2 diag(1 (s < dim), 0) - f G^-1 f^T ],  gr_s = 2 |c| r_s.
  */
+#define FRICL_DIST_NB 5
 FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
-    int dtype, FRICL_REAL *grad, FRICL_REAL *hess, FRICL_REAL *span,
-    int *nspan) {
-  const FRICL_REAL two = FRICL_R(2);
+    int dtype, FRICL_REAL *grad, int hess, FRICL_REAL *Q, FRICL_REAL *gr,
+    FRICL_REAL *Hr) {
+  const FRICL_REAL two = FRICL_R(2), zero = FRICL_R(0);
   if (type == FRICL_D_PV) {
     const FRICL_REAL nn = FRICL_FN(g_dot)(pn, pn, dim);
     const FRICL_REAL s = FRICL_FN(g_dot)(pn, x, dim) + pc;
@@ -433,12 +443,11 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     for (int i = 0; i < dim; ++i)
       grad[i] = two * (sn * pn[i]);
     if (hess) {
+      const FRICL_REAL ln = FRICL_SQRT(nn);
       for (int i = 0; i < dim; ++i)
-        for (int j = 0; j < dim; ++j)
-          hess[i * dim + j] = two * (pn[i] * pn[j] / nn);
-      for (int i = 0; i < dim; ++i)
-        span[i] = pn[i];
-      *nspan = 1;
+        Q[i] = pn[i] / ln;
+      gr[0] = two * (s / ln);
+      Hr[0] = two;
     }
     return s * s / nn;
   }
@@ -458,43 +467,94 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     FRICL_FN(dist_pt)(&f, x, dtype);
   }
   const int ndof = k * dim;
+  const int nfm = type == FRICL_D_VV ? 0 : type == FRICL_D_EV ? 1 : 2;
+  const int nb = dim + nfm;
   for (int i = 0; i < k; ++i)
     for (int s = 0; s < dim; ++s)
       grad[i * dim + s] = two * (f.c[i] * f.r[s]);
   if (!hess)
     return f.d2;
-  /* Column space: c (x) e_s, then the F_a below. */
-  *nspan = dim + f.nf;
-  for (int s = 0; s < dim; ++s)
-    for (int i = 0; i < k; ++i)
-      for (int t = 0; t < dim; ++t)
-        span[s * ndof + i * dim + t] = s == t ? f.c[i] : FRICL_R(0);
+  FRICL_REAL cc = zero;
   for (int i = 0; i < k; ++i)
-    for (int j = 0; j < k; ++j) {
-      const FRICL_REAL cc = two * (f.c[i] * f.c[j]);
-      for (int s = 0; s < dim; ++s)
-        for (int t = 0; t < dim; ++t)
-          hess[(i * dim + s) * ndof + j * dim + t] = s == t ? cc : FRICL_R(0);
-    }
+    cc += f.c[i] * f.c[i];
+  const FRICL_REAL cn = FRICL_SQRT(cc);
+  FRICL_REAL rr = zero;
+  for (int s = 0; s < dim; ++s)
+    rr += f.r[s] * f.r[s];
+  const FRICL_REAL rn = FRICL_SQRT(rr);
+  const FRICL_REAL ir = rn > zero ? FRICL_R(1) / rn : zero;
+  FRICL_REAL rh[3] = {0, 0, 0};
+  for (int s = 0; s < dim; ++s)
+    rh[s] = f.r[s] * ir;
+  for (int a = 0; a < nb; ++a) {
+    gr[a] = zero;
+    for (int b = 0; b < nb; ++b)
+      Hr[a * FRICL_DIST_NB + b] = zero;
+    for (int u = 0; u < ndof; ++u)
+      Q[a * ndof + u] = zero;
+  }
+  for (int s = 0; s < dim; ++s) {
+    gr[s] = two * (cn * f.r[s]);
+    Hr[s * FRICL_DIST_NB + s] = two * cc;
+    for (int i = 0; i < k; ++i)
+      Q[s * ndof + i * dim + s] = f.c[i] / cn;
+  }
   if (f.nf == 0)
     return f.d2;
-  /* J_a and F_a (ndof each). */
+  /* u_a: dc_a without its part along c, orthonormalised (Gram-Schmidt in
+   * R^k; dc_0, dc_1 and c are independent for every feature). */
+  FRICL_REAL U[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+  for (int a = 0; a < f.nf; ++a) {
+    for (int i = 0; i < k; ++i)
+      U[a][i] = f.dc[a][i];
+    for (int pass = 0; pass < 2; ++pass) {
+      FRICL_REAL dcc = zero;
+      for (int i = 0; i < k; ++i)
+        dcc += f.c[i] * U[a][i];
+      const FRICL_REAL t = dcc / cc;
+      for (int i = 0; i < k; ++i)
+        U[a][i] -= t * f.c[i];
+      for (int b = 0; b < a; ++b) {
+        FRICL_REAL d = zero;
+        for (int i = 0; i < k; ++i)
+          d += U[b][i] * U[a][i];
+        for (int i = 0; i < k; ++i)
+          U[a][i] -= d * U[b][i];
+      }
+    }
+    FRICL_REAL uu = zero;
+    for (int i = 0; i < k; ++i)
+      uu += U[a][i] * U[a][i];
+    const FRICL_REAL iu = FRICL_R(1) / FRICL_SQRT(uu);
+    for (int i = 0; i < k; ++i)
+      U[a][i] *= iu;
+    for (int i = 0; i < k; ++i)
+      for (int s = 0; s < dim; ++s)
+        Q[(dim + a) * ndof + i * dim + s] = U[a][i] * rh[s];
+  }
+  /* J_a and the coordinates fr_a of F_a. */
   FRICL_REAL J[2][3] = {{0, 0, 0}, {0, 0, 0}};
   for (int a = 0; a < f.nf; ++a)
     for (int s = 0; s < dim; ++s) {
-      FRICL_REAL v = FRICL_R(0);
+      FRICL_REAL v = zero;
       for (int i = 0; i < k; ++i)
         v += f.dc[a][i] * x[i * dim + s];
       J[a][s] = v;
     }
-  FRICL_REAL F[2][12];
-  for (int a = 0; a < f.nf; ++a)
+  FRICL_REAL fr[2][FRICL_DIST_NB];
+  for (int a = 0; a < f.nf; ++a) {
+    FRICL_REAL cd = zero;
     for (int i = 0; i < k; ++i)
-      for (int s = 0; s < dim; ++s)
-        F[a][i * dim + s] = f.dc[a][i] * f.r[s] + f.c[i] * J[a][s];
-  for (int a = 0; a < f.nf; ++a)
-    for (int u = 0; u < ndof; ++u)
-      span[(dim + a) * ndof + u] = F[a][u];
+      cd += f.c[i] * f.dc[a][i];
+    for (int s = 0; s < dim; ++s)
+      fr[a][s] = (cd * f.r[s] + cc * J[a][s]) / cn;
+    for (int b = 0; b < nfm; ++b) {
+      FRICL_REAL ud = zero;
+      for (int i = 0; i < k; ++i)
+        ud += U[b][i] * f.dc[a][i];
+      fr[a][dim + b] = ud * rn;
+    }
+  }
   /* G^-1 (2 G^-1 is subtracted with the factor 2 below). */
   FRICL_REAL Gi[2][2];
   if (f.nf == 1) {
@@ -508,21 +568,21 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     Gi[0][1] = -FRICL_FN(g_dot)(J[0], J[1], 3) / det;
     Gi[1][0] = Gi[0][1];
   }
-  /* H -= 2 F G^-1 F^T, upper triangle mirrored (exactly symmetric). */
-  for (int u = 0; u < ndof; ++u) {
+  /* Hr -= 2 fr G^-1 fr^T, upper triangle mirrored (exactly symmetric). */
+  for (int u = 0; u < nb; ++u) {
     FRICL_REAL m[2];
     for (int a = 0; a < f.nf; ++a) {
-      FRICL_REAL v = FRICL_R(0);
+      FRICL_REAL v = zero;
       for (int b = 0; b < f.nf; ++b)
-        v += Gi[a][b] * F[b][u];
+        v += Gi[a][b] * fr[b][u];
       m[a] = v;
     }
     for (int w = 0; w <= u; ++w) {
-      FRICL_REAL v = FRICL_R(0);
+      FRICL_REAL v = zero;
       for (int a = 0; a < f.nf; ++a)
-        v += F[a][w] * m[a];
-      hess[w * ndof + u] -= two * v;
-      hess[u * ndof + w] = hess[w * ndof + u];
+        v += fr[a][w] * m[a];
+      Hr[w * FRICL_DIST_NB + u] -= two * v;
+      Hr[u * FRICL_DIST_NB + w] = Hr[w * FRICL_DIST_NB + u];
     }
   }
   return f.d2;
