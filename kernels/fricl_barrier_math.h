@@ -225,7 +225,11 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
         H[v * ndof + u] = h;
       }
   }
-  if (psd == 0)
+  /* Exactly parallel edges (m = 0): H = w f m' times the Hessian of |ea x
+   * eb|^2 at ea x eb = 0, which is PSD (2 (|ea|^2 + |eb|^2) on the two
+   * directions (eb, -ea) (x) t, t orthogonal to the edges; 0 elsewhere):
+   * no projection changes it. */
+  if (psd == 0 || (!(m > FRICL_R(0)) && w * f >= FRICL_R(0)))
     return B;
   /* P (9 x 12): (-1, 1, 0, 0) / sqrt 2, (0, 0, -1, 1) / sqrt 2 and (1, 1,
    * -1, -1) / 2, each (x) e_s; M9 = P H P^T, projected, H = P^T M9 P. */

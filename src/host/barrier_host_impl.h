@@ -6,11 +6,27 @@
 #define BH_JOB FRICL_FN(bh_job)
 #define BH_RUN FRICL_FN(bh_run)
 
-typedef struct BH_JOB {
+typedef struct BH_JOB BH_JOB;
+/* The BSR block (row vi, column vj) of the plan: binary search. */
+static size_t FRICL_FN(bh_block)(const fricl_tangential_plan *p, int32_t vi,
+                                 int32_t vj) {
+  int64_t lo = p->row_ptr[vi], hi = p->row_ptr[vi + 1];
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (p->cols[mid] <= vj)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return (size_t)lo;
+}
+
+struct BH_JOB {
   const fricl__barrier_work *w;
   size_t g, lo; /* the chunk: group g, contacts lo .. */
   FRICL_REAL *rec;
-} BH_JOB;
+  size_t *blk; /* or NULL: the BSR blocks of each contact's k x k pairs */
+};
 
 /* Contacts [lo, hi) of the chunk (relative to its start), with the
  * stencil and the dimension as arguments: the specialised callers below
@@ -50,6 +66,11 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
     R[0] = FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dtype, dhat,
                                      kappa, dmin, wt, physical, (int)b->psd,
                                      j->w->want, R + 1, R + 13, work);
+    if (j->blk)
+      for (int i = 0; i < k; ++i)
+        for (int jj = 0; jj < k; ++jj)
+          j->blk[t * 16 + (size_t)(i * k + jj)] =
+              FRICL_FN(bh_block)(j->w->plan, vx[i], vx[jj]);
   }
 }
 
@@ -91,20 +112,6 @@ static void BH_RUN(void *arg, size_t lo, size_t hi, unsigned worker) {
   }
 }
 
-/* The BSR block (row vi, column vj) of the plan: binary search. */
-static size_t FRICL_FN(bh_block)(const fricl_tangential_plan *p, int32_t vi,
-                                 int32_t vj) {
-  int64_t lo = p->row_ptr[vi], hi = p->row_ptr[vi + 1];
-  while (hi - lo > 1) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (p->cols[mid] <= vj)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return (size_t)lo;
-}
-
 static fricl_status FRICL_BH_FN(fricl_context *ctx,
                                 const fricl__barrier_work *w, int threaded,
                                 const fricl__barrier_source *src) {
@@ -120,9 +127,16 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   if (w->total < chunk)
     chunk = w->total ? w->total : 1;
   real *rec = fricl__malloc(chunk * BH_REC * sizeof *rec);
-  if (!rec)
+  /* The workers also find each contact's BSR blocks (the binary searches
+   * are then off the serial accumulation below). */
+  size_t *blkidx =
+      hv && !src ? fricl__malloc(chunk * 16 * sizeof *blkidx) : NULL;
+  if (!rec || (hv && !src && !blkidx)) {
+    free(rec);
+    free(blkidx);
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "allocating %zu contact records", chunk);
+  }
   if (grad)
     for (size_t i = 0; i < nvd; ++i)
       grad[i] = (real)0;
@@ -140,11 +154,12 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
     const int ndof = k * dim;
     for (size_t lo = 0; lo < G->count; lo += chunk) {
       const size_t n = G->count - lo < chunk ? G->count - lo : chunk;
-      BH_JOB j = {w, g, lo, rec};
+      BH_JOB j = {w, g, lo, rec, blkidx};
       if (src) {
         const fricl_status st = src->records(src->state, w, g, lo, n, rec);
         if (st != FRICL_STATUS_OK) {
           free(rec);
+          free(blkidx);
           return st;
         }
       } else if (threaded)
@@ -180,8 +195,10 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
         if (hv)
           for (int i = 0; i < k; ++i)
             for (int jj = 0; jj < k; ++jj) {
-              real *blk = hv + FRICL_FN(bh_block)(plan, vx[i], vx[jj]) *
-                                   (size_t)(dim * dim);
+              real *blk =
+                  hv + (blkidx ? blkidx[t * 16 + (size_t)(i * k + jj)]
+                               : FRICL_FN(bh_block)(plan, vx[i], vx[jj])) *
+                           (size_t)(dim * dim);
               for (int r = 0; r < dim; ++r)
                 for (int s = 0; s < dim; ++s)
                   blk[r * dim + s] +=
@@ -206,6 +223,7 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
     *(real *)b->potential = pot_total;
   }
   free(rec);
+  free(blkidx);
   return FRICL_STATUS_OK;
 }
 
