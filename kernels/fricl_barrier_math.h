@@ -141,10 +141,10 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
                  : type == FRICL_D_VV ? dim
                  : type == FRICL_D_EV ? dim + 1
                                       : dim + 2;
-  FRICL_REAL gd[12], Q[FRICL_DIST_NB * 12], gr[FRICL_DIST_NB] = {0, 0, 0, 0, 0},
-                                            Hr[FRICL_DIST_NB * FRICL_DIST_NB];
+  FRICL_REAL gd[12], bas[FRICL_DIST_BAS], gr[FRICL_DIST_NB] = {0, 0, 0, 0, 0},
+                                          Hr[FRICL_DIST_NB * FRICL_DIST_NB];
   const FRICL_REAL d2 = FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd,
-                                               want >= 2, Q, gr, Hr);
+                                               want >= 2, bas, gr, Hr);
   const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
   FRICL_REAL b, bp, bpp;
   FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);
@@ -204,11 +204,20 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
         M[c * nb + a] = h;
       }
     FRICL_FN(eig_project_psd)(nb, M, psd, work);
-    FRICL_FN(bar_expand)(ndof, nb, Q, M, nb, H);
+    if (type == FRICL_D_PV) {
+      for (int u = 0; u < ndof; ++u)
+        for (int v = u; v < ndof; ++v) {
+          const FRICL_REAL h = M[0] * bas[12 + u] * bas[12 + v];
+          H[u * ndof + v] = h;
+          H[v * ndof + u] = h;
+        }
+    } else {
+      FRICL_FN(dist_expand)(k, dim, nb - dim, bas, M, nb, H);
+    }
     return B;
   }
   /* The distance's full Hessian, then the mollified one. */
-  FRICL_FN(bar_expand)(ndof, nb, Q, Hr, FRICL_DIST_NB, H);
+  FRICL_FN(dist_expand)(k, dim, nb - dim, bas, Hr, FRICL_DIST_NB, H);
   {
     const FRICL_REAL s0 = w * f, s1 = w * fp;
     const FRICL_REAL wm = w * m;

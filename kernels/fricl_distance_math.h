@@ -414,13 +414,15 @@ FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
 /*
  * The squared distance of one contact with its gradient (k dim values) and,
  * when hess is nonzero, its Hessian in reduced form: H = Q^T Hr Q with Q
- * (nb x k dim, row-major, orthonormal rows) spanning the Hessian's (and the
+ * (nb x k dim, orthonormal rows) spanning the Hessian's (and the
  * gradient's) column space, Hr (nb x nb, row stride FRICL_DIST_NB) and the
  * gradient in that basis gr (nb): grad = Q^T gr. nb = dim + (the closest
  * feature's free parameters), at most dim + 2 (1 for PV); rows past the
  * feature's own are zero (Q, gr, Hr), so a caller may use the stencil's
- * largest nb as a constant. x holds the stencil's positions; pn, pc the
- * plane of a PV contact ({y : pn.y + pc = 0}, pn of any nonzero length);
+ * largest nb as a constant. Q is given by bas (FRICL_DIST_BAS reals: c^
+ * (4), u_0, u_1 (4 each), r^ (3); for PV the plane's unit normal in r^'s
+ * place) and expanded by dist_expand. x holds the stencil's positions; pn, pc
+ * the plane of a PV contact ({y : pn.y + pc = 0}, pn of any nonzero length);
  * dtype: ipctk's distance type of an EV, EE or FV contact (its enum
  * values), or -1 (or its AUTO value) to classify here. Returns d^2.
  *
@@ -431,9 +433,10 @@ FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
  *   Hr = 2 [ |c|^2 diag(1 (s < dim), 0) - f G^-1 f^T ],  gr_s = 2 |c| r_s.
  */
 #define FRICL_DIST_NB 5
+#define FRICL_DIST_BAS 15
 FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
-    int dtype, FRICL_REAL *grad, int hess, FRICL_REAL *Q, FRICL_REAL *gr,
+    int dtype, FRICL_REAL *grad, int hess, FRICL_REAL *bas, FRICL_REAL *gr,
     FRICL_REAL *Hr) {
   const FRICL_REAL two = FRICL_R(2), zero = FRICL_R(0);
   if (type == FRICL_D_PV) {
@@ -445,7 +448,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     if (hess) {
       const FRICL_REAL ln = FRICL_SQRT(nn);
       for (int i = 0; i < dim; ++i)
-        Q[i] = pn[i] / ln;
+        bas[12 + i] = pn[i] / ln;
       gr[0] = two * (s / ln);
       Hr[0] = two;
     }
@@ -466,7 +469,6 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     k = 4;
     FRICL_FN(dist_pt)(&f, x, dtype);
   }
-  const int ndof = k * dim;
   const int nfm = type == FRICL_D_VV ? 0 : type == FRICL_D_EV ? 1 : 2;
   const int nb = dim + nfm;
   for (int i = 0; i < k; ++i)
@@ -490,14 +492,15 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     gr[a] = zero;
     for (int b = 0; b < nb; ++b)
       Hr[a * FRICL_DIST_NB + b] = zero;
-    for (int u = 0; u < ndof; ++u)
-      Q[a * ndof + u] = zero;
   }
+  for (int i = 0; i < FRICL_DIST_BAS; ++i)
+    bas[i] = zero;
+  for (int i = 0; i < k; ++i)
+    bas[i] = f.c[i] / cn;
   for (int s = 0; s < dim; ++s) {
     gr[s] = two * (cn * f.r[s]);
     Hr[s * FRICL_DIST_NB + s] = two * cc;
-    for (int i = 0; i < k; ++i)
-      Q[s * ndof + i * dim + s] = f.c[i] / cn;
+    bas[12 + s] = rh[s];
   }
   if (f.nf == 0)
     return f.d2;
@@ -529,8 +532,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     for (int i = 0; i < k; ++i)
       U[a][i] *= iu;
     for (int i = 0; i < k; ++i)
-      for (int s = 0; s < dim; ++s)
-        Q[(dim + a) * ndof + i * dim + s] = U[a][i] * rh[s];
+      bas[4 + 4 * a + i] = U[a][i];
   }
   /* J_a and the coordinates fr_a of F_a. */
   FRICL_REAL J[2][3] = {{0, 0, 0}, {0, 0, 0}};
@@ -586,4 +588,54 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     }
   }
   return f.d2;
+}
+
+/*
+ * H (k dim x k dim) = Q^T M Q for the basis bas of dist_contact (not PV)
+ * and M (nb x nb, row stride ld; nb = dim + nf, nf <= 2): by blocks of
+ * vertices i, j,
+ *   H_ij[s][t] = c_i c_j M_st + c_i w_j[s] r_t + c_j w_i[t] r_s + z_ij r_s r_t
+ * with w_i[s] = sum_a M_s,(dim + a) u_ai and z_ij = u_i^T M_uu u_j (c, u, r
+ * the unit vectors of bas). The upper triangle mirrored (exactly
+ * symmetric).
+ */
+FRICL_INLINE void FRICL_FN(dist_expand)(int k, int dim, int nf,
+                                        const FRICL_REAL *bas,
+                                        const FRICL_REAL *M, int ld,
+                                        FRICL_REAL *H) {
+  const int ndof = k * dim;
+  const FRICL_REAL *c = bas, *rh = bas + 12;
+  FRICL_REAL w[4][3], z[4][4], y[4][2];
+  for (int i = 0; i < k; ++i) {
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int a = 0; a < nf; ++a)
+        v += M[s * ld + dim + a] * bas[4 + 4 * a + i];
+      w[i][s] = v;
+    }
+    for (int b = 0; b < nf; ++b) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int a = 0; a < nf; ++a)
+        v += bas[4 + 4 * a + i] * M[(dim + a) * ld + dim + b];
+      y[i][b] = v;
+    }
+  }
+  for (int i = 0; i < k; ++i)
+    for (int j = i; j < k; ++j) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int b = 0; b < nf; ++b)
+        v += y[i][b] * bas[4 + 4 * b + j];
+      z[i][j] = v;
+    }
+  for (int i = 0; i < k; ++i)
+    for (int j = i; j < k; ++j) {
+      const FRICL_REAL cij = c[i] * c[j];
+      for (int s = 0; s < dim; ++s)
+        for (int t = i == j ? s : 0; t < dim; ++t) {
+          const FRICL_REAL h = cij * M[s * ld + t] + c[i] * w[j][s] * rh[t] +
+                               c[j] * w[i][t] * rh[s] + z[i][j] * rh[s] * rh[t];
+          H[(i * dim + s) * ndof + j * dim + t] = h;
+          H[(j * dim + t) * ndof + i * dim + s] = h;
+        }
+    }
 }
