@@ -420,20 +420,22 @@ FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
  * feature's free parameters), at most dim + 2 (1 for PV); rows past the
  * feature's own are zero (Q, gr, Hr), so a caller may use the stencil's
  * largest nb as a constant. Q is given by bas (FRICL_DIST_BAS reals: c^
- * (4), u_0, u_1 (4 each), r^ (3); for PV the plane's unit normal in r^'s
- * place) and expanded by dist_expand. x holds the stencil's positions; pn, pc
- * the plane of a PV contact ({y : pn.y + pc = 0}, pn of any nonzero length);
- * dtype: ipctk's distance type of an EV, EE or FV contact (its enum
- * values), or -1 (or its AUTO value) to classify here. Returns d^2.
+ * (4), u_0, u_1 (4 each), r^ (3), the frame E (3 x 3, below); for PV the
+ * plane's unit normal in r^'s place) and expanded by dist_expand. x holds the
+ * stencil's positions; pn, pc the plane of a PV contact ({y : pn.y + pc = 0},
+ * pn of any nonzero length); dtype: ipctk's distance type of an EV, EE or FV
+ * contact (its enum values), or -1 (or its AUTO value) to classify here.
+ * Returns d^2.
  *
- * The basis: Q_s = c^ (x) e_s (s < dim; c^ = c / |c|) and Q_(dim + a) =
- * u_a (x) r^, u_a the orthonormalised parts of dc_a orthogonal to c: F_a =
- * dc_a (x) r + c (x) J_a lies in it, with coordinates ((c.dc_a) r_s + |c|^2
- * J_as) / |c| and (u_b.dc_a) |r| (u_b is orthogonal to c), and
- *   Hr = 2 [ |c|^2 diag(1 (s < dim), 0) - f G^-1 f^T ],  gr_s = 2 |c| r_s.
+ * The basis: Q_s = c^ (x) e_s (s < dim; c^ = c / |c|, e_s the columns of
+ * an orthonormal frame E) and Q_(dim + a) = u_a (x) r^, u_a the
+ * orthonormalised parts of dc_a orthogonal to c: F_a = dc_a (x) r + c (x)
+ * J_a lies in it, with coordinates ((c.dc_a) r + |c|^2 J_a).e_s / |c| and
+ * (u_b.dc_a) |r| (u_b is orthogonal to c), and
+ *   Hr = 2 [ |c|^2 diag(1 (s < dim), 0) - f G^-1 f^T ],  gr_s = 2 |c| r.e_s.
  */
 #define FRICL_DIST_NB 5
-#define FRICL_DIST_BAS 15
+#define FRICL_DIST_BAS 24
 FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
     int dtype, FRICL_REAL *grad, int hess, FRICL_REAL *bas, FRICL_REAL *gr,
@@ -488,6 +490,57 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
   FRICL_REAL rh[3] = {0, 0, 0};
   for (int s = 0; s < dim; ++s)
     rh[s] = f.r[s] * ir;
+  /* J_a = sum_i dc_ai x_i. */
+  FRICL_REAL J[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  for (int a = 0; a < f.nf; ++a)
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = zero;
+      for (int i = 0; i < k; ++i)
+        v += f.dc[a][i] * x[i * dim + s];
+      J[a][s] = v;
+    }
+  /* The frame E (columns e_0 = r^, e_1, e_2) of the c block: e_1 along
+   * J_0's part orthogonal to r (J_a is orthogonal to r at the closest
+   * point), so that for one free parameter e_2 is an eigenvector and for
+   * none the whole block is diagonal (the eigen-solver skips the zero
+   * entries). The identity for r = 0. */
+  FRICL_REAL E[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  if (rn > zero) {
+    if (dim == 2) {
+      E[0][0] = rh[0];
+      E[1][0] = rh[1];
+      E[0][1] = -rh[1];
+      E[1][1] = rh[0];
+    } else {
+      FRICL_REAL t1[3] = {J[0][0], J[0][1], J[0][2]};
+      const FRICL_REAL jr = FRICL_FN(g_dot)(t1, rh, 3);
+      for (int s = 0; s < 3; ++s)
+        t1[s] -= jr * rh[s];
+      FRICL_REAL tt = FRICL_FN(g_dot)(t1, t1, 3);
+      const FRICL_REAL jj = FRICL_FN(g_dot)(J[0], J[0], 3);
+      if (!(tt > jj / FRICL_R(1000000))) {
+        /* no free parameter (or J_0 along r): any unit vector orthogonal
+         * to r, from the axis where r^ is smallest */
+        const FRICL_REAL a0 = rh[0] < zero ? -rh[0] : rh[0];
+        const FRICL_REAL a1 = rh[1] < zero ? -rh[1] : rh[1];
+        const FRICL_REAL a2 = rh[2] < zero ? -rh[2] : rh[2];
+        const int ax = a0 <= a1 && a0 <= a2 ? 0 : a1 <= a2 ? 1 : 2;
+        for (int s = 0; s < 3; ++s)
+          t1[s] = (s == ax ? FRICL_R(1) : zero) - rh[ax] * rh[s];
+        tt = FRICL_FN(g_dot)(t1, t1, 3);
+      }
+      const FRICL_REAL it = FRICL_R(1) / FRICL_SQRT(tt);
+      for (int s = 0; s < 3; ++s)
+        t1[s] *= it;
+      FRICL_REAL t2[3];
+      FRICL_FN(g_cross)(rh, t1, t2);
+      for (int s = 0; s < 3; ++s) {
+        E[s][0] = rh[s];
+        E[s][1] = t1[s];
+        E[s][2] = t2[s];
+      }
+    }
+  }
   for (int a = 0; a < nb; ++a) {
     gr[a] = zero;
     for (int b = 0; b < nb; ++b)
@@ -498,9 +551,14 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
   for (int i = 0; i < k; ++i)
     bas[i] = f.c[i] / cn;
   for (int s = 0; s < dim; ++s) {
-    gr[s] = two * (cn * f.r[s]);
+    FRICL_REAL v = zero;
+    for (int t = 0; t < dim; ++t)
+      v += f.r[t] * E[t][s];
+    gr[s] = two * (cn * v);
     Hr[s * FRICL_DIST_NB + s] = two * cc;
     bas[12 + s] = rh[s];
+    for (int t = 0; t < dim; ++t)
+      bas[15 + t * 3 + s] = E[t][s];
   }
   if (f.nf == 0)
     return f.d2;
@@ -534,22 +592,18 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     for (int i = 0; i < k; ++i)
       bas[4 + 4 * a + i] = U[a][i];
   }
-  /* J_a and the coordinates fr_a of F_a. */
-  FRICL_REAL J[2][3] = {{0, 0, 0}, {0, 0, 0}};
-  for (int a = 0; a < f.nf; ++a)
-    for (int s = 0; s < dim; ++s) {
-      FRICL_REAL v = zero;
-      for (int i = 0; i < k; ++i)
-        v += f.dc[a][i] * x[i * dim + s];
-      J[a][s] = v;
-    }
+  /* The coordinates fr_a of F_a. */
   FRICL_REAL fr[2][FRICL_DIST_NB];
   for (int a = 0; a < f.nf; ++a) {
     FRICL_REAL cd = zero;
     for (int i = 0; i < k; ++i)
       cd += f.c[i] * f.dc[a][i];
-    for (int s = 0; s < dim; ++s)
-      fr[a][s] = (cd * f.r[s] + cc * J[a][s]) / cn;
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = zero;
+      for (int t = 0; t < dim; ++t)
+        v += (cd * f.r[t] + cc * J[a][t]) * E[t][s];
+      fr[a][s] = v / cn;
+    }
     for (int b = 0; b < nfm; ++b) {
       FRICL_REAL ud = zero;
       for (int i = 0; i < k; ++i)
@@ -604,13 +658,36 @@ FRICL_INLINE void FRICL_FN(dist_expand)(int k, int dim, int nf,
                                         const FRICL_REAL *M, int ld,
                                         FRICL_REAL *H) {
   const int ndof = k * dim;
-  const FRICL_REAL *c = bas, *rh = bas + 12;
-  FRICL_REAL w[4][3], z[4][4], y[4][2];
+  const FRICL_REAL *c = bas, *rh = bas + 12, *E = bas + 15;
+  FRICL_REAL w[4][3], z[4][4], y[4][2], Mc[3][3], EM[3][3];
+  /* The c block in the original axes: Mc = E M_cc E^T. */
+  for (int s = 0; s < dim; ++s)
+    for (int t = 0; t < dim; ++t) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int q = 0; q < dim; ++q)
+        v += E[s * 3 + q] * M[q * ld + t];
+      EM[s][t] = v;
+    }
+  for (int s = 0; s < dim; ++s)
+    for (int t = s; t < dim; ++t) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int q = 0; q < dim; ++q)
+        v += EM[s][q] * E[t * 3 + q];
+      Mc[s][t] = v;
+      Mc[t][s] = v;
+    }
   for (int i = 0; i < k; ++i) {
+    FRICL_REAL wf[3];
     for (int s = 0; s < dim; ++s) {
       FRICL_REAL v = FRICL_R(0);
       for (int a = 0; a < nf; ++a)
         v += M[s * ld + dim + a] * bas[4 + 4 * a + i];
+      wf[s] = v;
+    }
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int q = 0; q < dim; ++q)
+        v += E[s * 3 + q] * wf[q];
       w[i][s] = v;
     }
     for (int b = 0; b < nf; ++b) {
@@ -632,7 +709,7 @@ FRICL_INLINE void FRICL_FN(dist_expand)(int k, int dim, int nf,
       const FRICL_REAL cij = c[i] * c[j];
       for (int s = 0; s < dim; ++s)
         for (int t = i == j ? s : 0; t < dim; ++t) {
-          const FRICL_REAL h = cij * M[s * ld + t] + c[i] * w[j][s] * rh[t] +
+          const FRICL_REAL h = cij * Mc[s][t] + c[i] * w[j][s] * rh[t] +
                                c[j] * w[i][t] * rh[s] + z[i][j] * rh[s] * rh[t];
           H[(i * dim + s) * ndof + j * dim + t] = h;
           H[(j * dim + t) * ndof + i * dim + s] = h;

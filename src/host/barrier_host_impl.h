@@ -5,6 +5,8 @@
  */
 #define BH_JOB FRICL_FN(bh_job)
 #define BH_RUN FRICL_FN(bh_run)
+/* Contacts ahead whose BSR blocks the accumulation prefetches. */
+#define BH_AHEAD 6
 
 typedef struct BH_JOB BH_JOB;
 /* The BSR block (row vi, column vj) of the plan: binary search. */
@@ -192,6 +194,15 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
             for (int s = 0; s < dim; ++s)
               grad[(size_t)vx[i] * (size_t)dim + (size_t)s] +=
                   R[1 + i * dim + s];
+#if defined(__GNUC__) || defined(__clang__)
+        /* The BSR blocks are scattered over a matrix far larger than the
+         * caches: fetch those of a contact a few ahead. */
+        if (hv && blkidx && t + BH_AHEAD < n)
+          for (int q = 0; q < k * k; ++q)
+            __builtin_prefetch(hv + blkidx[(t + BH_AHEAD) * 16 + (size_t)q] *
+                                        (size_t)(dim * dim),
+                               1);
+#endif
         if (hv)
           for (int i = 0; i < k; ++i)
             for (int jj = 0; jj < k; ++jj) {
@@ -229,3 +240,4 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
 
 #undef BH_JOB
 #undef BH_RUN
+#undef BH_AHEAD
