@@ -89,29 +89,6 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross_hess)(const FRICL_REAL *blk,
   return sg * h;
 }
 
-/* H (n x n) = Q^T M Q, Q (nb x n, row-major), M (nb x nb, row stride ld);
- * the upper triangle mirrored (exactly symmetric). */
-FRICL_INLINE void FRICL_FN(bar_expand)(int n, int nb, const FRICL_REAL *Q,
-                                       const FRICL_REAL *M, int ld,
-                                       FRICL_REAL *H) {
-  FRICL_REAL T[9 * 12];
-  for (int a = 0; a < nb; ++a)
-    for (int v = 0; v < n; ++v) {
-      FRICL_REAL t = FRICL_R(0);
-      for (int b = 0; b < nb; ++b)
-        t += M[a * ld + b] * Q[b * n + v];
-      T[a * n + v] = t;
-    }
-  for (int u = 0; u < n; ++u)
-    for (int v = u; v < n; ++v) {
-      FRICL_REAL h = FRICL_R(0);
-      for (int a = 0; a < nb; ++a)
-        h += Q[a * n + u] * T[a * n + v];
-      H[u * n + v] = h;
-      H[v * n + u] = h;
-    }
-}
-
 /*
  * One contact. x: the stencil's positions (k dim); xr: its rest positions
  * (EE only: the mollifier threshold eps_x = 1e-3 |ea|^2 |eb|^2 at rest);
@@ -241,41 +218,51 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
   if (psd == 0 || (!(m > FRICL_R(0)) && w * f >= FRICL_R(0)))
     return B;
   /* P (9 x 12): (-1, 1, 0, 0) / sqrt 2, (0, 0, -1, 1) / sqrt 2 and (1, 1,
-   * -1, -1) / 2, each (x) e_s; M9 = P H P^T, projected, H = P^T M9 P. */
-  FRICL_REAL P[9 * 12];
+   * -1, -1) / 2, each (x) e_s; M9 = P H P^T, projected, H = P^T M9 P.
+   * Dof i * 3 + s has two entries in P: PA (rows) and PC (values) by i. */
   const FRICL_REAL h2 = FRICL_R(1) / FRICL_SQRT(FRICL_R(2));
   const FRICL_REAL h1 = FRICL_R(1) / FRICL_R(2);
-  for (int i = 0; i < 9 * 12; ++i)
-    P[i] = FRICL_R(0);
-  for (int s = 0; s < 3; ++s) {
-    P[s * 12 + s] = -h2;
-    P[s * 12 + 3 + s] = h2;
-    P[(3 + s) * 12 + 6 + s] = -h2;
-    P[(3 + s) * 12 + 9 + s] = h2;
-    P[(6 + s) * 12 + s] = h1;
-    P[(6 + s) * 12 + 3 + s] = h1;
-    P[(6 + s) * 12 + 6 + s] = -h1;
-    P[(6 + s) * 12 + 9 + s] = -h1;
-  }
+  const int PA[4][2] = {{0, 6}, {0, 6}, {3, 6}, {3, 6}};
+  const FRICL_REAL PC[4][2] = {{-h2, h1}, {h2, h1}, {-h2, -h1}, {h2, -h1}};
   FRICL_REAL *T = work, *M9 = work + 2 * 81;
-  for (int a = 0; a < 9; ++a)
+  /* T = P H (9 x 12): the rows of H combined. */
+  for (int s = 0; s < 3; ++s)
     for (int v = 0; v < 12; ++v) {
-      FRICL_REAL t = FRICL_R(0);
-      for (int u = 0; u < 12; ++u)
-        t += P[a * 12 + u] * H[u * 12 + v];
-      T[a * 12 + v] = t;
+      const FRICL_REAL h0 = H[s * 12 + v], ha = H[(3 + s) * 12 + v];
+      const FRICL_REAL hb = H[(6 + s) * 12 + v], hc = H[(9 + s) * 12 + v];
+      T[s * 12 + v] = h2 * (ha - h0);
+      T[(3 + s) * 12 + v] = h2 * (hc - hb);
+      T[(6 + s) * 12 + v] = h1 * ((h0 + ha) - (hb + hc));
+    }
+  /* M9 = T P^T, upper triangle mirrored. */
+  for (int a = 0; a < 9; ++a)
+    for (int s = 0; s < 3; ++s) {
+      const FRICL_REAL *t = T + a * 12;
+      const FRICL_REAL m0 = h2 * (t[3 + s] - t[s]);
+      const FRICL_REAL m1 = h2 * (t[9 + s] - t[6 + s]);
+      const FRICL_REAL m2 = h1 * ((t[s] + t[3 + s]) - (t[6 + s] + t[9 + s]));
+      if (s >= a)
+        M9[a * 9 + s] = m0;
+      if (3 + s >= a)
+        M9[a * 9 + 3 + s] = m1;
+      if (6 + s >= a)
+        M9[a * 9 + 6 + s] = m2;
     }
   for (int a = 0; a < 9; ++a)
-    for (int c = a; c < 9; ++c) {
-      FRICL_REAL t = FRICL_R(0), t2 = FRICL_R(0);
-      for (int v = 0; v < 12; ++v) {
-        t += T[a * 12 + v] * P[c * 12 + v];
-        t2 += T[c * 12 + v] * P[a * 12 + v];
-      }
-      M9[a * 9 + c] = (t + t2) / FRICL_R(2);
-      M9[c * 9 + a] = M9[a * 9 + c];
-    }
+    for (int c = 0; c < a; ++c)
+      M9[a * 9 + c] = M9[c * 9 + a];
   FRICL_FN(eig_project_psd)(9, M9, psd, work);
-  FRICL_FN(bar_expand)(12, 9, P, M9, 9, H);
+  for (int i = 0; i < 4; ++i)
+    for (int s = 0; s < 3; ++s)
+      for (int j = i; j < 4; ++j)
+        for (int t = i == j ? s : 0; t < 3; ++t) {
+          FRICL_REAL h = FRICL_R(0);
+          for (int e = 0; e < 2; ++e)
+            for (int y = 0; y < 2; ++y)
+              h +=
+                  (PC[i][e] * PC[j][y]) * M9[(PA[i][e] + s) * 9 + PA[j][y] + t];
+          H[(i * 3 + s) * 12 + j * 3 + t] = h;
+          H[(j * 3 + t) * 12 + i * 3 + s] = h;
+        }
   return B;
 }
