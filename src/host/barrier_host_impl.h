@@ -5,6 +5,7 @@
  */
 #define BH_JOB FRICL_FN(bh_job)
 #define BH_RUN FRICL_FN(bh_run)
+#define BH_ACC FRICL_FN(bh_acc_job)
 /* Contacts ahead whose BSR blocks the accumulation prefetches. */
 #define BH_AHEAD 6
 
@@ -114,6 +115,74 @@ static void BH_RUN(void *arg, size_t lo, size_t hi, unsigned worker) {
   }
 }
 
+/* The accumulation of a chunk's records into the gradient, the BSR values
+ * and H p, split by the row vertex: a piece adds, in contact order, only
+ * the rows of its vertices [vlo, vhi), so that every output entry receives
+ * its terms in the same order as on one thread (bitwise the same). */
+typedef struct BH_ACC {
+  const fricl_barrier_group *G;
+  const fricl_tangential_plan *plan;
+  size_t c0, n; /* contacts c0 .. c0 + n of the group */
+  const FRICL_REAL *rec, *dir;
+  const size_t *blkidx;
+  FRICL_REAL *grad, *hv, *prod;
+  int k, dim;
+} BH_ACC;
+
+static void FRICL_FN(bh_acc)(void *arg, size_t vlo, size_t vhi,
+                             unsigned worker) {
+  typedef FRICL_REAL real;
+  (void)worker;
+  const BH_ACC *a = arg;
+  const int k = a->k, dim = a->dim, ndof = k * dim;
+  for (size_t t = 0; t < a->n; ++t) {
+    const size_t c = a->c0 + t;
+    const real *R = a->rec + t * BH_REC;
+    const int32_t *vx = a->G->vertices + c * (size_t)k;
+#if defined(__GNUC__) || defined(__clang__)
+    /* The BSR blocks are scattered over a matrix far larger than the
+     * caches: fetch those of a contact a few ahead. */
+    if (a->hv && a->blkidx && t + BH_AHEAD < a->n) {
+      const int32_t *va = vx + BH_AHEAD * k;
+      for (int i = 0; i < k; ++i)
+        if ((size_t)va[i] >= vlo && (size_t)va[i] < vhi)
+          for (int jj = 0; jj < k; ++jj)
+            __builtin_prefetch(
+                a->hv + a->blkidx[(t + BH_AHEAD) * 16 + (size_t)(i * k + jj)] *
+                            (size_t)(dim * dim),
+                1);
+    }
+#endif
+    for (int i = 0; i < k; ++i) {
+      const size_t vi = (size_t)vx[i];
+      if (vi < vlo || vi >= vhi)
+        continue;
+      if (a->grad)
+        for (int s = 0; s < dim; ++s)
+          a->grad[vi * (size_t)dim + (size_t)s] += R[1 + i * dim + s];
+      if (a->hv)
+        for (int jj = 0; jj < k; ++jj) {
+          real *blk =
+              a->hv + (a->blkidx ? a->blkidx[t * 16 + (size_t)(i * k + jj)]
+                                 : FRICL_FN(bh_block)(a->plan, vx[i], vx[jj])) *
+                          (size_t)(dim * dim);
+          for (int r = 0; r < dim; ++r)
+            for (int s = 0; s < dim; ++s)
+              blk[r * dim + s] += R[13 + (i * dim + r) * ndof + jj * dim + s];
+        }
+      if (a->prod)
+        for (int r = 0; r < dim; ++r) {
+          real s = (real)0;
+          for (int jj = 0; jj < k; ++jj)
+            for (int u = 0; u < dim; ++u)
+              s += R[13 + (i * dim + r) * ndof + jj * dim + u] *
+                   a->dir[(size_t)vx[jj] * (size_t)dim + (size_t)u];
+          a->prod[vi * (size_t)dim + (size_t)r] += s;
+        }
+    }
+  }
+}
+
 static fricl_status FRICL_BH_FN(fricl_context *ctx,
                                 const fricl__barrier_work *w, int threaded,
                                 const fricl__barrier_source *src) {
@@ -171,7 +240,6 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
       for (size_t t = 0; t < n; ++t, ++cg) {
         const size_t c = lo + t;
         const real *R = rec + t * BH_REC;
-        const int32_t *vx = G->vertices + c * (size_t)k;
         if (G->potential)
           ((real *)G->potential)[c] = R[0];
         if (G->local_gradient)
@@ -189,42 +257,14 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
             pot_block = (real)0;
           }
         }
-        if (grad)
-          for (int i = 0; i < k; ++i)
-            for (int s = 0; s < dim; ++s)
-              grad[(size_t)vx[i] * (size_t)dim + (size_t)s] +=
-                  R[1 + i * dim + s];
-#if defined(__GNUC__) || defined(__clang__)
-        /* The BSR blocks are scattered over a matrix far larger than the
-         * caches: fetch those of a contact a few ahead. */
-        if (hv && blkidx && t + BH_AHEAD < n)
-          for (int q = 0; q < k * k; ++q)
-            __builtin_prefetch(hv + blkidx[(t + BH_AHEAD) * 16 + (size_t)q] *
-                                        (size_t)(dim * dim),
-                               1);
-#endif
-        if (hv)
-          for (int i = 0; i < k; ++i)
-            for (int jj = 0; jj < k; ++jj) {
-              real *blk =
-                  hv + (blkidx ? blkidx[t * 16 + (size_t)(i * k + jj)]
-                               : FRICL_FN(bh_block)(plan, vx[i], vx[jj])) *
-                           (size_t)(dim * dim);
-              for (int r = 0; r < dim; ++r)
-                for (int s = 0; s < dim; ++s)
-                  blk[r * dim + s] +=
-                      R[13 + (i * dim + r) * ndof + jj * dim + s];
-            }
-        if (prod)
-          for (int i = 0; i < k; ++i)
-            for (int r = 0; r < dim; ++r) {
-              real s = (real)0;
-              for (int jj = 0; jj < k; ++jj)
-                for (int u = 0; u < dim; ++u)
-                  s += R[13 + (i * dim + r) * ndof + jj * dim + u] *
-                       dir[(size_t)vx[jj] * (size_t)dim + (size_t)u];
-              prod[(size_t)vx[i] * (size_t)dim + (size_t)r] += s;
-            }
+      }
+      if (grad || hv || prod) {
+        BH_ACC acc = {G, plan, lo, n, rec, dir, blkidx, grad, hv, prod, k, dim};
+        if (threaded)
+          fricl__pool_for(ctx->pool, b->n_vertices, fricl__grain(ctx, 256), 1,
+                          FRICL_FN(bh_acc), &acc);
+        else
+          FRICL_FN(bh_acc)(&acc, 0, b->n_vertices, 0);
       }
     }
   }
@@ -240,4 +280,5 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
 
 #undef BH_JOB
 #undef BH_RUN
+#undef BH_ACC
 #undef BH_AHEAD
