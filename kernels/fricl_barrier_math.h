@@ -97,12 +97,13 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross_hess)(const FRICL_REAL *blk,
  * gradient g (ndof), 2 also the Hessian H (ndof x ndof, projected by psd:
  * 0 none, 1 clamp, 2 abs); work: 2 * 144 reals. Returns B.
  *
- * The Hessian is formed in the distance's reduced basis (dist_contact: at
- * most 5 dimensions), M = w (f'' gr gr^T + f' Hr), projected there and
- * expanded as H = Q^T M Q: its eigenvalues are M's and zeros, so this is
- * the projection of the full matrix. With the mollifier, the full matrix
- * is reduced to the 9 dimensions orthogonal to the translations (the
- * barrier, the distance and the mollifier are translation invariant).
+ * A projected Hessian is formed in the distance's reduced basis
+ * (dist_contact: at most 5 dimensions), M = w (f'' gr gr^T + f' Hr),
+ * projected there and expanded as H = Q^T M Q: its eigenvalues are M's and
+ * zeros, so this is the projection of the full matrix (PSD none takes the
+ * full matrix directly). With the mollifier, the full matrix is reduced to
+ * the 9 dimensions orthogonal to the translations (the barrier, the
+ * distance and the mollifier are translation invariant).
  */
 FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
@@ -118,20 +119,6 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
                  : type == FRICL_D_VV ? dim
                  : type == FRICL_D_EV ? dim + 1
                                       : dim + 2;
-  FRICL_REAL gd[12], bas[FRICL_DIST_BAS], gr[FRICL_DIST_NB] = {0, 0, 0, 0, 0},
-                                          Hr[FRICL_DIST_NB * FRICL_DIST_NB];
-  const FRICL_REAL d2 = FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd,
-                                               want >= 2, bas, gr, Hr);
-  const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
-  FRICL_REAL b, bp, bpp;
-  FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);
-  if (physical) {
-    const FRICL_REAL ps = dhat / (xh * xh);
-    b *= ps;
-    bp *= ps;
-    bpp *= ps;
-  }
-  const FRICL_REAL f = kappa * b, fp = kappa * bp, fpp = kappa * bpp;
   /* The mollifier of nearly parallel edges. */
   int moll = 0;
   FRICL_REAL m = FRICL_R(1), mp = FRICL_R(0), mpp = FRICL_R(0);
@@ -153,6 +140,23 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
       mpp = -FRICL_R(2) / (eps_x * eps_x);
     }
   }
+  FRICL_REAL gd[12], bas[FRICL_DIST_BAS], gr[FRICL_DIST_NB] = {0, 0, 0, 0, 0},
+                                          Hr[FRICL_DIST_NB * FRICL_DIST_NB];
+  /* The full distance Hessian (into H) where it is not projected in the
+   * reduced basis: PSD none, and the mollified edges. */
+  const int full = want >= 2 && (psd == 0 || moll);
+  const FRICL_REAL d2 = FRICL_FN(dist_contact)(
+      type, dim, x, pn, pc, dtype, gd, want >= 2, full ? H : 0, bas, gr, Hr);
+  const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
+  FRICL_REAL b, bp, bpp;
+  FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);
+  if (physical) {
+    const FRICL_REAL ps = dhat / (xh * xh);
+    b *= ps;
+    bp *= ps;
+    bpp *= ps;
+  }
+  const FRICL_REAL f = kappa * b, fp = kappa * bp, fpp = kappa * bpp;
   const FRICL_REAL B = w * m * f;
   if (want < 1)
     return B;
@@ -170,6 +174,16 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
   }
   if (want < 2)
     return B;
+  if (!moll && full) {
+    const FRICL_REAL s2 = w * fpp, s1 = w * fp;
+    for (int u = 0; u < ndof; ++u)
+      for (int v = u; v < ndof; ++v) {
+        const FRICL_REAL h = s2 * gd[u] * gd[v] + s1 * H[u * ndof + v];
+        H[u * ndof + v] = h;
+        H[v * ndof + u] = h;
+      }
+    return B;
+  }
   if (!moll) {
     const FRICL_REAL s2 = w * fpp, s1 = w * fp;
     FRICL_REAL M[FRICL_DIST_NB * FRICL_DIST_NB];
@@ -193,8 +207,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
     }
     return B;
   }
-  /* The distance's full Hessian, then the mollified one. */
-  FRICL_FN(dist_expand)(k, dim, nb - dim, bas, Hr, FRICL_DIST_NB, H);
+  /* The mollified Hessian from the distance's full one. */
   {
     const FRICL_REAL s0 = w * f, s1 = w * fp;
     const FRICL_REAL wm = w * m;

@@ -411,9 +411,72 @@ FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
 
 /* ---------------------------------------------------------- derivatives */
 
+/* The full Hessian (k dim x k dim, row-major) of the feature's d^2:
+ *   2 [ (c c^T) (x) I - F G^-1 F^T ],  F_(i,s),a = dc_ai r_s + c_i J_a,s. */
+FRICL_INLINE void FRICL_FN(dist_hessian_full)(const FRICL_FN(dist_feature) * f,
+                                              int k, int dim,
+                                              const FRICL_REAL *x,
+                                              FRICL_REAL *hess) {
+  const FRICL_REAL two = FRICL_R(2);
+  const int ndof = k * dim;
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j) {
+      const FRICL_REAL cc = two * (f->c[i] * f->c[j]);
+      for (int s = 0; s < dim; ++s)
+        for (int t = 0; t < dim; ++t)
+          hess[(i * dim + s) * ndof + j * dim + t] = s == t ? cc : FRICL_R(0);
+    }
+  if (f->nf == 0)
+    return;
+  FRICL_REAL J[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  for (int a = 0; a < f->nf; ++a)
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int i = 0; i < k; ++i)
+        v += f->dc[a][i] * x[i * dim + s];
+      J[a][s] = v;
+    }
+  FRICL_REAL F[2][12];
+  for (int a = 0; a < f->nf; ++a)
+    for (int i = 0; i < k; ++i)
+      for (int s = 0; s < dim; ++s)
+        F[a][i * dim + s] = f->dc[a][i] * f->r[s] + f->c[i] * J[a][s];
+  /* G^-1 (2 G^-1 is subtracted with the factor 2 below). */
+  FRICL_REAL Gi[2][2];
+  if (f->nf == 1) {
+    Gi[0][0] = FRICL_R(1) / FRICL_FN(g_dot)(J[0], J[0], dim);
+  } else {
+    FRICL_REAL n[3];
+    FRICL_FN(g_cross)(J[0], J[1], n);
+    const FRICL_REAL det = FRICL_FN(g_dot)(n, n, 3);
+    Gi[0][0] = FRICL_FN(g_dot)(J[1], J[1], 3) / det;
+    Gi[1][1] = FRICL_FN(g_dot)(J[0], J[0], 3) / det;
+    Gi[0][1] = -FRICL_FN(g_dot)(J[0], J[1], 3) / det;
+    Gi[1][0] = Gi[0][1];
+  }
+  /* H -= 2 F G^-1 F^T, upper triangle mirrored (exactly symmetric). */
+  for (int u = 0; u < ndof; ++u) {
+    FRICL_REAL m[2];
+    for (int a = 0; a < f->nf; ++a) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int b = 0; b < f->nf; ++b)
+        v += Gi[a][b] * F[b][u];
+      m[a] = v;
+    }
+    for (int w = 0; w <= u; ++w) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int a = 0; a < f->nf; ++a)
+        v += F[a][w] * m[a];
+      hess[w * ndof + u] -= two * v;
+      hess[u * ndof + w] = hess[w * ndof + u];
+    }
+  }
+}
+
 /*
  * The squared distance of one contact with its gradient (k dim values) and,
- * when hess is nonzero, its Hessian in reduced form: H = Q^T Hr Q with Q
+ * when hess is nonzero, its Hessian: in full into hfull (k dim x k dim,
+ * row-major) where hfull is nonzero, else in reduced form: H = Q^T Hr Q with Q
  * (nb x k dim, orthonormal rows) spanning the Hessian's (and the
  * gradient's) column space, Hr (nb x nb, row stride FRICL_DIST_NB) and the
  * gradient in that basis gr (nb): grad = Q^T gr. nb = dim + (the closest
@@ -438,8 +501,8 @@ FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
 #define FRICL_DIST_BAS 24
 FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
-    int dtype, FRICL_REAL *grad, int hess, FRICL_REAL *bas, FRICL_REAL *gr,
-    FRICL_REAL *Hr) {
+    int dtype, FRICL_REAL *grad, int hess, FRICL_REAL *hfull, FRICL_REAL *bas,
+    FRICL_REAL *gr, FRICL_REAL *Hr) {
   const FRICL_REAL two = FRICL_R(2), zero = FRICL_R(0);
   if (type == FRICL_D_PV) {
     const FRICL_REAL nn = FRICL_FN(g_dot)(pn, pn, dim);
@@ -447,7 +510,11 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     const FRICL_REAL sn = s / nn;
     for (int i = 0; i < dim; ++i)
       grad[i] = two * (sn * pn[i]);
-    if (hess) {
+    if (hess && hfull) {
+      for (int i = 0; i < dim; ++i)
+        for (int j = 0; j < dim; ++j)
+          hfull[i * dim + j] = two * (pn[i] * pn[j] / nn);
+    } else if (hess) {
       const FRICL_REAL ln = FRICL_SQRT(nn);
       for (int i = 0; i < dim; ++i)
         bas[12 + i] = pn[i] / ln;
@@ -478,6 +545,10 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
       grad[i * dim + s] = two * (f.c[i] * f.r[s]);
   if (!hess)
     return f.d2;
+  if (hfull) {
+    FRICL_FN(dist_hessian_full)(&f, k, dim, x, hfull);
+    return f.d2;
+  }
   FRICL_REAL cc = zero;
   for (int i = 0; i < k; ++i)
     cc += f.c[i] * f.c[i];
