@@ -28,14 +28,14 @@
  * its columns. Cyclic Jacobi in the round-robin ("parallel") ordering:
  * each sweep is n - 1 rounds (n rounded up to even) of disjoint pairs,
  * whose rotations commute and whose angles depend only on their own 2 x 2
- * blocks, so that a round's angles (the divisions and square roots that
- * bound a rotation's latency) are computed independently of each other
- * and then applied. A rotation is skipped where the entry's square is
- * below (1e3 eps)^2 / (n (n - 1) / 2) of the matrix's squared Frobenius
- * norm, eps the precision's machine epsilon, and the sweeps stop after one
- * without a rotation: the off-diagonal squares then sum below (1e3 eps)^2
- * of it. NaN entries propagate (they are never rotated; the sweeps are
- * capped).
+ * blocks (a round's angles are computed first, then applied; on the host
+ * this measured as fast as the row-cyclic order, not faster: the loads
+ * and stores of a rotation bound it). A rotation is skipped where the
+ * entry's square is below (1e3 eps)^2 / (n (n - 1) / 2) of the matrix's
+ * squared Frobenius norm, eps the precision's machine epsilon, and the
+ * sweeps stop after one without a rotation: the off-diagonal squares then
+ * sum below (1e3 eps)^2 of it. NaN entries propagate (they are never
+ * rotated; the sweeps are capped).
  */
 FRICL_EIG_INLINE void FRICL_FN(eig_jacobi)(int n, FRICL_REAL *A,
                                            FRICL_REAL *V) {
