@@ -183,6 +183,15 @@ static void FRICL_FN(bh_acc)(void *arg, size_t vlo, size_t vhi,
   }
 }
 
+/* Zero reals [lo, hi) of the array arg. */
+static void FRICL_FN(bh_zero)(void *arg, size_t lo, size_t hi,
+                              unsigned worker) {
+  (void)worker;
+  FRICL_REAL *a = arg;
+  for (size_t i = lo; i < hi; ++i)
+    a[i] = (FRICL_REAL)0;
+}
+
 static fricl_status FRICL_BH_FN(fricl_context *ctx,
                                 const fricl__barrier_work *w, int threaded,
                                 const fricl__barrier_source *src) {
@@ -214,9 +223,14 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   if (prod)
     for (size_t i = 0; i < nvd; ++i)
       prod[i] = (real)0;
-  if (hv)
-    for (size_t i = 0; i < plan->nnz * (size_t)(dim * dim); ++i)
-      hv[i] = (real)0;
+  if (hv) {
+    /* tens of MB for a large plan: cleared on the host threads */
+    if (threaded)
+      fricl__pool_for(ctx->pool, plan->nnz * (size_t)(dim * dim),
+                      fricl__grain(ctx, 65536), 1, FRICL_FN(bh_zero), hv);
+    else
+      FRICL_FN(bh_zero)(hv, 0, plan->nnz * (size_t)(dim * dim), 0);
+  }
   real pot_total = (real)0, pot_block = (real)0;
   size_t cg = 0;
   for (size_t g = 0; g < b->n_groups; ++g) {
