@@ -96,6 +96,14 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross_hess)(const FRICL_REAL *blk,
  * classify; see dist_contact). want: 0 value only, 1 also the
  * gradient g (ndof), 2 also the Hessian H (ndof x ndof, projected by psd:
  * 0 none, 1 clamp, 2 abs); work: 2 * 144 reals. Returns B.
+ *
+ * A projected Hessian is formed in the distance's reduced basis
+ * (dist_contact: at most 5 dimensions), M = w (f'' gr gr^T + f' Hr),
+ * projected there and expanded as H = Q^T M Q: its eigenvalues are M's and
+ * zeros, so this is the projection of the full matrix (PSD none takes the
+ * full matrix directly). With the mollifier, the full matrix is reduced to
+ * the 9 dimensions orthogonal to the translations (the barrier, the
+ * distance and the mollifier are translation invariant).
  */
 FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
@@ -107,20 +115,10 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
                 : type == FRICL_D_PV ? 1
                                      : 4;
   const int ndof = k * dim;
-  FRICL_REAL gd[12], span[72];
-  int nspan = 0;
-  const FRICL_REAL d2 = FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd,
-                                               want >= 2 ? H : 0, span, &nspan);
-  const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
-  FRICL_REAL b, bp, bpp;
-  FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);
-  if (physical) {
-    const FRICL_REAL ps = dhat / (xh * xh);
-    b *= ps;
-    bp *= ps;
-    bpp *= ps;
-  }
-  const FRICL_REAL f = kappa * b, fp = kappa * bp, fpp = kappa * bpp;
+  const int nb = type == FRICL_D_PV   ? 1
+                 : type == FRICL_D_VV ? dim
+                 : type == FRICL_D_EV ? dim + 1
+                                      : dim + 2;
   /* The mollifier of nearly parallel edges. */
   int moll = 0;
   FRICL_REAL m = FRICL_R(1), mp = FRICL_R(0), mpp = FRICL_R(0);
@@ -142,6 +140,23 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
       mpp = -FRICL_R(2) / (eps_x * eps_x);
     }
   }
+  FRICL_REAL gd[12], bas[FRICL_DIST_BAS], gr[FRICL_DIST_NB] = {0, 0, 0, 0, 0},
+                                          Hr[FRICL_DIST_NB * FRICL_DIST_NB];
+  /* The full distance Hessian (into H) where it is not projected in the
+   * reduced basis: PSD none, and the mollified edges. */
+  const int full = want >= 2 && (psd == 0 || moll);
+  const FRICL_REAL d2 = FRICL_FN(dist_contact)(
+      type, dim, x, pn, pc, dtype, gd, want >= 2, full ? H : 0, bas, gr, Hr);
+  const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
+  FRICL_REAL b, bp, bpp;
+  FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);
+  if (physical) {
+    const FRICL_REAL ps = dhat / (xh * xh);
+    b *= ps;
+    bp *= ps;
+    bpp *= ps;
+  }
+  const FRICL_REAL f = kappa * b, fp = kappa * bp, fpp = kappa * bpp;
   const FRICL_REAL B = w * m * f;
   if (want < 1)
     return B;
@@ -159,7 +174,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
   }
   if (want < 2)
     return B;
-  if (!moll) {
+  if (!moll && full) {
     const FRICL_REAL s2 = w * fpp, s1 = w * fp;
     for (int u = 0; u < ndof; ++u)
       for (int v = u; v < ndof; ++v) {
@@ -167,7 +182,33 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
         H[u * ndof + v] = h;
         H[v * ndof + u] = h;
       }
-  } else {
+    return B;
+  }
+  if (!moll) {
+    const FRICL_REAL s2 = w * fpp, s1 = w * fp;
+    FRICL_REAL M[FRICL_DIST_NB * FRICL_DIST_NB];
+    for (int a = 0; a < nb; ++a)
+      for (int c = a; c < nb; ++c) {
+        const FRICL_REAL h =
+            s2 * gr[a] * gr[c] + s1 * Hr[a * FRICL_DIST_NB + c];
+        M[a * nb + c] = h;
+        M[c * nb + a] = h;
+      }
+    FRICL_FN(eig_project_psd)(nb, M, psd, work);
+    if (type == FRICL_D_PV) {
+      for (int u = 0; u < ndof; ++u)
+        for (int v = u; v < ndof; ++v) {
+          const FRICL_REAL h = M[0] * bas[12 + u] * bas[12 + v];
+          H[u * ndof + v] = h;
+          H[v * ndof + u] = h;
+        }
+    } else {
+      FRICL_FN(dist_expand)(k, dim, nb - dim, bas, M, nb, H);
+    }
+    return B;
+  }
+  /* The mollified Hessian from the distance's full one. */
+  {
     const FRICL_REAL s0 = w * f, s1 = w * fp;
     const FRICL_REAL wm = w * m;
     const int live = m > FRICL_R(0);
@@ -183,24 +224,58 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
         H[v * ndof + u] = h;
       }
   }
-  /* Without the mollifier the Hessian lives in the distance's span (at
-   * most 5 dimensions); for exactly parallel edges (m = 0) it is w f m'
-   * times the Hessian of |ea x eb|^2, in the 6 dimensions of (-a, a, -b,
-   * b): project there; else the whole matrix. */
-  if (moll && !(m > FRICL_R(0))) {
-    nspan = 6;
-    for (int i = 0; i < 72; ++i)
-      span[i] = FRICL_R(0);
-    for (int s = 0; s < 3; ++s) {
-      span[s * 12 + s] = -FRICL_R(1);
-      span[s * 12 + 3 + s] = FRICL_R(1);
-      span[(3 + s) * 12 + 6 + s] = -FRICL_R(1);
-      span[(3 + s) * 12 + 9 + s] = FRICL_R(1);
+  /* Exactly parallel edges (m = 0): H = w f m' times the Hessian of |ea x
+   * eb|^2 at ea x eb = 0, which is PSD (2 (|ea|^2 + |eb|^2) on the two
+   * directions (eb, -ea) (x) t, t orthogonal to the edges; 0 elsewhere):
+   * no projection changes it. */
+  if (psd == 0 || (!(m > FRICL_R(0)) && w * f >= FRICL_R(0)))
+    return B;
+  /* P (9 x 12): (-1, 1, 0, 0) / sqrt 2, (0, 0, -1, 1) / sqrt 2 and (1, 1,
+   * -1, -1) / 2, each (x) e_s; M9 = P H P^T, projected, H = P^T M9 P.
+   * Dof i * 3 + s has two entries in P: PA (rows) and PC (values) by i. */
+  const FRICL_REAL h2 = FRICL_R(1) / FRICL_SQRT(FRICL_R(2));
+  const FRICL_REAL h1 = FRICL_R(1) / FRICL_R(2);
+  const int PA[4][2] = {{0, 6}, {0, 6}, {3, 6}, {3, 6}};
+  const FRICL_REAL PC[4][2] = {{-h2, h1}, {h2, h1}, {-h2, -h1}, {h2, -h1}};
+  FRICL_REAL *T = work, *M9 = work + 2 * 81;
+  /* T = P H (9 x 12): the rows of H combined. */
+  for (int s = 0; s < 3; ++s)
+    for (int v = 0; v < 12; ++v) {
+      const FRICL_REAL h0 = H[s * 12 + v], ha = H[(3 + s) * 12 + v];
+      const FRICL_REAL hb = H[(6 + s) * 12 + v], hc = H[(9 + s) * 12 + v];
+      T[s * 12 + v] = h2 * (ha - h0);
+      T[(3 + s) * 12 + v] = h2 * (hc - hb);
+      T[(6 + s) * 12 + v] = h1 * ((h0 + ha) - (hb + hc));
     }
-  }
-  if (moll && m > FRICL_R(0))
-    FRICL_FN(eig_project_psd)(ndof, H, psd, work);
-  else
-    FRICL_FN(eig_project_psd_span)(ndof, H, psd, span, nspan, work);
+  /* M9 = T P^T, upper triangle mirrored. */
+  for (int a = 0; a < 9; ++a)
+    for (int s = 0; s < 3; ++s) {
+      const FRICL_REAL *t = T + a * 12;
+      const FRICL_REAL m0 = h2 * (t[3 + s] - t[s]);
+      const FRICL_REAL m1 = h2 * (t[9 + s] - t[6 + s]);
+      const FRICL_REAL m2 = h1 * ((t[s] + t[3 + s]) - (t[6 + s] + t[9 + s]));
+      if (s >= a)
+        M9[a * 9 + s] = m0;
+      if (3 + s >= a)
+        M9[a * 9 + 3 + s] = m1;
+      if (6 + s >= a)
+        M9[a * 9 + 6 + s] = m2;
+    }
+  for (int a = 0; a < 9; ++a)
+    for (int c = 0; c < a; ++c)
+      M9[a * 9 + c] = M9[c * 9 + a];
+  FRICL_FN(eig_project_psd)(9, M9, psd, work);
+  for (int i = 0; i < 4; ++i)
+    for (int s = 0; s < 3; ++s)
+      for (int j = i; j < 4; ++j)
+        for (int t = i == j ? s : 0; t < 3; ++t) {
+          FRICL_REAL h = FRICL_R(0);
+          for (int e = 0; e < 2; ++e)
+            for (int y = 0; y < 2; ++y)
+              h +=
+                  (PC[i][e] * PC[j][y]) * M9[(PA[i][e] + s) * 9 + PA[j][y] + t];
+          H[(i * 3 + s) * 12 + j * 3 + t] = h;
+          H[(j * 3 + t) * 12 + i * 3 + s] = h;
+        }
   return B;
 }

@@ -411,34 +411,115 @@ FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
 
 /* ---------------------------------------------------------- derivatives */
 
+/* The full Hessian (k dim x k dim, row-major) of the feature's d^2:
+ *   2 [ (c c^T) (x) I - F G^-1 F^T ],  F_(i,s),a = dc_ai r_s + c_i J_a,s. */
+FRICL_INLINE void FRICL_FN(dist_hessian_full)(const FRICL_FN(dist_feature) * f,
+                                              int k, int dim,
+                                              const FRICL_REAL *x,
+                                              FRICL_REAL *hess) {
+  const FRICL_REAL two = FRICL_R(2);
+  const int ndof = k * dim;
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j) {
+      const FRICL_REAL cc = two * (f->c[i] * f->c[j]);
+      for (int s = 0; s < dim; ++s)
+        for (int t = 0; t < dim; ++t)
+          hess[(i * dim + s) * ndof + j * dim + t] = s == t ? cc : FRICL_R(0);
+    }
+  if (f->nf == 0)
+    return;
+  FRICL_REAL J[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  for (int a = 0; a < f->nf; ++a)
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int i = 0; i < k; ++i)
+        v += f->dc[a][i] * x[i * dim + s];
+      J[a][s] = v;
+    }
+  FRICL_REAL F[2][12];
+  for (int a = 0; a < f->nf; ++a)
+    for (int i = 0; i < k; ++i)
+      for (int s = 0; s < dim; ++s)
+        F[a][i * dim + s] = f->dc[a][i] * f->r[s] + f->c[i] * J[a][s];
+  /* G^-1 (2 G^-1 is subtracted with the factor 2 below). */
+  FRICL_REAL Gi[2][2];
+  if (f->nf == 1) {
+    Gi[0][0] = FRICL_R(1) / FRICL_FN(g_dot)(J[0], J[0], dim);
+  } else {
+    FRICL_REAL n[3];
+    FRICL_FN(g_cross)(J[0], J[1], n);
+    const FRICL_REAL det = FRICL_FN(g_dot)(n, n, 3);
+    Gi[0][0] = FRICL_FN(g_dot)(J[1], J[1], 3) / det;
+    Gi[1][1] = FRICL_FN(g_dot)(J[0], J[0], 3) / det;
+    Gi[0][1] = -FRICL_FN(g_dot)(J[0], J[1], 3) / det;
+    Gi[1][0] = Gi[0][1];
+  }
+  /* H -= 2 F G^-1 F^T, upper triangle mirrored (exactly symmetric). */
+  for (int u = 0; u < ndof; ++u) {
+    FRICL_REAL m[2];
+    for (int a = 0; a < f->nf; ++a) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int b = 0; b < f->nf; ++b)
+        v += Gi[a][b] * F[b][u];
+      m[a] = v;
+    }
+    for (int w = 0; w <= u; ++w) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int a = 0; a < f->nf; ++a)
+        v += F[a][w] * m[a];
+      hess[w * ndof + u] -= two * v;
+      hess[u * ndof + w] = hess[w * ndof + u];
+    }
+  }
+}
+
 /*
  * The squared distance of one contact with its gradient (k dim values) and,
- * when hess is non-NULL, its Hessian (k dim x k dim, row-major). x holds the
- * stencil's positions; pn, pc the plane of a PV contact ({y : pn.y + pc =
- * 0}, pn of any nonzero length); dtype: ipctk's distance type of an EV,
- * EE or FV contact (its enum values), or -1 (or its AUTO value) to classify
- * here. With hess, span (5 x k dim) receives vectors that span the
- * Hessian's (and the gradient's) column space and *nspan their count.
+ * when hess is nonzero, its Hessian: in full into hfull (k dim x k dim,
+ * row-major) where hfull is nonzero, else in reduced form: H = Q^T Hr Q with Q
+ * (nb x k dim, orthonormal rows) spanning the Hessian's (and the
+ * gradient's) column space, Hr (nb x nb, row stride FRICL_DIST_NB) and the
+ * gradient in that basis gr (nb): grad = Q^T gr. nb = dim + (the closest
+ * feature's free parameters), at most dim + 2 (1 for PV); rows past the
+ * feature's own are zero (Q, gr, Hr), so a caller may use the stencil's
+ * largest nb as a constant. Q is given by bas (FRICL_DIST_BAS reals: c^
+ * (4), u_0, u_1 (4 each), r^ (3), the frame E (3 x 3, below); for PV the
+ * plane's unit normal in r^'s place) and expanded by dist_expand. x holds the
+ * stencil's positions; pn, pc the plane of a PV contact ({y : pn.y + pc = 0},
+ * pn of any nonzero length); dtype: ipctk's distance type of an EV, EE or FV
+ * contact (its enum values), or -1 (or its AUTO value) to classify here.
  * Returns d^2.
+ *
+ * The basis: Q_s = c^ (x) e_s (s < dim; c^ = c / |c|, e_s the columns of
+ * an orthonormal frame E) and Q_(dim + a) = u_a (x) r^, u_a the
+ * orthonormalised parts of dc_a orthogonal to c: F_a = dc_a (x) r + c (x)
+ * J_a lies in it, with coordinates ((c.dc_a) r + |c|^2 J_a).e_s / |c| and
+ * (u_b.dc_a) |r| (u_b is orthogonal to c), and
+ *   Hr = 2 [ |c|^2 diag(1 (s < dim), 0) - f G^-1 f^T ],  gr_s = 2 |c| r.e_s.
  */
+#define FRICL_DIST_NB 5
+#define FRICL_DIST_BAS 24
 FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
-    int dtype, FRICL_REAL *grad, FRICL_REAL *hess, FRICL_REAL *span,
-    int *nspan) {
-  const FRICL_REAL two = FRICL_R(2);
+    int dtype, FRICL_REAL *grad, int hess, FRICL_REAL *hfull, FRICL_REAL *bas,
+    FRICL_REAL *gr, FRICL_REAL *Hr) {
+  const FRICL_REAL two = FRICL_R(2), zero = FRICL_R(0);
   if (type == FRICL_D_PV) {
     const FRICL_REAL nn = FRICL_FN(g_dot)(pn, pn, dim);
     const FRICL_REAL s = FRICL_FN(g_dot)(pn, x, dim) + pc;
     const FRICL_REAL sn = s / nn;
     for (int i = 0; i < dim; ++i)
       grad[i] = two * (sn * pn[i]);
-    if (hess) {
+    if (hess && hfull) {
       for (int i = 0; i < dim; ++i)
         for (int j = 0; j < dim; ++j)
-          hess[i * dim + j] = two * (pn[i] * pn[j] / nn);
+          hfull[i * dim + j] = two * (pn[i] * pn[j] / nn);
+    } else if (hess) {
+      const FRICL_REAL ln = FRICL_SQRT(nn);
       for (int i = 0; i < dim; ++i)
-        span[i] = pn[i];
-      *nspan = 1;
+        bas[12 + i] = pn[i] / ln;
+      gr[0] = two * (s / ln);
+      Hr[0] = two;
     }
     return s * s / nn;
   }
@@ -457,44 +538,150 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     k = 4;
     FRICL_FN(dist_pt)(&f, x, dtype);
   }
-  const int ndof = k * dim;
+  const int nfm = type == FRICL_D_VV ? 0 : type == FRICL_D_EV ? 1 : 2;
+  const int nb = dim + nfm;
   for (int i = 0; i < k; ++i)
     for (int s = 0; s < dim; ++s)
       grad[i * dim + s] = two * (f.c[i] * f.r[s]);
   if (!hess)
     return f.d2;
-  /* Column space: c (x) e_s, then the F_a below. */
-  *nspan = dim + f.nf;
-  for (int s = 0; s < dim; ++s)
-    for (int i = 0; i < k; ++i)
-      for (int t = 0; t < dim; ++t)
-        span[s * ndof + i * dim + t] = s == t ? f.c[i] : FRICL_R(0);
-  for (int i = 0; i < k; ++i)
-    for (int j = 0; j < k; ++j) {
-      const FRICL_REAL cc = two * (f.c[i] * f.c[j]);
-      for (int s = 0; s < dim; ++s)
-        for (int t = 0; t < dim; ++t)
-          hess[(i * dim + s) * ndof + j * dim + t] = s == t ? cc : FRICL_R(0);
-    }
-  if (f.nf == 0)
+  if (hfull) {
+    FRICL_FN(dist_hessian_full)(&f, k, dim, x, hfull);
     return f.d2;
-  /* J_a and F_a (ndof each). */
+  }
+  FRICL_REAL cc = zero;
+  for (int i = 0; i < k; ++i)
+    cc += f.c[i] * f.c[i];
+  const FRICL_REAL cn = FRICL_SQRT(cc);
+  FRICL_REAL rr = zero;
+  for (int s = 0; s < dim; ++s)
+    rr += f.r[s] * f.r[s];
+  const FRICL_REAL rn = FRICL_SQRT(rr);
+  const FRICL_REAL ir = rn > zero ? FRICL_R(1) / rn : zero;
+  FRICL_REAL rh[3] = {0, 0, 0};
+  for (int s = 0; s < dim; ++s)
+    rh[s] = f.r[s] * ir;
+  /* J_a = sum_i dc_ai x_i. */
   FRICL_REAL J[2][3] = {{0, 0, 0}, {0, 0, 0}};
   for (int a = 0; a < f.nf; ++a)
     for (int s = 0; s < dim; ++s) {
-      FRICL_REAL v = FRICL_R(0);
+      FRICL_REAL v = zero;
       for (int i = 0; i < k; ++i)
         v += f.dc[a][i] * x[i * dim + s];
       J[a][s] = v;
     }
-  FRICL_REAL F[2][12];
-  for (int a = 0; a < f.nf; ++a)
+  /* The frame E (columns e_0 = r^, e_1, e_2) of the c block: e_1 along
+   * J_0's part orthogonal to r (J_a is orthogonal to r at the closest
+   * point), so that for one free parameter e_2 is an eigenvector and for
+   * none the whole block is diagonal (the eigen-solver skips the zero
+   * entries). The identity for r = 0. */
+  FRICL_REAL E[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  if (rn > zero) {
+    if (dim == 2) {
+      E[0][0] = rh[0];
+      E[1][0] = rh[1];
+      E[0][1] = -rh[1];
+      E[1][1] = rh[0];
+    } else {
+      FRICL_REAL t1[3] = {J[0][0], J[0][1], J[0][2]};
+      const FRICL_REAL jr = FRICL_FN(g_dot)(t1, rh, 3);
+      for (int s = 0; s < 3; ++s)
+        t1[s] -= jr * rh[s];
+      FRICL_REAL tt = FRICL_FN(g_dot)(t1, t1, 3);
+      const FRICL_REAL jj = FRICL_FN(g_dot)(J[0], J[0], 3);
+      if (!(tt > jj / FRICL_R(1000000))) {
+        /* no free parameter (or J_0 along r): any unit vector orthogonal
+         * to r, from the axis where r^ is smallest */
+        const FRICL_REAL a0 = rh[0] < zero ? -rh[0] : rh[0];
+        const FRICL_REAL a1 = rh[1] < zero ? -rh[1] : rh[1];
+        const FRICL_REAL a2 = rh[2] < zero ? -rh[2] : rh[2];
+        const int ax = a0 <= a1 && a0 <= a2 ? 0 : a1 <= a2 ? 1 : 2;
+        for (int s = 0; s < 3; ++s)
+          t1[s] = (s == ax ? FRICL_R(1) : zero) - rh[ax] * rh[s];
+        tt = FRICL_FN(g_dot)(t1, t1, 3);
+      }
+      const FRICL_REAL it = FRICL_R(1) / FRICL_SQRT(tt);
+      for (int s = 0; s < 3; ++s)
+        t1[s] *= it;
+      FRICL_REAL t2[3];
+      FRICL_FN(g_cross)(rh, t1, t2);
+      for (int s = 0; s < 3; ++s) {
+        E[s][0] = rh[s];
+        E[s][1] = t1[s];
+        E[s][2] = t2[s];
+      }
+    }
+  }
+  for (int a = 0; a < nb; ++a) {
+    gr[a] = zero;
+    for (int b = 0; b < nb; ++b)
+      Hr[a * FRICL_DIST_NB + b] = zero;
+  }
+  for (int i = 0; i < FRICL_DIST_BAS; ++i)
+    bas[i] = zero;
+  for (int i = 0; i < k; ++i)
+    bas[i] = f.c[i] / cn;
+  for (int s = 0; s < dim; ++s) {
+    FRICL_REAL v = zero;
+    for (int t = 0; t < dim; ++t)
+      v += f.r[t] * E[t][s];
+    gr[s] = two * (cn * v);
+    Hr[s * FRICL_DIST_NB + s] = two * cc;
+    bas[12 + s] = rh[s];
+    for (int t = 0; t < dim; ++t)
+      bas[15 + t * 3 + s] = E[t][s];
+  }
+  if (f.nf == 0)
+    return f.d2;
+  /* u_a: dc_a without its part along c, orthonormalised (Gram-Schmidt in
+   * R^k; dc_0, dc_1 and c are independent for every feature). */
+  FRICL_REAL U[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+  for (int a = 0; a < f.nf; ++a) {
     for (int i = 0; i < k; ++i)
-      for (int s = 0; s < dim; ++s)
-        F[a][i * dim + s] = f.dc[a][i] * f.r[s] + f.c[i] * J[a][s];
-  for (int a = 0; a < f.nf; ++a)
-    for (int u = 0; u < ndof; ++u)
-      span[(dim + a) * ndof + u] = F[a][u];
+      U[a][i] = f.dc[a][i];
+    for (int pass = 0; pass < 2; ++pass) {
+      FRICL_REAL dcc = zero;
+      for (int i = 0; i < k; ++i)
+        dcc += f.c[i] * U[a][i];
+      const FRICL_REAL t = dcc / cc;
+      for (int i = 0; i < k; ++i)
+        U[a][i] -= t * f.c[i];
+      for (int b = 0; b < a; ++b) {
+        FRICL_REAL d = zero;
+        for (int i = 0; i < k; ++i)
+          d += U[b][i] * U[a][i];
+        for (int i = 0; i < k; ++i)
+          U[a][i] -= d * U[b][i];
+      }
+    }
+    FRICL_REAL uu = zero;
+    for (int i = 0; i < k; ++i)
+      uu += U[a][i] * U[a][i];
+    const FRICL_REAL iu = FRICL_R(1) / FRICL_SQRT(uu);
+    for (int i = 0; i < k; ++i)
+      U[a][i] *= iu;
+    for (int i = 0; i < k; ++i)
+      bas[4 + 4 * a + i] = U[a][i];
+  }
+  /* The coordinates fr_a of F_a. */
+  FRICL_REAL fr[2][FRICL_DIST_NB];
+  for (int a = 0; a < f.nf; ++a) {
+    FRICL_REAL cd = zero;
+    for (int i = 0; i < k; ++i)
+      cd += f.c[i] * f.dc[a][i];
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = zero;
+      for (int t = 0; t < dim; ++t)
+        v += (cd * f.r[t] + cc * J[a][t]) * E[t][s];
+      fr[a][s] = v / cn;
+    }
+    for (int b = 0; b < nfm; ++b) {
+      FRICL_REAL ud = zero;
+      for (int i = 0; i < k; ++i)
+        ud += U[b][i] * f.dc[a][i];
+      fr[a][dim + b] = ud * rn;
+    }
+  }
   /* G^-1 (2 G^-1 is subtracted with the factor 2 below). */
   FRICL_REAL Gi[2][2];
   if (f.nf == 1) {
@@ -508,22 +695,95 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     Gi[0][1] = -FRICL_FN(g_dot)(J[0], J[1], 3) / det;
     Gi[1][0] = Gi[0][1];
   }
-  /* H -= 2 F G^-1 F^T, upper triangle mirrored (exactly symmetric). */
-  for (int u = 0; u < ndof; ++u) {
+  /* Hr -= 2 fr G^-1 fr^T, upper triangle mirrored (exactly symmetric). */
+  for (int u = 0; u < nb; ++u) {
     FRICL_REAL m[2];
     for (int a = 0; a < f.nf; ++a) {
-      FRICL_REAL v = FRICL_R(0);
+      FRICL_REAL v = zero;
       for (int b = 0; b < f.nf; ++b)
-        v += Gi[a][b] * F[b][u];
+        v += Gi[a][b] * fr[b][u];
       m[a] = v;
     }
     for (int w = 0; w <= u; ++w) {
-      FRICL_REAL v = FRICL_R(0);
+      FRICL_REAL v = zero;
       for (int a = 0; a < f.nf; ++a)
-        v += F[a][w] * m[a];
-      hess[w * ndof + u] -= two * v;
-      hess[u * ndof + w] = hess[w * ndof + u];
+        v += fr[a][w] * m[a];
+      Hr[w * FRICL_DIST_NB + u] -= two * v;
+      Hr[u * FRICL_DIST_NB + w] = Hr[w * FRICL_DIST_NB + u];
     }
   }
   return f.d2;
+}
+
+/*
+ * H (k dim x k dim) = Q^T M Q for the basis bas of dist_contact (not PV)
+ * and M (nb x nb, row stride ld; nb = dim + nf, nf <= 2): by blocks of
+ * vertices i, j,
+ *   H_ij[s][t] = c_i c_j M_st + c_i w_j[s] r_t + c_j w_i[t] r_s + z_ij r_s r_t
+ * with w_i[s] = sum_a M_s,(dim + a) u_ai and z_ij = u_i^T M_uu u_j (c, u, r
+ * the unit vectors of bas). The upper triangle mirrored (exactly
+ * symmetric).
+ */
+FRICL_INLINE void FRICL_FN(dist_expand)(int k, int dim, int nf,
+                                        const FRICL_REAL *bas,
+                                        const FRICL_REAL *M, int ld,
+                                        FRICL_REAL *H) {
+  const int ndof = k * dim;
+  const FRICL_REAL *c = bas, *rh = bas + 12, *E = bas + 15;
+  FRICL_REAL w[4][3], z[4][4], y[4][2], Mc[3][3], EM[3][3];
+  /* The c block in the original axes: Mc = E M_cc E^T. */
+  for (int s = 0; s < dim; ++s)
+    for (int t = 0; t < dim; ++t) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int q = 0; q < dim; ++q)
+        v += E[s * 3 + q] * M[q * ld + t];
+      EM[s][t] = v;
+    }
+  for (int s = 0; s < dim; ++s)
+    for (int t = s; t < dim; ++t) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int q = 0; q < dim; ++q)
+        v += EM[s][q] * E[t * 3 + q];
+      Mc[s][t] = v;
+      Mc[t][s] = v;
+    }
+  for (int i = 0; i < k; ++i) {
+    FRICL_REAL wf[3];
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int a = 0; a < nf; ++a)
+        v += M[s * ld + dim + a] * bas[4 + 4 * a + i];
+      wf[s] = v;
+    }
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int q = 0; q < dim; ++q)
+        v += E[s * 3 + q] * wf[q];
+      w[i][s] = v;
+    }
+    for (int b = 0; b < nf; ++b) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int a = 0; a < nf; ++a)
+        v += bas[4 + 4 * a + i] * M[(dim + a) * ld + dim + b];
+      y[i][b] = v;
+    }
+  }
+  for (int i = 0; i < k; ++i)
+    for (int j = i; j < k; ++j) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int b = 0; b < nf; ++b)
+        v += y[i][b] * bas[4 + 4 * b + j];
+      z[i][j] = v;
+    }
+  for (int i = 0; i < k; ++i)
+    for (int j = i; j < k; ++j) {
+      const FRICL_REAL cij = c[i] * c[j];
+      for (int s = 0; s < dim; ++s)
+        for (int t = i == j ? s : 0; t < dim; ++t) {
+          const FRICL_REAL h = cij * Mc[s][t] + c[i] * w[j][s] * rh[t] +
+                               c[j] * w[i][t] * rh[s] + z[i][j] * rh[s] * rh[t];
+          H[(i * dim + s) * ndof + j * dim + t] = h;
+          H[(j * dim + t) * ndof + i * dim + s] = h;
+        }
+    }
 }

@@ -11,53 +11,108 @@
 
 #define FRICL_EIG_MAX_SWEEPS 40
 
+/* Inlined into every caller on the host too (GCC otherwise keeps one copy
+ * for every n), so that the size, a constant there, folds through the
+ * loops. */
+#ifndef FRICL_EIG_INLINE
+#if !FRICL_OPENCL_C && (defined(__GNUC__) || defined(__clang__))
+#define FRICL_EIG_INLINE static inline __attribute__((always_inline))
+#else
+#define FRICL_EIG_INLINE FRICL_INLINE
+#endif
+#endif
+
 /*
  * A (n x n, row-major, symmetric) is diagonalised in place: on return its
  * diagonal holds the eigenvalues; V (n x n) receives the eigenvectors in
- * its columns. Rotations stop once the off-diagonal squares sum below
- * (1e3 eps)^2 of the matrix's squared Frobenius norm, eps the precision's
- * machine epsilon. NaN entries propagate (the sweeps then stop at the cap).
+ * its columns. Cyclic Jacobi in the round-robin ("parallel") ordering:
+ * each sweep is n - 1 rounds (n rounded up to even) of disjoint pairs,
+ * whose rotations commute and whose angles depend only on their own 2 x 2
+ * blocks (a round's angles are computed first, then applied; on the host
+ * this measured as fast as the row-cyclic order, not faster: the loads
+ * and stores of a rotation bound it). A rotation is skipped where the
+ * entry's square is below (1e3 eps)^2 / (n (n - 1) / 2) of the matrix's
+ * squared Frobenius norm, eps the precision's machine epsilon, and the
+ * sweeps stop after one without a rotation: the off-diagonal squares then
+ * sum below (1e3 eps)^2 of it. NaN entries propagate (they are never
+ * rotated; the sweeps are capped).
  */
-FRICL_INLINE void FRICL_FN(eig_jacobi)(int n, FRICL_REAL *A, FRICL_REAL *V) {
+FRICL_EIG_INLINE void FRICL_FN(eig_jacobi)(int n, FRICL_REAL *A,
+                                           FRICL_REAL *V) {
   const FRICL_REAL zero = FRICL_R(0), one = FRICL_R(1);
   const FRICL_REAL eps = sizeof(FRICL_REAL) == 8
                              ? FRICL_R(1) / FRICL_R(4503599627370496)
                              : FRICL_R(1) / FRICL_R(8388608);
-  FRICL_REAL fro = zero;
-  for (int i = 0; i < n * n; ++i)
-    fro += A[i] * A[i];
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       V[i * n + j] = i == j ? one : zero;
+  if (n < 2)
+    return;
+  /* Scaled to entries of at most 1 (no over- or underflow in the squares
+   * below; NaN entries are left as they are), the eigenvalues scaled back
+   * at the end. */
+  FRICL_REAL amax = zero;
+  for (int i = 0; i < n * n; ++i) {
+    const FRICL_REAL a = A[i] < zero ? -A[i] : A[i];
+    amax = a > amax ? a : amax;
+  }
+  if (!(amax > zero))
+    return;
+  const FRICL_REAL isc = one / amax;
+  FRICL_REAL fro = zero;
+  for (int i = 0; i < n * n; ++i) {
+    A[i] *= isc;
+    fro += A[i] * A[i];
+  }
   /* Off-diagonal entries of 1e3 eps |A| move the eigenvalues by that much
    * at most: far below the 1e-10 the results are held to, and reached in
    * a few quadratically converging sweeps (rounding keeps the entries near
    * eps |A|, so a tighter bound would never be met). */
-  const FRICL_REAL tol = (FRICL_R(1000) * eps) * (FRICL_R(1000) * eps) * fro;
+  const FRICL_REAL thr = (FRICL_R(1000) * eps) * (FRICL_R(1000) * eps) * fro /
+                         FRICL_R(n * (n - 1) / 2);
+  const int N = n + (n & 1);
   for (int sweep = 0; sweep < FRICL_EIG_MAX_SWEEPS; ++sweep) {
-    FRICL_REAL off = zero;
-    for (int p = 0; p < n; ++p)
-      for (int q = p + 1; q < n; ++q)
-        off += A[p * n + q] * A[p * n + q];
-    if (!(off > tol))
-      break;
-    for (int p = 0; p < n - 1; ++p)
-      for (int q = p + 1; q < n; ++q) {
-        const FRICL_REAL apq = A[p * n + q];
-        if (apq == zero)
+    int rotated = 0;
+    for (int rd = 0; rd < N - 1; ++rd) {
+      /* The round's pairs (circle method: N - 1 fixed, the rest turn)
+       * and their rotations. */
+      int P[6], Qi[6], m = 0;
+      FRICL_REAL T[6], C[6], S[6];
+      for (int i = 0; i < N / 2; ++i) {
+        int a = N - 1, b = rd;
+        if (i > 0) {
+          a = (rd + i) % (N - 1);
+          b = (rd + N - 1 - i) % (N - 1);
+        }
+        if (a >= n || b >= n)
           continue;
-        const FRICL_REAL theta =
-            (A[q * n + q] - A[p * n + p]) / (FRICL_R(2) * apq);
-        const FRICL_REAL at = theta < zero ? -theta : theta;
-        /* t = sign(theta) / (|theta| + sqrt(theta^2 + 1)); for a huge
-         * theta the square overflows and t = 1 / (2 theta). */
-        FRICL_REAL t = at > FRICL_R(1e15)
-                           ? one / (FRICL_R(2) * at)
-                           : one / (at + FRICL_SQRT(at * at + one));
-        if (theta < zero)
-          t = -t;
-        const FRICL_REAL c = one / FRICL_SQRT(t * t + one);
-        const FRICL_REAL s = t * c;
+        const int p = a < b ? a : b, q = a < b ? b : a;
+        const FRICL_REAL apq = A[p * n + q];
+        if (!(apq * apq > thr))
+          continue;
+        /* tan, cos and sin of the angle that zeroes apq: with d = aqq -
+         * app, e = 2 apq, h = |(d, e)| and u = |d| + h, t = sign(d) e / u
+         * and |(u, e)|^2 = 2 h u (two square roots and one division on
+         * the chain; the entries are at most 1 here, see above). */
+        const FRICL_REAL d = A[q * n + q] - A[p * n + p];
+        const FRICL_REAL e = FRICL_R(2) * apq;
+        const FRICL_REAL ad = d < zero ? -d : d;
+        const FRICL_REAL h = FRICL_SQRT(d * d + e * e);
+        const FRICL_REAL u = ad + h;
+        const FRICL_REAL iw = one / FRICL_SQRT(FRICL_R(2) * h * u);
+        const FRICL_REAL se = d < zero ? -e : e;
+        P[m] = p;
+        Qi[m] = q;
+        T[m] = se / u;
+        C[m] = u * iw;
+        S[m] = se * iw;
+        ++m;
+      }
+      rotated |= m;
+      for (int e = 0; e < m; ++e) {
+        const int p = P[e], q = Qi[e];
+        const FRICL_REAL t = T[e], c = C[e], s = S[e];
+        const FRICL_REAL apq = A[p * n + q];
         A[p * n + p] -= t * apq;
         A[q * n + q] += t * apq;
         A[p * n + q] = zero;
@@ -77,7 +132,12 @@ FRICL_INLINE void FRICL_FN(eig_jacobi)(int n, FRICL_REAL *A, FRICL_REAL *V) {
           V[r * n + q] = s * vrp + c * vrq;
         }
       }
+    }
+    if (!rotated)
+      break;
   }
+  for (int i = 0; i < n; ++i)
+    A[i * n + i] *= amax;
 }
 
 /*
@@ -85,8 +145,8 @@ FRICL_INLINE void FRICL_FN(eig_jacobi)(int n, FRICL_REAL *A, FRICL_REAL *V) {
  * 2 abs. work holds 2 n n reals. H += -f sum over lambda_i < 0 of
  * lambda_i v_i v_i^T (f = 1 clamp, 2 abs), which equals V D' V^T.
  */
-FRICL_INLINE void FRICL_FN(eig_project_psd)(int n, FRICL_REAL *H, int mode,
-                                            FRICL_REAL *work) {
+FRICL_EIG_INLINE void FRICL_FN(eig_project_psd)(int n, FRICL_REAL *H, int mode,
+                                                FRICL_REAL *work) {
   if (mode == 0)
     return;
   FRICL_REAL *A = work, *V = work + n * n;
@@ -104,90 +164,6 @@ FRICL_INLINE void FRICL_FN(eig_project_psd)(int n, FRICL_REAL *H, int mode,
       for (int s = r; s < n; ++s) {
         H[r * n + s] -= vr * V[s * n + i];
         H[s * n + r] = H[r * n + s];
-      }
-    }
-  }
-}
-
-/*
- * The same projection for an H whose column space lies in the span of the
- * m <= 6 vectors in span (m x n): they are orthonormalised (modified
- * Gram-Schmidt, twice; a vector whose remainder falls below 1e-13 of its
- * length is in the span of the others and dropped), H is reduced to the
- * small M = Q^T H Q, and M's negative eigenpairs (lambda, w) give H -= f
- * lambda (Q w)(Q w)^T. Exact for such an H, and far cheaper than the full
- * decomposition. work holds 12 n + 72 reals.
- */
-FRICL_INLINE void FRICL_FN(eig_project_psd_span)(int n, FRICL_REAL *H, int mode,
-                                                 const FRICL_REAL *span, int m,
-                                                 FRICL_REAL *work) {
-  if (mode == 0)
-    return;
-  FRICL_REAL *Q = work, *M = work + 6 * n, *W = M + 36, *HQ = W + 36;
-  int r = 0;
-  for (int a = 0; a < m; ++a) {
-    FRICL_REAL *q = Q + r * n;
-    FRICL_REAL n0 = FRICL_R(0);
-    for (int i = 0; i < n; ++i) {
-      q[i] = span[a * n + i];
-      n0 += q[i] * q[i];
-    }
-    for (int pass = 0; pass < 2; ++pass)
-      for (int b = 0; b < r; ++b) {
-        FRICL_REAL d = FRICL_R(0);
-        for (int i = 0; i < n; ++i)
-          d += Q[b * n + i] * q[i];
-        for (int i = 0; i < n; ++i)
-          q[i] -= d * Q[b * n + i];
-      }
-    FRICL_REAL n1 = FRICL_R(0);
-    for (int i = 0; i < n; ++i)
-      n1 += q[i] * q[i];
-    /* remainder^2 > 1e-26 length^2 */
-    if (!(n1 > n0 / FRICL_R(10000000000000) / FRICL_R(10000000000000)))
-      continue;
-    const FRICL_REAL inv = FRICL_R(1) / FRICL_SQRT(n1);
-    for (int i = 0; i < n; ++i)
-      q[i] *= inv;
-    ++r;
-  }
-  /* M = Q^T H Q, through HQ (n x r, column b at HQ + b n). */
-  for (int b = 0; b < r; ++b)
-    for (int i = 0; i < n; ++i) {
-      FRICL_REAL v = FRICL_R(0);
-      for (int j = 0; j < n; ++j)
-        v += H[i * n + j] * Q[b * n + j];
-      HQ[b * n + i] = v;
-    }
-  for (int a = 0; a < r; ++a)
-    for (int b = a; b < r; ++b) {
-      FRICL_REAL v = FRICL_R(0), w = FRICL_R(0);
-      for (int i = 0; i < n; ++i) {
-        v += Q[a * n + i] * HQ[b * n + i];
-        w += Q[b * n + i] * HQ[a * n + i];
-      }
-      M[a * r + b] = (v + w) / FRICL_R(2);
-      M[b * r + a] = M[a * r + b];
-    }
-  FRICL_FN(eig_jacobi)(r, M, W);
-  const FRICL_REAL f = mode == 2 ? FRICL_R(2) : FRICL_R(1);
-  for (int e = 0; e < r; ++e) {
-    const FRICL_REAL lam = M[e * r + e];
-    if (!(lam < FRICL_R(0)))
-      continue;
-    FRICL_REAL v[12];
-    for (int i = 0; i < n; ++i) {
-      FRICL_REAL s = FRICL_R(0);
-      for (int b = 0; b < r; ++b)
-        s += Q[b * n + i] * W[b * r + e];
-      v[i] = s;
-    }
-    const FRICL_REAL fl = f * lam;
-    for (int i = 0; i < n; ++i) {
-      const FRICL_REAL vi = fl * v[i];
-      for (int j = i; j < n; ++j) {
-        H[i * n + j] -= vi * v[j];
-        H[j * n + i] = H[i * n + j];
       }
     }
   }

@@ -5,12 +5,31 @@
  */
 #define BH_JOB FRICL_FN(bh_job)
 #define BH_RUN FRICL_FN(bh_run)
+#define BH_ACC FRICL_FN(bh_acc_job)
+/* Contacts ahead whose BSR blocks the accumulation prefetches. */
+#define BH_AHEAD 6
 
-typedef struct BH_JOB {
+typedef struct BH_JOB BH_JOB;
+/* The BSR block (row vi, column vj) of the plan: binary search. */
+static size_t FRICL_FN(bh_block)(const fricl_tangential_plan *p, int32_t vi,
+                                 int32_t vj) {
+  int64_t lo = p->row_ptr[vi], hi = p->row_ptr[vi + 1];
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (p->cols[mid] <= vj)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return (size_t)lo;
+}
+
+struct BH_JOB {
   const fricl__barrier_work *w;
   size_t g, lo; /* the chunk: group g, contacts lo .. */
   FRICL_REAL *rec;
-} BH_JOB;
+  size_t *blk; /* or NULL: the BSR blocks of each contact's k x k pairs */
+};
 
 /* Contacts [lo, hi) of the chunk (relative to its start), with the
  * stencil and the dimension as arguments: the specialised callers below
@@ -50,6 +69,11 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
     R[0] = FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dtype, dhat,
                                      kappa, dmin, wt, physical, (int)b->psd,
                                      j->w->want, R + 1, R + 13, work);
+    if (j->blk)
+      for (int i = 0; i < k; ++i)
+        for (int jj = 0; jj < k; ++jj)
+          j->blk[t * 16 + (size_t)(i * k + jj)] =
+              FRICL_FN(bh_block)(j->w->plan, vx[i], vx[jj]);
   }
 }
 
@@ -91,18 +115,81 @@ static void BH_RUN(void *arg, size_t lo, size_t hi, unsigned worker) {
   }
 }
 
-/* The BSR block (row vi, column vj) of the plan: binary search. */
-static size_t FRICL_FN(bh_block)(const fricl_tangential_plan *p, int32_t vi,
-                                 int32_t vj) {
-  int64_t lo = p->row_ptr[vi], hi = p->row_ptr[vi + 1];
-  while (hi - lo > 1) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (p->cols[mid] <= vj)
-      lo = mid;
-    else
-      hi = mid;
+/* The accumulation of a chunk's records into the gradient, the BSR values
+ * and H p, split by the row vertex: a piece adds, in contact order, only
+ * the rows of its vertices [vlo, vhi), so that every output entry receives
+ * its terms in the same order as on one thread (bitwise the same). */
+typedef struct BH_ACC {
+  const fricl_barrier_group *G;
+  const fricl_tangential_plan *plan;
+  size_t c0, n; /* contacts c0 .. c0 + n of the group */
+  const FRICL_REAL *rec, *dir;
+  const size_t *blkidx;
+  FRICL_REAL *grad, *hv, *prod;
+  int k, dim;
+} BH_ACC;
+
+static void FRICL_FN(bh_acc)(void *arg, size_t vlo, size_t vhi,
+                             unsigned worker) {
+  typedef FRICL_REAL real;
+  (void)worker;
+  const BH_ACC *a = arg;
+  const int k = a->k, dim = a->dim, ndof = k * dim;
+  for (size_t t = 0; t < a->n; ++t) {
+    const size_t c = a->c0 + t;
+    const real *R = a->rec + t * BH_REC;
+    const int32_t *vx = a->G->vertices + c * (size_t)k;
+#if defined(__GNUC__) || defined(__clang__)
+    /* The BSR blocks are scattered over a matrix far larger than the
+     * caches: fetch those of a contact a few ahead. */
+    if (a->hv && a->blkidx && t + BH_AHEAD < a->n) {
+      const int32_t *va = vx + BH_AHEAD * k;
+      for (int i = 0; i < k; ++i)
+        if ((size_t)va[i] >= vlo && (size_t)va[i] < vhi)
+          for (int jj = 0; jj < k; ++jj)
+            __builtin_prefetch(
+                a->hv + a->blkidx[(t + BH_AHEAD) * 16 + (size_t)(i * k + jj)] *
+                            (size_t)(dim * dim),
+                1);
+    }
+#endif
+    for (int i = 0; i < k; ++i) {
+      const size_t vi = (size_t)vx[i];
+      if (vi < vlo || vi >= vhi)
+        continue;
+      if (a->grad)
+        for (int s = 0; s < dim; ++s)
+          a->grad[vi * (size_t)dim + (size_t)s] += R[1 + i * dim + s];
+      if (a->hv)
+        for (int jj = 0; jj < k; ++jj) {
+          real *blk =
+              a->hv + (a->blkidx ? a->blkidx[t * 16 + (size_t)(i * k + jj)]
+                                 : FRICL_FN(bh_block)(a->plan, vx[i], vx[jj])) *
+                          (size_t)(dim * dim);
+          for (int r = 0; r < dim; ++r)
+            for (int s = 0; s < dim; ++s)
+              blk[r * dim + s] += R[13 + (i * dim + r) * ndof + jj * dim + s];
+        }
+      if (a->prod)
+        for (int r = 0; r < dim; ++r) {
+          real s = (real)0;
+          for (int jj = 0; jj < k; ++jj)
+            for (int u = 0; u < dim; ++u)
+              s += R[13 + (i * dim + r) * ndof + jj * dim + u] *
+                   a->dir[(size_t)vx[jj] * (size_t)dim + (size_t)u];
+          a->prod[vi * (size_t)dim + (size_t)r] += s;
+        }
+    }
   }
-  return (size_t)lo;
+}
+
+/* Zero reals [lo, hi) of the array arg. */
+static void FRICL_FN(bh_zero)(void *arg, size_t lo, size_t hi,
+                              unsigned worker) {
+  (void)worker;
+  FRICL_REAL *a = arg;
+  for (size_t i = lo; i < hi; ++i)
+    a[i] = (FRICL_REAL)0;
 }
 
 static fricl_status FRICL_BH_FN(fricl_context *ctx,
@@ -120,18 +207,30 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   if (w->total < chunk)
     chunk = w->total ? w->total : 1;
   real *rec = fricl__malloc(chunk * BH_REC * sizeof *rec);
-  if (!rec)
+  /* The workers also find each contact's BSR blocks (the binary searches
+   * are then off the serial accumulation below). */
+  size_t *blkidx =
+      hv && !src ? fricl__malloc(chunk * 16 * sizeof *blkidx) : NULL;
+  if (!rec || (hv && !src && !blkidx)) {
+    free(rec);
+    free(blkidx);
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "allocating %zu contact records", chunk);
+  }
   if (grad)
     for (size_t i = 0; i < nvd; ++i)
       grad[i] = (real)0;
   if (prod)
     for (size_t i = 0; i < nvd; ++i)
       prod[i] = (real)0;
-  if (hv)
-    for (size_t i = 0; i < plan->nnz * (size_t)(dim * dim); ++i)
-      hv[i] = (real)0;
+  if (hv) {
+    /* tens of MB for a large plan: cleared on the host threads */
+    if (threaded)
+      fricl__pool_for(ctx->pool, plan->nnz * (size_t)(dim * dim),
+                      fricl__grain(ctx, 65536), 1, FRICL_FN(bh_zero), hv);
+    else
+      FRICL_FN(bh_zero)(hv, 0, plan->nnz * (size_t)(dim * dim), 0);
+  }
   real pot_total = (real)0, pot_block = (real)0;
   size_t cg = 0;
   for (size_t g = 0; g < b->n_groups; ++g) {
@@ -140,11 +239,12 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
     const int ndof = k * dim;
     for (size_t lo = 0; lo < G->count; lo += chunk) {
       const size_t n = G->count - lo < chunk ? G->count - lo : chunk;
-      BH_JOB j = {w, g, lo, rec};
+      BH_JOB j = {w, g, lo, rec, blkidx};
       if (src) {
         const fricl_status st = src->records(src->state, w, g, lo, n, rec);
         if (st != FRICL_STATUS_OK) {
           free(rec);
+          free(blkidx);
           return st;
         }
       } else if (threaded)
@@ -154,7 +254,6 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
       for (size_t t = 0; t < n; ++t, ++cg) {
         const size_t c = lo + t;
         const real *R = rec + t * BH_REC;
-        const int32_t *vx = G->vertices + c * (size_t)k;
         if (G->potential)
           ((real *)G->potential)[c] = R[0];
         if (G->local_gradient)
@@ -172,31 +271,14 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
             pot_block = (real)0;
           }
         }
-        if (grad)
-          for (int i = 0; i < k; ++i)
-            for (int s = 0; s < dim; ++s)
-              grad[(size_t)vx[i] * (size_t)dim + (size_t)s] +=
-                  R[1 + i * dim + s];
-        if (hv)
-          for (int i = 0; i < k; ++i)
-            for (int jj = 0; jj < k; ++jj) {
-              real *blk = hv + FRICL_FN(bh_block)(plan, vx[i], vx[jj]) *
-                                   (size_t)(dim * dim);
-              for (int r = 0; r < dim; ++r)
-                for (int s = 0; s < dim; ++s)
-                  blk[r * dim + s] +=
-                      R[13 + (i * dim + r) * ndof + jj * dim + s];
-            }
-        if (prod)
-          for (int i = 0; i < k; ++i)
-            for (int r = 0; r < dim; ++r) {
-              real s = (real)0;
-              for (int jj = 0; jj < k; ++jj)
-                for (int u = 0; u < dim; ++u)
-                  s += R[13 + (i * dim + r) * ndof + jj * dim + u] *
-                       dir[(size_t)vx[jj] * (size_t)dim + (size_t)u];
-              prod[(size_t)vx[i] * (size_t)dim + (size_t)r] += s;
-            }
+      }
+      if (grad || hv || prod) {
+        BH_ACC acc = {G, plan, lo, n, rec, dir, blkidx, grad, hv, prod, k, dim};
+        if (threaded)
+          fricl__pool_for(ctx->pool, b->n_vertices, fricl__grain(ctx, 256), 1,
+                          FRICL_FN(bh_acc), &acc);
+        else
+          FRICL_FN(bh_acc)(&acc, 0, b->n_vertices, 0);
       }
     }
   }
@@ -206,8 +288,11 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
     *(real *)b->potential = pot_total;
   }
   free(rec);
+  free(blkidx);
   return FRICL_STATUS_OK;
 }
 
 #undef BH_JOB
 #undef BH_RUN
+#undef BH_ACC
+#undef BH_AHEAD
