@@ -237,13 +237,10 @@ fricl_status fricl_build_cl(fricl_context *ctx,
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
   fricl__ocl *o = NULL;
-  fricl_status st = fricl__ocl_of(ctx, "fricl_build_cl", &o);
+  fricl_status st =
+      fricl__ocl_entry(ctx, "fricl_build_cl", num_wait, wait_list, &o);
   if (st != FRICL_STATUS_OK)
     return st;
-  if (num_wait && !wait_list)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "wait_list is NULL with num_wait = %u",
-                       (unsigned)num_wait);
   int any_out = 0;
   st = validate(ctx, o, batch, &any_out);
   if (st != FRICL_STATUS_OK)

@@ -31,12 +31,11 @@ static fricl_status run_cl(fricl_context *ctx, const fricl_law_batch_cl *b,
   if (!b)
     return FAIL("batch is NULL");
   fricl__ocl *o = NULL;
-  fricl_status ost = fricl__ocl_of(
-      ctx, stepping ? "fricl_law_step_cl" : "fricl_law_eval_cl", &o);
+  fricl_status ost = fricl__ocl_entry(
+      ctx, stepping ? "fricl_law_step_cl" : "fricl_law_eval_cl", num_wait,
+      wait_list, &o);
   if (ost != FRICL_STATUS_OK)
     return ost;
-  if (num_wait > 0 && !wait_list)
-    return FAIL("wait_list is NULL with num_wait = %u", (unsigned)num_wait);
   fricl__law_view w;
   memset(&w, 0, sizeof w);
   w.struct_size = b->struct_size;

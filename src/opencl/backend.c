@@ -187,6 +187,17 @@ fricl_status fricl__ocl_of(fricl_context *ctx, const char *entry,
   return FRICL_STATUS_OK;
 }
 
+fricl_status fricl__ocl_entry(fricl_context *ctx, const char *entry,
+                              cl_uint num_wait, const cl_event *wait_list,
+                              fricl__ocl **out) {
+  fricl_status st = fricl__ocl_of(ctx, entry, out);
+  if (st == FRICL_STATUS_OK && num_wait && !wait_list)
+    st =
+        fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                    "wait_list is NULL with num_wait = %u", (unsigned)num_wait);
+  return st;
+}
+
 fricl_status fricl__ocl_marker(fricl__ocl *o, cl_uint num_wait,
                                const cl_event *wait, cl_event *done) {
   if (!done)

@@ -81,6 +81,12 @@ fricl_status fricl__ocl_adopt(fricl_context *ctx, cl_context cl_ctx,
 fricl_status fricl__ocl_of(fricl_context *ctx, const char *entry,
                            fricl__ocl **out);
 
+/* fricl__ocl_of, then the event wait list every cl_mem entry point takes
+ * (num_wait > 0 needs a wait_list): the common head of those entries. */
+fricl_status fricl__ocl_entry(fricl_context *ctx, const char *entry,
+                              cl_uint num_wait, const cl_event *wait_list,
+                              fricl__ocl **out);
+
 /* ---------------------------------------------------------- cl_mem tier */
 
 fricl_status fricl__ocl_scalar_enqueue(fricl__ocl *o,
