@@ -129,12 +129,13 @@ typedef struct BH_ACC {
   int k, dim;
 } BH_ACC;
 
-static void FRICL_FN(bh_acc)(void *arg, size_t vlo, size_t vhi,
-                             unsigned worker) {
+/* With the stencil's size and the dimension as arguments: the callers in
+ * bh_acc pass constants for the 3D stencils, which fold through the
+ * loops. */
+static FRICL_HOST_INLINE void
+FRICL_FN(bh_acc_body)(const BH_ACC *a, size_t vlo, size_t vhi, int k, int dim) {
   typedef FRICL_REAL real;
-  (void)worker;
-  const BH_ACC *a = arg;
-  const int k = a->k, dim = a->dim, ndof = k * dim;
+  const int ndof = k * dim;
   for (size_t t = 0; t < a->n; ++t) {
     const size_t c = a->c0 + t;
     const real *R = a->rec + t * BH_REC;
@@ -181,6 +182,18 @@ static void FRICL_FN(bh_acc)(void *arg, size_t vlo, size_t vhi,
         }
     }
   }
+}
+
+static void FRICL_FN(bh_acc)(void *arg, size_t vlo, size_t vhi,
+                             unsigned worker) {
+  (void)worker;
+  const BH_ACC *a = arg;
+  if (a->dim == 3 && a->k == 4)
+    FRICL_FN(bh_acc_body)(a, vlo, vhi, 4, 3);
+  else if (a->dim == 3 && a->k == 3)
+    FRICL_FN(bh_acc_body)(a, vlo, vhi, 3, 3);
+  else
+    FRICL_FN(bh_acc_body)(a, vlo, vhi, a->k, a->dim);
 }
 
 /* Zero reals [lo, hi) of the array arg. */
