@@ -10,16 +10,15 @@
 #define BH_AHEAD 6
 
 typedef struct BH_JOB BH_JOB;
-/* The BSR block (row vi, column vj) of the plan: binary search. */
-static size_t FRICL_FN(bh_block)(const fricl_tangential_plan *p, int32_t vi,
-                                 int32_t vj) {
-  int64_t lo = p->row_ptr[vi], hi = p->row_ptr[vi + 1];
-  while (hi - lo > 1) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (p->cols[mid] <= vj)
-      lo = mid;
-    else
-      hi = mid;
+/* The BSR block (row vi, column vj) of the plan: binary search, without
+ * branches on the data (the last column at most vj; the row holds vj). */
+static FRICL_HOST_INLINE size_t
+FRICL_FN(bh_block)(const fricl_tangential_plan *p, int32_t vi, int32_t vj) {
+  int64_t lo = p->row_ptr[vi], len = p->row_ptr[vi + 1] - lo;
+  while (len > 1) {
+    const int64_t half = len / 2;
+    lo = p->cols[lo + half] <= vj ? lo + half : lo;
+    len -= half;
   }
   return (size_t)lo;
 }
