@@ -70,6 +70,44 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross)(const FRICL_REAL *x,
   return FRICL_FN(g_dot)(n, n, 3);
 }
 
+/* The rotation (c, s) that diagonalises [x y; y z] (the Jacobi angle of
+ * fricl_eigen_math.h; the identity for y = 0). */
+FRICL_INLINE void FRICL_FN(bar_rot2)(FRICL_REAL x, FRICL_REAL y, FRICL_REAL z,
+                                     FRICL_REAL *c, FRICL_REAL *s) {
+  const FRICL_REAL zero = FRICL_R(0);
+  *c = FRICL_R(1);
+  *s = zero;
+  if (y == zero)
+    return;
+  const FRICL_REAL d = z - x, e = FRICL_R(2) * y;
+  const FRICL_REAL ad = d < zero ? -d : d;
+  const FRICL_REAL h = FRICL_SQRT(d * d + e * e);
+  const FRICL_REAL u = ad + h;
+  const FRICL_REAL iw = FRICL_R(1) / FRICL_SQRT(FRICL_R(2) * h * u);
+  const FRICL_REAL se = d < zero ? -e : e;
+  *c = u * iw;
+  *s = se * iw;
+}
+
+/* M (5 x 5, symmetric) = R^T M R, R the rotation (c, s) in the plane
+ * (p, q); the lower triangle mirrored from the upper (exactly symmetric). */
+FRICL_INLINE void FRICL_FN(bar_rotate)(FRICL_REAL *M, int p, int q,
+                                       FRICL_REAL c, FRICL_REAL s) {
+  for (int r = 0; r < 5; ++r) {
+    const FRICL_REAL a = M[r * 5 + p], b = M[r * 5 + q];
+    M[r * 5 + p] = c * a - s * b;
+    M[r * 5 + q] = s * a + c * b;
+  }
+  for (int r = 0; r < 5; ++r) {
+    const FRICL_REAL a = M[p * 5 + r], b = M[q * 5 + r];
+    M[p * 5 + r] = c * a - s * b;
+    M[q * 5 + r] = s * a + c * b;
+  }
+  for (int r = 0; r < 5; ++r)
+    for (int t = 0; t < r; ++t)
+      M[r * 5 + t] = M[t * 5 + r];
+}
+
 /* Entry (u, v) of the 12x12 Hessian of x from the edge-level blocks. */
 FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross_hess)(const FRICL_REAL *blk,
                                                     int u, int v) {
@@ -194,7 +232,28 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
         M[a * nb + c] = h;
         M[c * nb + a] = h;
       }
+    /* Two free parameters: M's (1, 2) block is 0 and its (1, 2) x (3, 4)
+     * block C couples the rest. Rotated in those two planes by the
+     * eigenvectors of C C^T and C^T C, C becomes diagonal (up to the
+     * order) and the Jacobi solve starts from nearly 2 x 2 blocks (on the
+     * bench scene ~17 % off the whole evaluation). Undone after the
+     * projection, which commutes with an orthogonal similarity. */
+    FRICL_REAL gc[2] = {FRICL_R(1), FRICL_R(1)}, gs[2] = {0, 0};
+    if (nb == 5) {
+      const FRICL_REAL a = M[8], b9 = M[9], c = M[13], d = M[14];
+      const FRICL_REAL sx[2] = {a * a + b9 * b9, a * a + c * c};
+      const FRICL_REAL sy[2] = {a * c + b9 * d, a * b9 + c * d};
+      const FRICL_REAL sz[2] = {c * c + d * d, b9 * b9 + d * d};
+      for (int e = 0; e < 2; ++e)
+        FRICL_FN(bar_rot2)(sx[e], sy[e], sz[e], gc + e, gs + e);
+      FRICL_FN(bar_rotate)(M, 1, 2, gc[0], gs[0]);
+      FRICL_FN(bar_rotate)(M, 3, 4, gc[1], gs[1]);
+    }
     FRICL_FN(eig_project_psd)(nb, M, psd, work);
+    if (nb == 5) {
+      FRICL_FN(bar_rotate)(M, 1, 2, gc[0], -gs[0]);
+      FRICL_FN(bar_rotate)(M, 3, 4, gc[1], -gs[1]);
+    }
     if (type == FRICL_D_PV) {
       for (int u = 0; u < ndof; ++u)
         for (int v = u; v < ndof; ++v) {

@@ -11,6 +11,17 @@
 
 #define FRICL_EIG_MAX_SWEEPS 40
 
+/* The rounds of a sweep and their pairs fully unrolled on the host, where
+ * the size is a constant: the pairs' indices fold (measured 5-6% off the
+ * barrier's evaluation on the bench scene). */
+#ifndef FRICL_EIG_UNROLL
+#if !FRICL_OPENCL_C && defined(__GNUC__) && !defined(__clang__)
+#define FRICL_EIG_UNROLL _Pragma("GCC unroll 12")
+#else
+#define FRICL_EIG_UNROLL
+#endif
+#endif
+
 /* Inlined into every caller on the host too (GCC otherwise keeps one copy
  * for every n), so that the size, a constant there, folds through the
  * loops. */
@@ -73,11 +84,13 @@ FRICL_EIG_INLINE void FRICL_FN(eig_jacobi)(int n, FRICL_REAL *A,
   const int N = n + (n & 1);
   for (int sweep = 0; sweep < FRICL_EIG_MAX_SWEEPS; ++sweep) {
     int rotated = 0;
+    FRICL_EIG_UNROLL
     for (int rd = 0; rd < N - 1; ++rd) {
       /* The round's pairs (circle method: N - 1 fixed, the rest turn)
        * and their rotations. */
       int P[6], Qi[6], m = 0;
       FRICL_REAL T[6], C[6], S[6];
+      FRICL_EIG_UNROLL
       for (int i = 0; i < N / 2; ++i) {
         int a = N - 1, b = rd;
         if (i > 0) {

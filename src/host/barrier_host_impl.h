@@ -10,16 +10,15 @@
 #define BH_AHEAD 6
 
 typedef struct BH_JOB BH_JOB;
-/* The BSR block (row vi, column vj) of the plan: binary search. */
-static size_t FRICL_FN(bh_block)(const fricl_tangential_plan *p, int32_t vi,
-                                 int32_t vj) {
-  int64_t lo = p->row_ptr[vi], hi = p->row_ptr[vi + 1];
-  while (hi - lo > 1) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (p->cols[mid] <= vj)
-      lo = mid;
-    else
-      hi = mid;
+/* The BSR block (row vi, column vj) of the plan: binary search, without
+ * branches on the data (the last column at most vj; the row holds vj). */
+static FRICL_HOST_INLINE size_t
+FRICL_FN(bh_block)(const fricl_tangential_plan *p, int32_t vi, int32_t vj) {
+  int64_t lo = p->row_ptr[vi], len = p->row_ptr[vi + 1] - lo;
+  while (len > 1) {
+    const int64_t half = len / 2;
+    lo = p->cols[lo + half] <= vj ? lo + half : lo;
+    len -= half;
   }
   return (size_t)lo;
 }
@@ -129,12 +128,13 @@ typedef struct BH_ACC {
   int k, dim;
 } BH_ACC;
 
-static void FRICL_FN(bh_acc)(void *arg, size_t vlo, size_t vhi,
-                             unsigned worker) {
+/* With the stencil's size and the dimension as arguments: the callers in
+ * bh_acc pass constants for the 3D stencils, which fold through the
+ * loops. */
+static FRICL_HOST_INLINE void
+FRICL_FN(bh_acc_body)(const BH_ACC *a, size_t vlo, size_t vhi, int k, int dim) {
   typedef FRICL_REAL real;
-  (void)worker;
-  const BH_ACC *a = arg;
-  const int k = a->k, dim = a->dim, ndof = k * dim;
+  const int ndof = k * dim;
   for (size_t t = 0; t < a->n; ++t) {
     const size_t c = a->c0 + t;
     const real *R = a->rec + t * BH_REC;
@@ -181,6 +181,18 @@ static void FRICL_FN(bh_acc)(void *arg, size_t vlo, size_t vhi,
         }
     }
   }
+}
+
+static void FRICL_FN(bh_acc)(void *arg, size_t vlo, size_t vhi,
+                             unsigned worker) {
+  (void)worker;
+  const BH_ACC *a = arg;
+  if (a->dim == 3 && a->k == 4)
+    FRICL_FN(bh_acc_body)(a, vlo, vhi, 4, 3);
+  else if (a->dim == 3 && a->k == 3)
+    FRICL_FN(bh_acc_body)(a, vlo, vhi, 3, 3);
+  else
+    FRICL_FN(bh_acc_body)(a, vlo, vhi, a->k, a->dim);
 }
 
 /* Zero reals [lo, hi) of the array arg. */
