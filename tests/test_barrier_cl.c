@@ -12,8 +12,9 @@
  *     one-chunk result bitwise; two runs are bitwise equal;
  *   - validation before any work, the message naming the argument: a NULL
  *     required buffer, a buffer of another OpenCL context, a buffer too
- *     small, a missing or mismatched plan, bad parameters; UNSUPPORTED on
- *     contexts without an OpenCL device;
+ *     small, an output aliasing another buffer, a missing or mismatched
+ *     plan, bad parameters; UNSUPPORTED on contexts without an OpenCL
+ *     device;
  *   - a device vertex index out of range gives NaN for its contact only.
  * Exit status 77 (skip) when no OpenCL device exists.
  */
@@ -553,6 +554,17 @@ static void errors(const char *spec) {
   G[1].local_hessian.offset = 999999;
   expect(ctx, &b, FRICL_STATUS_INVALID_ARGUMENT, "groups[1].local_hessian",
          "local Hessian too small");
+  /* Outputs that alias an input or each other. */
+  b = c.b;
+  b.gradient = c.b.positions;
+  expect(ctx, &b, FRICL_STATUS_INVALID_ARGUMENT,
+         "output batch.gradient overlaps input batch.positions",
+         "gradient over positions");
+  b = c.b;
+  b.hessian_product = c.b.gradient;
+  expect(ctx, &b, FRICL_STATUS_INVALID_ARGUMENT,
+         "output batch.gradient overlaps output batch.hessian_product",
+         "H p over gradient");
   /* Plans: missing, from another context, for another topology. */
   b = c.b;
   b.plan = NULL;

@@ -100,10 +100,11 @@ FRICL_API void fricl_barrier_batch_cl_init(fricl_barrier_batch_cl *batch);
  * with hessian_product, plan with a gathered output), that each buffer
  * belongs to the context's OpenCL context and holds offset + size
  * elements, and the plan (context, dim, n_vertices, types, counts).
- * Device-resident values are not read back: a vertex index out of range
- * yields NaN for its contact, invalid weights or planes give NaN or
- * meaningless values, never an out-of-bounds access. Output buffers must
- * not overlap each other or the inputs.
+ * Output buffers must not overlap each other or the inputs
+ * (INVALID_ARGUMENT naming both). Device-resident values are not read
+ * back: a vertex index out of range yields NaN for its contact, invalid
+ * weights or planes give NaN or meaningless values, never an
+ * out-of-bounds access.
  * @return OK, INVALID_ARGUMENT, NO_FP64, UNSUPPORTED (a context without an
  *         OpenCL device), OUT_OF_MEMORY, OPENCL_ERROR, BUILD_FAILED.
  * @since 0.4

@@ -1,10 +1,11 @@
 /* barrier_cl.c - the normal-contact barrier's cl_mem entry point: batch
- * parameters, types, counts, the caller's buffers (context and size) and
- * the plan validated on the host (device data is never read back), then
- * enqueued on the context's OpenCL device (src/opencl/barrier.c). */
-#include <stdio.h>
+ * parameters, types, counts, the caller's buffers (context, size,
+ * overlaps: api/cl_regions.h) and the plan validated on the host (device
+ * data is never read back), then enqueued on the context's OpenCL device
+ * (src/opencl/barrier.c). */
 #include <string.h>
 
+#include "api/cl_regions.h"
 #include "api/tangential_checks.h"
 #include "core/barrier.h"
 #include "opencl/opencl.h"
@@ -17,42 +18,6 @@ void fricl_barrier_batch_cl_init(fricl_barrier_batch_cl *batch) {
   memset(batch, 0, sizeof *batch);
   batch->struct_size = (uint32_t)sizeof *batch;
   batch->dim = 3;
-}
-
-/* A present buffer belongs to the device's context and holds offset +
- * elems elements of esz bytes. g = SIZE_MAX: a batch field. */
-static fricl_status check_buffer(fricl_context *ctx, const fricl__ocl *o,
-                                 size_t g, const char *what,
-                                 fricl_buffer_cl buf, size_t elems,
-                                 size_t esz) {
-  if (!buf.mem)
-    return FRICL_STATUS_OK;
-  char name[96];
-  if (g == SIZE_MAX)
-    snprintf(name, sizeof name, "batch.%s", what);
-  else
-    snprintf(name, sizeof name, "groups[%zu].%s", g, what);
-  cl_context owner = NULL;
-  size_t size = 0;
-  cl_int err =
-      clGetMemObjectInfo(buf.mem, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
-  if (err == CL_SUCCESS)
-    err = clGetMemObjectInfo(buf.mem, CL_MEM_SIZE, sizeof size, &size, NULL);
-  if (err != CL_SUCCESS)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "%s.mem is not a valid buffer (%s)", name,
-                       fricl__cl_error_name(err));
-  if (owner != o->cl_ctx)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "%s.mem belongs to another OpenCL context than the "
-                       "fricl context's device",
-                       name);
-  if (buf.offset > size / esz || elems > size / esz - buf.offset)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "%s: offset %zu + %zu elements of %zu bytes exceed the "
-                       "buffer's %zu bytes",
-                       name, buf.offset, elems, esz, size);
-  return FRICL_STATUS_OK;
 }
 
 static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
@@ -86,6 +51,9 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
   if (b->hessian_values.mem || b->hessian_product.mem)
     w = 2;
   size_t total = 0;
+  /* The caller's buffers, checked together once the rest is valid. */
+  fricl__cl_region r[7 + 9 * BAR_MAX_GROUPS];
+  size_t nr = 0;
   for (size_t g = 0; g < b->n_groups; ++g) {
     const fricl_barrier_group_cl *G = &b->groups[g];
     st = fricl__tangential_check_group_type(ctx, b->dim, g, G->type);
@@ -115,28 +83,19 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
                          "groups[%zu] (pv): plane_%s.mem is NULL with count = "
                          "%zu",
                          g, G->plane_normal.mem ? "offset" : "normal", n);
-    const struct {
-      const char *what;
-      fricl_buffer_cl buf;
-      size_t elems, esz;
-    } bufs[] = {{"vertices", G->vertices, n * k, sizeof(int32_t)},
-                {"weight", G->weight, n, esz},
-                {"dmin", G->dmin, n, esz},
-                {"plane_normal",
-                 pv ? G->plane_normal : (fricl_buffer_cl){NULL, 0}, n * dim,
-                 esz},
-                {"plane_offset",
-                 pv ? G->plane_offset : (fricl_buffer_cl){NULL, 0}, n, esz},
-                {"distance_type", G->distance_type, n, 1},
-                {"potential", G->potential, n, esz},
-                {"local_gradient", G->local_gradient, n * ndof, esz},
-                {"local_hessian", G->local_hessian, n * ndof * ndof, esz}};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i) {
-      st = check_buffer(ctx, o, g, bufs[i].what, bufs[i].buf, bufs[i].elems,
-                        bufs[i].esz);
-      if (st != FRICL_STATUS_OK)
-        return st;
-    }
+    const fricl_buffer_cl none = {NULL, 0};
+    const fricl__cl_region gr[] = {
+        {G->vertices, n * k, sizeof(int32_t), "vertices", g, 0},
+        {G->weight, n, esz, "weight", g, 0},
+        {G->dmin, n, esz, "dmin", g, 0},
+        {pv ? G->plane_normal : none, n * dim, esz, "plane_normal", g, 0},
+        {pv ? G->plane_offset : none, n, esz, "plane_offset", g, 0},
+        {G->distance_type, n, 1, "distance_type", g, 0},
+        {G->potential, n, esz, "potential", g, 1},
+        {G->local_gradient, n * ndof, esz, "local_gradient", g, 1},
+        {G->local_hessian, n * ndof * ndof, esz, "local_hessian", g, 1}};
+    for (size_t i = 0; i < sizeof gr / sizeof gr[0]; ++i)
+      r[nr++] = gr[i];
   }
   if (!any)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
@@ -175,24 +134,20 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "batch.plan has no Hessian pattern");
   }
-  const struct {
-    const char *what;
-    fricl_buffer_cl buf;
-    size_t elems;
-  } globals[] = {
-      {"positions", b->positions, nvd},
-      {"rest_positions", b->rest_positions, nvd},
-      {"direction", b->direction, nvd},
-      {"potential", b->potential, 1},
-      {"gradient", b->gradient, nvd},
-      {"hessian_product", b->hessian_product, nvd},
-      {"hessian_values", b->hessian_values, plan ? plan->nnz * dim * dim : 0}};
-  for (size_t i = 0; i < sizeof globals / sizeof globals[0]; ++i) {
-    st = check_buffer(ctx, o, SIZE_MAX, globals[i].what, globals[i].buf,
-                      globals[i].elems, esz);
-    if (st != FRICL_STATUS_OK)
-      return st;
-  }
+  const fricl__cl_region gl[] = {
+      {b->positions, nvd, esz, "positions", SIZE_MAX, 0},
+      {b->rest_positions, nvd, esz, "rest_positions", SIZE_MAX, 0},
+      {b->direction, nvd, esz, "direction", SIZE_MAX, 0},
+      {b->potential, 1, esz, "potential", SIZE_MAX, 1},
+      {b->gradient, nvd, esz, "gradient", SIZE_MAX, 1},
+      {b->hessian_product, nvd, esz, "hessian_product", SIZE_MAX, 1},
+      {b->hessian_values, plan ? plan->nnz * dim * dim : 0, esz,
+       "hessian_values", SIZE_MAX, 1}};
+  for (size_t i = 0; i < sizeof gl / sizeof gl[0]; ++i)
+    r[nr++] = gl[i];
+  st = fricl__cl_check_regions(ctx, o, r, nr);
+  if (st != FRICL_STATUS_OK)
+    return st;
   *want = w;
   return FRICL_STATUS_OK;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/cl_regions.h"
 #include "core/fault.h"
 #include "core/lagged_build.h"
 #include "core/validate.h"
@@ -20,15 +21,6 @@ void fricl_build_batch_cl_init(fricl_build_batch_cl *batch) {
   batch->struct_size = (uint32_t)sizeof *batch;
   batch->dim = 3;
 }
-
-/* One buffer of the call, for the size and overlap checks. */
-typedef struct {
-  fricl_buffer_cl b;
-  size_t elems, esz; /* extent in elements of esz bytes */
-  const char *what;
-  size_t group; /* SIZE_MAX: batch level */
-  int is_out;
-} cl_region;
 
 static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
                                  const fricl_build_batch_cl *b) {
@@ -71,70 +63,9 @@ static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
   if (b->n_groups && !b->groups)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.groups is NULL with n_groups = %zu", b->n_groups);
-  if (b->n_groups > SIZE_MAX / (32 * sizeof(cl_region)))
+  if (b->n_groups > SIZE_MAX / (32 * sizeof(fricl__cl_region)))
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.n_groups = %zu is too large", b->n_groups);
-  return FRICL_STATUS_OK;
-}
-
-static const char *where(char *buf, size_t size, const cl_region *r) {
-  if (r->group == SIZE_MAX)
-    snprintf(buf, size, "batch.%s", r->what);
-  else
-    snprintf(buf, size, "groups[%zu].%s", r->group, r->what);
-  return buf;
-}
-
-/* Every present buffer: of this OpenCL context, large enough for its
- * offset and extent; no output sharing bytes with another region. */
-static fricl_status check_regions(fricl_context *ctx, const fricl__ocl *o,
-                                  const cl_region *r, size_t n) {
-  char a[96], c[96];
-  for (size_t i = 0; i < n; ++i) {
-    if (!r[i].b.mem)
-      continue;
-    cl_context owner = NULL;
-    size_t size = 0;
-    cl_int err = clGetMemObjectInfo(r[i].b.mem, CL_MEM_CONTEXT, sizeof owner,
-                                    &owner, NULL);
-    if (err == CL_SUCCESS)
-      err =
-          clGetMemObjectInfo(r[i].b.mem, CL_MEM_SIZE, sizeof size, &size, NULL);
-    if (err != CL_SUCCESS)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "%s.mem is not a valid buffer (%s)",
-                         where(a, sizeof a, &r[i]), fricl__cl_error_name(err));
-    if (owner != o->cl_ctx)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "%s.mem belongs to another OpenCL context than the "
-                         "fricl context's (fricl_context_get_cl)",
-                         where(a, sizeof a, &r[i]));
-    const size_t cap = size / r[i].esz;
-    if (r[i].b.offset > cap || r[i].elems > cap - r[i].b.offset)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "%s: offset %zu + %zu elements of %zu bytes exceed "
-                         "the buffer's %zu bytes",
-                         where(a, sizeof a, &r[i]), r[i].b.offset, r[i].elems,
-                         r[i].esz, size);
-  }
-  for (size_t i = 0; i < n; ++i) {
-    if (!r[i].is_out || !r[i].b.mem || !r[i].elems)
-      continue;
-    const size_t lo = r[i].b.offset * r[i].esz, hi = lo + r[i].elems * r[i].esz;
-    for (size_t j = 0; j < n; ++j) {
-      if (j == i || r[j].b.mem != r[i].b.mem || !r[j].elems)
-        continue;
-      const size_t lo2 = r[j].b.offset * r[j].esz;
-      const size_t hi2 = lo2 + r[j].elems * r[j].esz;
-      if (lo < hi2 && lo2 < hi)
-        return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                           "output %s overlaps %s %s in the same buffer: "
-                           "outputs must not alias inputs or each other",
-                           where(a, sizeof a, &r[i]),
-                           r[j].is_out ? "output" : "input",
-                           where(c, sizeof c, &r[j]));
-    }
-  }
   return FRICL_STATUS_OK;
 }
 
@@ -147,16 +78,18 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
   const size_t dim = (size_t)b->dim, m = dim - 1, nv = b->n_vertices;
   size_t total = 0;
   *any_out = 0;
-  cl_region *r = fricl__malloc((4 + 15 * b->n_groups) * sizeof *r);
+  fricl__cl_region *r = fricl__malloc((4 + 15 * b->n_groups) * sizeof *r);
   if (!r)
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "validating");
   size_t nr = 0;
-  r[nr++] = (cl_region){b->lagged_positions, nv * dim, esz,
-                        "lagged_positions",  SIZE_MAX, 0};
-  r[nr++] = (cl_region){b->rest_positions, nv * dim, esz,
-                        "rest_positions",  SIZE_MAX, 0};
-  r[nr++] = (cl_region){b->vertex_mu_s, nv, esz, "vertex_mu_s", SIZE_MAX, 0};
-  r[nr++] = (cl_region){b->vertex_mu_k, nv, esz, "vertex_mu_k", SIZE_MAX, 0};
+  r[nr++] = (fricl__cl_region){b->lagged_positions, nv * dim, esz,
+                               "lagged_positions",  SIZE_MAX, 0};
+  r[nr++] = (fricl__cl_region){b->rest_positions, nv * dim, esz,
+                               "rest_positions",  SIZE_MAX, 0};
+  r[nr++] =
+      (fricl__cl_region){b->vertex_mu_s, nv, esz, "vertex_mu_s", SIZE_MAX, 0};
+  r[nr++] =
+      (fricl__cl_region){b->vertex_mu_k, nv, esz, "vertex_mu_k", SIZE_MAX, 0};
   for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
     const fricl_build_group_cl *G = &b->groups[g];
     const char *gn = fricl_stencil_name(G->type);
@@ -182,7 +115,7 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
     total += n;
     const int pv = G->type == FRICL_STENCIL_PV;
     const fricl_buffer_cl none = {NULL, 0};
-    const cl_region gr[15] = {
+    const fricl__cl_region gr[15] = {
         {G->vertices, n * k, sizeof(int32_t), "vertices", g, 0},
         {pv ? G->plane_normal : none, n * dim, esz, "plane_normal", g, 0},
         {pv ? G->plane_offset : none, n, esz, "plane_offset", g, 0},
@@ -224,7 +157,7 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "no output requested: set at least one output buffer");
   if (st == FRICL_STATUS_OK)
-    st = check_regions(ctx, o, r, nr);
+    st = fricl__cl_check_regions(ctx, o, r, nr);
   free(r);
   return st;
 }
