@@ -19,6 +19,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
+#include "device_pair.h"
 #include "fricl/fricl.h"
 #include "fricl/fricl_cl.h"
 #include "test_util.h"
@@ -31,29 +32,6 @@ static double urand(void) {
   return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
 }
 static double urange(double a, double b) { return a + (b - a) * urand(); }
-
-static char spec_one[32], spec_two[80];
-
-/* The first two devices of one platform with the same name. */
-static int find_pair(void) {
-  fricl_device_info inf[16];
-  size_t n = 0;
-  fricl_devices_list(inf, 16, &n);
-  if (n > 16)
-    n = 16;
-  for (size_t i = 0; i < n; ++i)
-    for (size_t j = i + 1; j < n; ++j)
-      if (inf[i].platform_index == inf[j].platform_index &&
-          strcmp(inf[i].device_name, inf[j].device_name) == 0) {
-        snprintf(spec_one, sizeof spec_one, "opencl:%d:%d",
-                 inf[i].platform_index, inf[i].device_index);
-        snprintf(spec_two, sizeof spec_two, "opencl:%d:%d,opencl:%d:%d",
-                 inf[i].platform_index, inf[i].device_index,
-                 inf[j].platform_index, inf[j].device_index);
-        return 1;
-      }
-  return 0;
-}
 
 /* A context; `shares` (or NULL) is FRICL_MULTI_SHARES during creation. */
 static fricl_context *make(const char *spec, size_t max_chunk,
