@@ -411,6 +411,41 @@ FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
 
 /* ---------------------------------------------------------- derivatives */
 
+/* J_a = sum_i dc_ai x_i (a < nf): the closest point's derivatives along
+ * the feature's free parameters; zero rows past nf. */
+FRICL_INLINE void FRICL_FN(dist_jacobian)(const FRICL_FN(dist_feature) * f,
+                                          int k, int dim, const FRICL_REAL *x,
+                                          FRICL_REAL J[2][3]) {
+  for (int a = 0; a < 2; ++a)
+    for (int s = 0; s < 3; ++s)
+      J[a][s] = FRICL_R(0);
+  for (int a = 0; a < f->nf; ++a)
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = FRICL_R(0);
+      for (int i = 0; i < k; ++i)
+        v += f->dc[a][i] * x[i * dim + s];
+      J[a][s] = v;
+    }
+}
+
+/* Gi = G^-1 for the Gram matrix G = J J^T of nf = 1 or 2 rows (for two,
+ * through |J_0 x J_1|^2 = det G). */
+FRICL_INLINE void FRICL_FN(dist_gram_inverse)(int nf, int dim,
+                                              FRICL_REAL J[2][3],
+                                              FRICL_REAL Gi[2][2]) {
+  if (nf == 1) {
+    Gi[0][0] = FRICL_R(1) / FRICL_FN(g_dot)(J[0], J[0], dim);
+  } else {
+    FRICL_REAL n[3];
+    FRICL_FN(g_cross)(J[0], J[1], n);
+    const FRICL_REAL det = FRICL_FN(g_dot)(n, n, 3);
+    Gi[0][0] = FRICL_FN(g_dot)(J[1], J[1], 3) / det;
+    Gi[1][1] = FRICL_FN(g_dot)(J[0], J[0], 3) / det;
+    Gi[0][1] = -FRICL_FN(g_dot)(J[0], J[1], 3) / det;
+    Gi[1][0] = Gi[0][1];
+  }
+}
+
 /* The full Hessian (k dim x k dim, row-major) of the feature's d^2:
  *   2 [ (c c^T) (x) I - F G^-1 F^T ],  F_(i,s),a = dc_ai r_s + c_i J_a,s. */
 FRICL_INLINE void FRICL_FN(dist_hessian_full)(const FRICL_FN(dist_feature) * f,
@@ -428,14 +463,8 @@ FRICL_INLINE void FRICL_FN(dist_hessian_full)(const FRICL_FN(dist_feature) * f,
     }
   if (f->nf == 0)
     return;
-  FRICL_REAL J[2][3] = {{0, 0, 0}, {0, 0, 0}};
-  for (int a = 0; a < f->nf; ++a)
-    for (int s = 0; s < dim; ++s) {
-      FRICL_REAL v = FRICL_R(0);
-      for (int i = 0; i < k; ++i)
-        v += f->dc[a][i] * x[i * dim + s];
-      J[a][s] = v;
-    }
+  FRICL_REAL J[2][3];
+  FRICL_FN(dist_jacobian)(f, k, dim, x, J);
   FRICL_REAL F[2][12];
   for (int a = 0; a < f->nf; ++a)
     for (int i = 0; i < k; ++i)
@@ -443,17 +472,7 @@ FRICL_INLINE void FRICL_FN(dist_hessian_full)(const FRICL_FN(dist_feature) * f,
         F[a][i * dim + s] = f->dc[a][i] * f->r[s] + f->c[i] * J[a][s];
   /* G^-1 (2 G^-1 is subtracted with the factor 2 below). */
   FRICL_REAL Gi[2][2];
-  if (f->nf == 1) {
-    Gi[0][0] = FRICL_R(1) / FRICL_FN(g_dot)(J[0], J[0], dim);
-  } else {
-    FRICL_REAL n[3];
-    FRICL_FN(g_cross)(J[0], J[1], n);
-    const FRICL_REAL det = FRICL_FN(g_dot)(n, n, 3);
-    Gi[0][0] = FRICL_FN(g_dot)(J[1], J[1], 3) / det;
-    Gi[1][1] = FRICL_FN(g_dot)(J[0], J[0], 3) / det;
-    Gi[0][1] = -FRICL_FN(g_dot)(J[0], J[1], 3) / det;
-    Gi[1][0] = Gi[0][1];
-  }
+  FRICL_FN(dist_gram_inverse)(f->nf, dim, J, Gi);
   /* H -= 2 F G^-1 F^T, upper triangle mirrored (exactly symmetric). */
   for (int u = 0; u < ndof; ++u) {
     FRICL_REAL m[2];
@@ -561,15 +580,8 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
   FRICL_REAL rh[3] = {0, 0, 0};
   for (int s = 0; s < dim; ++s)
     rh[s] = f.r[s] * ir;
-  /* J_a = sum_i dc_ai x_i. */
-  FRICL_REAL J[2][3] = {{0, 0, 0}, {0, 0, 0}};
-  for (int a = 0; a < f.nf; ++a)
-    for (int s = 0; s < dim; ++s) {
-      FRICL_REAL v = zero;
-      for (int i = 0; i < k; ++i)
-        v += f.dc[a][i] * x[i * dim + s];
-      J[a][s] = v;
-    }
+  FRICL_REAL J[2][3];
+  FRICL_FN(dist_jacobian)(&f, k, dim, x, J);
   /* The frame E (columns e_0 = r^, e_1, e_2) of the c block: e_1 along
    * J_0's part orthogonal to r (J_a is orthogonal to r at the closest
    * point), so that for one free parameter e_2 is an eigenvector and for
@@ -684,17 +696,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
   }
   /* G^-1 (2 G^-1 is subtracted with the factor 2 below). */
   FRICL_REAL Gi[2][2];
-  if (f.nf == 1) {
-    Gi[0][0] = FRICL_R(1) / FRICL_FN(g_dot)(J[0], J[0], dim);
-  } else {
-    FRICL_REAL n[3];
-    FRICL_FN(g_cross)(J[0], J[1], n);
-    const FRICL_REAL det = FRICL_FN(g_dot)(n, n, 3);
-    Gi[0][0] = FRICL_FN(g_dot)(J[1], J[1], 3) / det;
-    Gi[1][1] = FRICL_FN(g_dot)(J[0], J[0], 3) / det;
-    Gi[0][1] = -FRICL_FN(g_dot)(J[0], J[1], 3) / det;
-    Gi[1][0] = Gi[0][1];
-  }
+  FRICL_FN(dist_gram_inverse)(f.nf, dim, J, Gi);
   /* Hr -= 2 fr G^-1 fr^T, upper triangle mirrored (exactly symmetric). */
   for (int u = 0; u < nb; ++u) {
     FRICL_REAL m[2];
