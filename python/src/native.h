@@ -94,6 +94,14 @@ native_context *native_context_check(PyObject *obj);
  * (seconds) is stored in @p times (benchmark of the C API itself).
  */
 typedef fricl_status (*native_call_fn)(fricl_context *ctx, const void *arg);
+/* Statuses of the extension itself that a native_call_fn returns when an
+ * object it was given was closed while the caller waited for the lock:
+ * objects that close() frees may only be read under that lock, so the
+ * check is made there (native_call raises the matching error). */
+#define NATIVE_CLOSED_CONTEXT ((fricl_status)-1000)
+#define NATIVE_CLOSED_PLAN ((fricl_status)-1001)
+#define NATIVE_PLAN_CLOSED_MESSAGE                                             \
+  "the fricl.Plan is closed (by plan.close() or with its fricl.Context)"
 int native_call(native_context *c, native_call_fn fn, const void *arg,
                 int repeat, double *times);
 /* A list of @p n floats, or NULL. */

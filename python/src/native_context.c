@@ -9,9 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-/* Status used internally when the context was closed under a call. */
-#define CLOSED_STATUS ((fricl_status)-1000)
-
 native_context *native_context_check(PyObject *obj) {
   native_context *c;
   if (!PyObject_TypeCheck(obj, &native_context_type)) {
@@ -42,7 +39,7 @@ int native_call(native_context *c, native_call_fn fn, const void *arg,
   ts = PyEval_SaveThread();
   PyThread_acquire_lock(c->lock, WAIT_LOCK);
   if (c->ctx == NULL) {
-    st = CLOSED_STATUS;
+    st = NATIVE_CLOSED_CONTEXT;
   } else if (repeat <= 0) {
     st = fn(c->ctx, arg);
   } else {
@@ -52,7 +49,8 @@ int native_call(native_context *c, native_call_fn fn, const void *arg,
       times[i] = now() - t0;
     }
   }
-  if (st != FRICL_STATUS_OK && st != CLOSED_STATUS) {
+  if (st != FRICL_STATUS_OK && st != NATIVE_CLOSED_CONTEXT &&
+      st != NATIVE_CLOSED_PLAN) {
     const char *e = fricl_context_last_error(c->ctx);
     size_t len = strlen(e);
     msg = malloc(len + 1);
@@ -63,8 +61,12 @@ int native_call(native_context *c, native_call_fn fn, const void *arg,
   PyEval_RestoreThread(ts);
   if (st == FRICL_STATUS_OK)
     return 0;
-  if (st == CLOSED_STATUS) {
+  if (st == NATIVE_CLOSED_CONTEXT) {
     native_raise(FRICL_STATUS_INVALID_ARGUMENT, "the fricl.Context is closed");
+    return -1;
+  }
+  if (st == NATIVE_CLOSED_PLAN) {
+    native_raise(FRICL_STATUS_INVALID_ARGUMENT, NATIVE_PLAN_CLOSED_MESSAGE);
     return -1;
   }
   native_raise(st, msg ? msg : fricl_status_string(st));

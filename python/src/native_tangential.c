@@ -51,14 +51,29 @@ struct plan_args {
   int dim;
   size_t n_vertices;
   const native_groups *groups;
-  fricl_tangential_plan **out;
+  native_plan *p;
 };
 
+/* Create the plan and enter it in the owner's list in the same locked
+ * region: a close() of the context that runs between the two would
+ * otherwise miss it and leave a plan outliving its fricl_context. */
 static fricl_status call_plan(fricl_context *ctx, const void *arg) {
   const struct plan_args *a = arg;
-  return fricl_tangential_plan_create(ctx, a->dim, a->n_vertices,
-                                      a->groups->n_groups, a->groups->groups,
-                                      a->out);
+  native_plan *p = a->p;
+  native_context *c = p->owner;
+  fricl_tangential_plan *plan = NULL;
+  fricl_status st = fricl_tangential_plan_create(ctx, a->dim, a->n_vertices,
+                                                 a->groups->n_groups,
+                                                 a->groups->groups, &plan);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  p->plan = plan;
+  fricl_tangential_plan_bsr(plan, NULL, &p->nnz_blocks, NULL, NULL);
+  p->next = c->plans;
+  if (c->plans != NULL)
+    c->plans->prev = p;
+  c->plans = p;
+  return FRICL_STATUS_OK;
 }
 
 /* Plan(ctx, groups, n_vertices) */
@@ -69,7 +84,6 @@ static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
   native_context *c;
   native_plan *p;
   struct plan_args a;
-  fricl_tangential_plan *plan = NULL;
   (void)kwds;
   if (!PyArg_ParseTuple(args, "OO!n", &ctx_obj, &native_groups_type, &groups,
                         &n_vertices))
@@ -79,27 +93,21 @@ static PyObject *plan_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
   if (n_vertices < 0)
     return native_raise(FRICL_STATUS_INVALID_ARGUMENT,
                         "n_vertices must be >= 0");
+  p = (native_plan *)type->tp_alloc(type, 0);
+  if (p == NULL)
+    return NULL;
+  p->dim = groups->dim;
+  p->n_vertices = (size_t)n_vertices;
+  Py_INCREF(c);
+  p->owner = c;
   a.dim = groups->dim;
   a.n_vertices = (size_t)n_vertices;
   a.groups = groups;
-  a.out = &plan;
-  if (native_call(c, call_plan, &a, 0, NULL) != 0)
-    return NULL;
-  p = (native_plan *)type->tp_alloc(type, 0);
-  if (p == NULL) {
-    fricl_tangential_plan_destroy(plan);
+  a.p = p;
+  if (native_call(c, call_plan, &a, 0, NULL) != 0) {
+    Py_DECREF(p); /* holds no plan: dealloc only drops the owner */
     return NULL;
   }
-  p->plan = plan;
-  p->dim = groups->dim;
-  p->n_vertices = (size_t)n_vertices;
-  fricl_tangential_plan_bsr(plan, NULL, &p->nnz_blocks, NULL, NULL);
-  Py_INCREF(c);
-  p->owner = c;
-  p->next = c->plans;
-  if (c->plans != NULL)
-    c->plans->prev = p;
-  c->plans = p;
   return (PyObject *)p;
 }
 
@@ -112,8 +120,7 @@ static native_plan *plan_check(PyObject *obj) {
   }
   p = (native_plan *)obj;
   if (p->plan == NULL) {
-    native_raise(FRICL_STATUS_INVALID_ARGUMENT,
-                 "the plan is closed (its fricl.Context was closed)");
+    native_raise(FRICL_STATUS_INVALID_ARGUMENT, NATIVE_PLAN_CLOSED_MESSAGE);
     return NULL;
   }
   return p;
@@ -130,16 +137,21 @@ static PyObject *plan_bsr_pattern(native_plan *p, PyObject *args) {
   views.n = 0;
   if (!PyArg_ParseTuple(args, "OO", &rp_obj, &bc_obj))
     return NULL;
-  if (plan_check((PyObject *)p) == NULL)
-    return NULL;
-  fricl_tangential_plan_bsr(p->plan, &nb, &nnz, &row_ptr, &cols);
+  /* The sizes are the plan's, cached at creation; the plan itself is read
+   * only after the buffers are taken, since taking them may run Python
+   * code (another thread may then close the plan). From the check on, the
+   * GIL is held, which close() needs to free the plan. */
+  nb = p->n_vertices;
+  nnz = p->nnz_blocks;
   if (native_get(&views, rp_obj, "row_ptr", NATIVE_I64, FRICL_F64, nb + 1, 1, 0,
                  &rp) != 0 ||
       native_get(&views, bc_obj, "block_cols", NATIVE_I32, FRICL_F64, nnz, 1, 0,
-                 &bc) != 0) {
+                 &bc) != 0 ||
+      plan_check((PyObject *)p) == NULL) {
     native_release(&views);
     return NULL;
   }
+  fricl_tangential_plan_bsr(p->plan, &nb, &nnz, &row_ptr, &cols);
   memcpy(rp, row_ptr, (nb + 1) * sizeof *row_ptr);
   if (nnz > 0)
     memcpy(bc, cols, nnz * sizeof *cols);
@@ -148,7 +160,7 @@ static PyObject *plan_bsr_pattern(native_plan *p, PyObject *args) {
 }
 
 struct csr_args {
-  const fricl_tangential_plan *plan;
+  const native_plan *p; /* its plan is read under the context's lock */
   fricl_precision precision;
   const void *bsr;
   int64_t *row_ptr;
@@ -159,7 +171,9 @@ struct csr_args {
 static fricl_status call_csr(fricl_context *ctx, const void *arg) {
   const struct csr_args *a = arg;
   (void)ctx;
-  return fricl_tangential_plan_csr(a->plan, a->precision, a->bsr, a->row_ptr,
+  if (a->p->plan == NULL)
+    return NATIVE_CLOSED_PLAN;
+  return fricl_tangential_plan_csr(a->p->plan, a->precision, a->bsr, a->row_ptr,
                                    a->cols, a->values);
 }
 
@@ -181,7 +195,7 @@ static PyObject *plan_csr(native_plan *p, PyObject *args) {
   d2 = (size_t)p->dim * (size_t)p->dim;
   n = p->n_vertices * (size_t)p->dim;
   nnz = p->nnz_blocks * d2;
-  a.plan = p->plan;
+  a.p = p;
   if (native_get(&views, bsr_obj, "bsr_values", NATIVE_REAL, a.precision, nnz,
                  0, val_obj == Py_None, &bsr) != 0 ||
       native_get(&views, rp_obj, "row_ptr", NATIVE_I64, a.precision, n + 1, 1,
@@ -330,7 +344,10 @@ static PyObject *plan_csc(native_plan *p, PyObject *args) {
   if (!PyArg_ParseTuple(args, "OOOOOp", &prec_obj, &bsr_obj, &ip_obj, &ix_obj,
                         &data_obj, &index64))
     return NULL;
-  if (plan_check((PyObject *)p) == NULL || native_precision(prec_obj, &prec))
+  /* The precision first: converting it may run Python code, and the plan
+   * must stay checked until csc_map has read it (the GIL held between). */
+  if (native_precision(prec_obj, &prec) != 0 ||
+      plan_check((PyObject *)p) == NULL)
     return NULL;
   d = (size_t)p->dim;
   n = p->n_vertices * d;
@@ -423,8 +440,22 @@ PyTypeObject native_plan_type = {
 
 /* ----------------------------------------------------------- evaluation */
 
+struct tangential_args {
+  fricl_tangential_batch b; /* b.plan is set in the call */
+  const native_plan *plan;  /* or NULL */
+};
+
+/* The plan is read here, under the context's lock: close() takes that
+ * lock to free it, and may have run while the caller waited for it. */
 static fricl_status call_tangential(fricl_context *ctx, const void *arg) {
-  return fricl_tangential_eval(ctx, (const fricl_tangential_batch *)arg);
+  const struct tangential_args *a = arg;
+  fricl_tangential_batch b = a->b;
+  if (a->plan != NULL) {
+    if (a->plan->plan == NULL)
+      return NATIVE_CLOSED_PLAN;
+    b.plan = a->plan->plan;
+  }
+  return fricl_tangential_eval(ctx, &b);
 }
 
 #define LOCAL_GROUPS 8
@@ -447,7 +478,7 @@ PyObject *native_tangential_eval(PyObject *self, PyObject *args) {
   Py_ssize_t n_vertices;
   double eps_v, *times = NULL;
   native_views views;
-  fricl_tangential_batch b;
+  struct tangential_args ta;
   fricl_contact_group local[LOCAL_GROUPS], *groups = NULL;
   size_t n, i, d;
   void *p;
@@ -474,39 +505,39 @@ PyObject *native_tangential_eval(PyObject *self, PyObject *args) {
     return NULL;
   d = (size_t)g->dim;
   n = (size_t)n_vertices * d;
-  fricl_tangential_batch_init(&b);
-  b.precision = g->precision;
-  b.mu_profile = (fricl_mu_profile)profile;
-  b.psd = (fricl_psd)psd;
-  b.flags = flags;
-  b.dim = g->dim;
-  b.n_vertices = (size_t)n_vertices;
-  b.eps_v = eps_v;
-  b.plan = plan ? plan->plan : NULL;
-  b.n_groups = g->n_groups;
-  b.groups = g->groups;
-  if (native_get(&views, vel, "velocities", NATIVE_REAL, b.precision, n, 0, 0,
+  fricl_tangential_batch_init(&ta.b);
+  ta.plan = plan;
+  ta.b.precision = g->precision;
+  ta.b.mu_profile = (fricl_mu_profile)profile;
+  ta.b.psd = (fricl_psd)psd;
+  ta.b.flags = flags;
+  ta.b.dim = g->dim;
+  ta.b.n_vertices = (size_t)n_vertices;
+  ta.b.eps_v = eps_v;
+  ta.b.n_groups = g->n_groups;
+  ta.b.groups = g->groups;
+  if (native_get(&views, vel, "velocities", NATIVE_REAL, ta.b.precision, n, 0,
+                 0, &p) != 0)
+    goto done;
+  ta.b.velocities = p;
+  if (native_get(&views, dir, "direction", NATIVE_REAL, ta.b.precision, n, 0, 1,
                  &p) != 0)
     goto done;
-  b.velocities = p;
-  if (native_get(&views, dir, "direction", NATIVE_REAL, b.precision, n, 0, 1,
-                 &p) != 0)
-    goto done;
-  b.direction = p;
-  if (native_get(&views, pot, "potential", NATIVE_REAL, b.precision, 1, 1, 1,
-                 &b.potential) != 0 ||
-      native_get(&views, grad, "gradient", NATIVE_REAL, b.precision, n, 1, 1,
-                 &b.gradient) != 0 ||
-      native_get(&views, prod, "hessian_product", NATIVE_REAL, b.precision, n,
-                 1, 1, &b.hessian_product) != 0)
+  ta.b.direction = p;
+  if (native_get(&views, pot, "potential", NATIVE_REAL, ta.b.precision, 1, 1, 1,
+                 &ta.b.potential) != 0 ||
+      native_get(&views, grad, "gradient", NATIVE_REAL, ta.b.precision, n, 1, 1,
+                 &ta.b.gradient) != 0 ||
+      native_get(&views, prod, "hessian_product", NATIVE_REAL, ta.b.precision,
+                 n, 1, 1, &ta.b.hessian_product) != 0)
     goto done;
   if (hess != Py_None && plan == NULL) {
     native_raise(FRICL_STATUS_INVALID_ARGUMENT, "hessian_values needs a plan");
     goto done;
   }
-  if (native_get(&views, hess, "hessian_values", NATIVE_REAL, b.precision,
+  if (native_get(&views, hess, "hessian_values", NATIVE_REAL, ta.b.precision,
                  plan ? plan->nnz_blocks * d * d : 0, 1, 1,
-                 &b.hessian_values) != 0)
+                 &ta.b.hessian_values) != 0)
     goto done;
   if (per_group != Py_None) {
     if (!PyTuple_Check(per_group) ||
@@ -540,21 +571,22 @@ PyObject *native_tangential_eval(PyObject *self, PyObject *args) {
       snprintf(label[3], 64, "%s.factored_grad", name);
       snprintf(label[4], 64, "%s.factored_hessian", name);
       if (native_get(&views, PyTuple_GET_ITEM(it, 0), label[0], NATIVE_REAL,
-                     b.precision, m, 1, 1, &cg->potential) != 0 ||
+                     ta.b.precision, m, 1, 1, &cg->potential) != 0 ||
           native_get(&views, PyTuple_GET_ITEM(it, 1), label[1], NATIVE_REAL,
-                     b.precision, m * nd * nd, 1, 1, &cg->local_hessian) != 0 ||
+                     ta.b.precision, m * nd * nd, 1, 1,
+                     &cg->local_hessian) != 0 ||
           native_get(&views, PyTuple_GET_ITEM(it, 2), label[2], NATIVE_REAL,
-                     b.precision, m * k, 1, 1, &cg->factored_gamma) != 0 ||
+                     ta.b.precision, m * k, 1, 1, &cg->factored_gamma) != 0 ||
           native_get(&views, PyTuple_GET_ITEM(it, 3), label[3], NATIVE_REAL,
-                     b.precision, m * d, 1, 1, &cg->factored_grad) != 0 ||
+                     ta.b.precision, m * d, 1, 1, &cg->factored_grad) != 0 ||
           native_get(&views, PyTuple_GET_ITEM(it, 4), label[4], NATIVE_REAL,
-                     b.precision, m * d * (d + 1) / 2, 1, 1,
+                     ta.b.precision, m * d * (d + 1) / 2, 1, 1,
                      &cg->factored_hessian) != 0)
         goto done;
     }
-    b.groups = groups;
+    ta.b.groups = groups;
   }
-  if (native_call(c, call_tangential, &b, repeat, times) != 0)
+  if (native_call(c, call_tangential, &ta, repeat, times) != 0)
     goto done;
   if (repeat > 0)
     result = native_times_list(times, repeat);
