@@ -63,6 +63,7 @@ except ImportError as _e:  # pragma: no cover - environment dependent
                       "install ipctk): %s" % _e) from None
 
 from . import _convert as cv
+from . import _ipctk_args as _ia
 from .build import BuildGroup, BuildResult
 from .build import build as _fricl_build
 from .context import Context
@@ -92,8 +93,16 @@ _GETTERS = dict(
                                               if _NB[t] else ()) +
                               _DATA_ATTRS)))
     for t in _TYPES)
-_PSD_NAMES = {"NONE": "none", "CLAMP": "clamp", "ABS": "abs"}
 _CONTEXTS: Dict[str, Context] = {}
+# hessian(collision, x, psd) puts psd where X goes: a default of None
+# would take hessian(collision, x, None), which ipctk refuses, for
+# hessian(collision, x).
+class _NotGiven:
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+_NOT_GIVEN = _NotGiven()
 
 
 def _context(device: str) -> Context:
@@ -104,8 +113,7 @@ def _context(device: str) -> Context:
     return ctx
 
 
-def _count(x: Any) -> int:
-    return x() if callable(x) else x
+_count = _ia.count
 
 
 def _mesh_arrays(mesh: Any) -> Tuple[np.ndarray, np.ndarray, int, int]:
@@ -207,17 +215,7 @@ class _Entry:
 
 def _psd(project: Any) -> Tuple[str, bool]:
     """fricl's psd name and the IPCTK_ABS flag for an ipctk projection."""
-    if project is None or project is False:
-        return "none", False
-    if project is True:  # the bool of older ipctk releases
-        return "clamp", False
-    name = getattr(project, "name", project)
-    psd = _PSD_NAMES.get(str(name).upper()) if isinstance(name, str) \
-        else None
-    if psd is None:
-        raise InvalidArgumentError("project_hessian_to_psd: expected an "
-                                   "ipctk.PSDProjectionMethod, got %r"
-                                   % (project,))
+    psd = _ia.psd(project)
     return psd, psd == "abs"
 
 
@@ -306,14 +304,7 @@ class FrictionPotential:
         return e.contacts
 
     def _X(self, mesh: Any, X: Any) -> np.ndarray:
-        Xa = cv.real(X, cv.F64, "X")
-        nv, dim = _count(mesh.num_vertices), _count(mesh.dim)
-        if Xa.ndim != 2 or Xa.shape != (nv, dim):
-            raise InvalidArgumentError(
-                "X: expected the collision mesh's (%d, %d) array, got %s "
-                "(map full-mesh arrays with mesh.map_displacements or "
-                "mesh.vertices)" % (nv, dim, Xa.shape))
-        return Xa
+        return _ia.mesh_positions(mesh, X)
 
     # -------------------------------------------------- ipctk's interface
     def __call__(self, collisions: Any, mesh: Any, X: Any = None) -> float:
@@ -339,16 +330,17 @@ class FrictionPotential:
         return c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
                           potential=False, gradient=True).gradient.reshape(-1)
 
-    def hessian(self, collisions: Any, mesh: Any, X: Any = None,
-                project_hessian_to_psd: Any = None) -> Any:
+    def hessian(self, collisions: Any, mesh: Any, X: Any = _NOT_GIVEN,
+                project_hessian_to_psd: Any = _ia.PSD_DEFAULT) -> Any:
         """The Hessian w.r.t. ``X`` as a ``scipy.sparse.csc_matrix``
         (``X.size`` square), each collision's block projected as asked
         (``ipctk.PSDProjectionMethod``; default NONE). Called as
         ``(collision, x[, psd])``: the dense local Hessian."""
-        if X is None or not hasattr(mesh, "num_vertices"):
-            if X is not None:  # hessian(collision, x, psd)
+        if X is _NOT_GIVEN or not hasattr(mesh, "num_vertices"):
+            if X is not _NOT_GIVEN:  # hessian(collision, x, psd)
                 project_hessian_to_psd = X
-            return self._single(collisions, mesh, psd=project_hessian_to_psd)
+            return self._single(collisions, mesh, hessian=True,
+                                psd=project_hessian_to_psd)
         psd, abs_ = _psd(project_hessian_to_psd)
         Xa = self._X(mesh, X)
         c = self._contacts(collisions, mesh, Xa)
@@ -361,7 +353,7 @@ class FrictionPotential:
         return c.plan.to_csc(hv)
 
     def _single(self, collision: Any, x: Any, gradient: bool = False,
-                psd: Any = False) -> Any:
+                hessian: bool = False, psd: Any = None) -> Any:
         """One ipctk collision on its own DOFs x (k dim values)."""
         t = None
         for name, cls in (("vv", "VertexVertex"), ("ev", "EdgeVertex"),
@@ -377,6 +369,11 @@ class FrictionPotential:
         xa = cv.real(x, cv.F64, "x").reshape(-1)
         dim = _count(collision.dim)
         k = _K[t]
+        if xa.size != k * dim:
+            raise InvalidArgumentError(
+                "argument 'x': expected the %d values of the collision's "
+                "stencil (%d vertices x %d), got shape %s"
+                % (k * dim, k, dim, np.shape(x)))
         vals = _GETTERS[t](collision)[len(_ID_ATTRS[t]):]
         i = 0
         cp = None
@@ -391,7 +388,7 @@ class FrictionPotential:
             mu_aniso=np.asarray(a, np.float64).reshape(1, -1)[:, :dim - 1],
             dim=dim)
         c = Contacts(self.context, [g], k)
-        if psd is False:
+        if not hessian:
             return c.evaluate(xa, self._eps_v, mu_profile=self.mu_profile,
                               gradient=gradient)
         name, abs_ = _psd(psd)

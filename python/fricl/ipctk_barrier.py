@@ -17,7 +17,9 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
+from . import _ipctk_args as _ia
 from . import _native
+from ._tables import PSD
 from .context import Context
 
 _KIND = {"VertexVertexNormalCollision": ("vv", 0, 2),
@@ -25,7 +27,6 @@ _KIND = {"VertexVertexNormalCollision": ("vv", 0, 2),
          "EdgeEdgeNormalCollision": ("ee", 2, 4),
          "FaceVertexNormalCollision": ("fv", 3, 4),
          "PlaneVertexNormalCollision": ("pv", 4, 1)}
-_PSD = {"NONE": 0, "CLAMP": 1, "ABS": 2}
 _CONTEXTS: Dict[str, Context] = {}
 
 
@@ -79,7 +80,7 @@ class BarrierPotential:
 
     def _eval(self, collisions: Any, mesh: Any, X: Any, psd: int,
               gradient: bool, hessian: bool) -> Tuple[Any, ...]:
-        X = np.ascontiguousarray(X, dtype=np.float64)
+        X = _ia.mesh_positions(mesh, X)
         dim = X.shape[1]
         rest = np.ascontiguousarray(mesh.rest_positions, dtype=np.float64)
         if rest.shape != X.shape:
@@ -99,11 +100,10 @@ class BarrierPotential:
         return self._eval(collisions, mesh, X, 0, True, False)[1]
 
     def hessian(self, collisions: Any, mesh: Any, X: Any,
-                project_hessian_to_psd: Any = None) -> Any:
+                project_hessian_to_psd: Any = _ia.PSD_DEFAULT) -> Any:
         import scipy.sparse as sp
-        name = getattr(project_hessian_to_psd, "name", "NONE")
-        _, _, h = self._eval(collisions, mesh, X, _PSD[str(name)], False,
-                             True)
+        psd = PSD.index(_ia.psd(project_hessian_to_psd))
+        _, _, h = self._eval(collisions, mesh, X, psd, False, True)
         indptr, indices, data, n = h
         m = sp.csr_matrix((np.frombuffer(data, np.float64),
                            np.frombuffer(indices, np.int32),

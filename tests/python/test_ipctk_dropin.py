@@ -277,7 +277,7 @@ def test_collision_mesh_vs_full_mesh():
 def test_errors_and_empty():
     rng, mesh, V, tc, info = scene(7001, "triangles")
     fp = fi.FrictionPotential(1e-3)
-    with pytest.raises(fricl.InvalidArgumentError, match="PSDProjection"):
+    with pytest.raises(TypeError, match="project_hessian_to_psd"):
         fp.hessian(tc, mesh, V, "nearest")
     with pytest.raises(fricl.InvalidArgumentError, match="eps_v"):
         fi.FrictionPotential(-1.0)
@@ -290,3 +290,52 @@ def test_errors_and_empty():
     assert fp.eps_v == 1e-3
     # ipctk's other methods are delegated
     assert callable(fp.force)
+
+
+def test_psd_argument_is_ipctks_enum_only():
+    """project_hessian_to_psd takes what ipctk 1.6.1 takes, an
+    ipctk.PSDProjectionMethod by position or keyword, and refuses the rest
+    with ipctk's TypeError (issue 19, defect 6: True and "CLAMP" were read
+    as NONE by the barrier), in the collection and the single-collision
+    overloads."""
+    rng, mesh, V, tc, info = scene(7002, "tets")
+    X = xc.velocities(rng, V, 1e-3, "around")
+    fp = fi.FrictionPotential(1e-3)
+    ip = ipctk.FrictionPotential(1e-3)
+    clamp = ipctk.PSDProjectionMethod.CLAMP
+    want = fp.hessian(tc, mesh, X, clamp).toarray()
+    assert np.array_equal(
+        fp.hessian(tc, mesh, X, project_hessian_to_psd=clamp).toarray(), want)
+    assert np.array_equal(
+        fp.hessian(tc, mesh, X).toarray(),
+        fp.hessian(tc, mesh, X, ipctk.PSDProjectionMethod.NONE).toarray())
+    c = tc[0]
+    k = c.num_vertices() if callable(c.num_vertices) else c.num_vertices
+    x = X[np.asarray(c.vertex_ids(mesh.edges, mesh.faces))[:k]].reshape(-1)
+    for bad in (True, False, 1, 0, "CLAMP", "clamp", None, 1.0):
+        with pytest.raises(TypeError):  # what ipctk does
+            ip.hessian(tc, mesh, X, bad)
+        with pytest.raises(TypeError, match="project_hessian_to_psd"):
+            fp.hessian(tc, mesh, X, bad)
+        with pytest.raises(TypeError, match="project_hessian_to_psd"):
+            fp.hessian(tc, mesh, X, project_hessian_to_psd=bad)
+        with pytest.raises(TypeError, match="project_hessian_to_psd"):
+            fp.hessian(c, x, bad)
+    del c
+
+
+def test_array_shapes_are_checked():
+    """X must be the collision mesh's (num_vertices, dim) array and a
+    single collision's x its stencil's k * dim values; errors name them
+    (issue 19, defect 8)."""
+    rng, mesh, V, tc, info = scene(7003, "tets")
+    X = xc.velocities(rng, V, 1e-3, "around")
+    fp = fi.FrictionPotential(1e-3)
+    for bad in (X.ravel(), X.T, X[:, :2], X[:-1]):
+        for f in (fp, fp.gradient, fp.hessian):
+            with pytest.raises(fricl.InvalidArgumentError, match="'X'"):
+                f(tc, mesh, bad)
+    c = tc[0]
+    with pytest.raises(fricl.InvalidArgumentError, match="'x'"):
+        fp.gradient(c, np.zeros(2))
+    del c
