@@ -26,6 +26,7 @@ evaluations.
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Optional
 
 import numpy as np
@@ -131,6 +132,22 @@ def ids(a: Any, name: str, k: int) -> np.ndarray:
         raise InvalidArgumentError("argument '%s': expected shape (m, %d), "
                                    "got %s" % (name, k, arr.shape))
     return arr
+
+
+def count(value: Any, name: str) -> int:
+    """A count argument (``n_vertices``, ...) as a Python int >= 0: an
+    integer (numpy's too), never a float that ``int()`` would truncate;
+    a negative value is refused here, naming the argument, rather than
+    surfacing later as an error about some array's size."""
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError("argument '%s' must be an int, got %s"
+                        % (name, type(value).__name__)) from None
+    if n < 0:
+        raise InvalidArgumentError("argument '%s' must be >= 0, got %d"
+                                   % (name, n))
+    return n
 
 
 def out_array(out: Any, dtype: np.dtype, name: str,

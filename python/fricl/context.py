@@ -1,6 +1,7 @@
 """fricl.Context: a device and everything fricl caches on it."""
 from __future__ import annotations
 
+import math
 from typing import Any, Dict, List, Optional
 
 from . import _native
@@ -9,10 +10,30 @@ from . import laws as _laws
 from . import scalar as _scalar
 from . import tangential as _tangential
 from ._tables import BACKENDS
+from .errors import InvalidArgumentError
 
 
 def _backend_name(b: int) -> str:
     return BACKENDS[b] if 0 <= b < len(BACKENDS) else "backend%d" % b
+
+
+def _crossover(value: Any) -> int:
+    """auto_crossover for the native Context: -1 for math.inf (never the
+    device), else a count >= 0. Checked here because -1 is the native
+    layer's own spelling of infinity: a -1 from the caller must not mean
+    it."""
+    if value == math.inf:
+        return -1
+    try:
+        n = int(value)  # documented as int or float: floats truncate
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidArgumentError("argument 'auto_crossover' must be a "
+                                   "number >= 0 or math.inf, got %r"
+                                   % (value,)) from None
+    if not value >= 0:
+        raise InvalidArgumentError("argument 'auto_crossover' must be >= 0 "
+                                   "or math.inf, got %r" % (value,))
+    return n
 
 
 class Context(_native.Context):
@@ -59,7 +80,7 @@ class Context(_native.Context):
                 max_chunk_elements: int = 0, no_fp64: bool = False,
                 build_options: Optional[str] = None, threads: int = 0,
                 auto_crossover: float = 0) -> "Context":
-        cross = -1 if auto_crossover == float("inf") else int(auto_crossover)
+        cross = _crossover(auto_crossover)
         return super().__new__(cls, device, max_chunk_elements,
                                1 if no_fp64 else 0, build_options, threads,
                                cross)

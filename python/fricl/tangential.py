@@ -278,6 +278,7 @@ class Contacts:
 
     def __init__(self, ctx: Any, groups: Sequence[ContactGroup],
                  n_vertices: int) -> None:
+        n_vertices = cv.count(n_vertices, "n_vertices")
         groups = list(groups)
         if not groups:
             raise InvalidArgumentError("at least one contact group is needed")
@@ -291,7 +292,7 @@ class Contacts:
         self.groups = groups
         self.dim = groups[0].dim
         self.dtype = groups[0].dtype
-        self.n_vertices = int(n_vertices)
+        self.n_vertices = n_vertices
         self.count = sum(g.count for g in groups)
         self._prec = cv.precision(self.dtype)
         self._native = _native.Groups(

@@ -5,6 +5,8 @@
  */
 #include "native.h"
 
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -123,27 +125,69 @@ static void destroy(native_context *c) {
   c->ctx = NULL;
 }
 
+/* An integer argument in [0, max], named in the error: PyArg's unsigned
+ * formats would wrap a negative value silently (threads = -1 became
+ * UINT_MAX threads). Not given: 0 (the default). */
+static int count_arg(PyObject *obj, const char *name, unsigned long long max,
+                     unsigned long long *out) {
+  PyObject *idx;
+  long long v;
+  int overflow = 0;
+  *out = 0;
+  if (obj == NULL)
+    return 0;
+  idx = PyNumber_Index(obj);
+  if (idx == NULL) {
+    PyErr_Format(PyExc_TypeError, "argument '%s' must be an int, got %s", name,
+                 Py_TYPE(obj)->tp_name);
+    return -1;
+  }
+  v = PyLong_AsLongLongAndOverflow(idx, &overflow);
+  Py_DECREF(idx);
+  if (v == -1 && PyErr_Occurred())
+    return -1;
+  if (overflow == 0 && v < 0) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "argument '%s' must be >= 0, got %lld", name, v);
+    return -1;
+  }
+  if (overflow != 0 || (unsigned long long)v > max) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "argument '%s' must be <= %llu", name, max);
+    return -1;
+  }
+  *out = (unsigned long long)v;
+  return 0;
+}
+
 static PyObject *context_new(PyTypeObject *type, PyObject *args,
                              PyObject *kwds) {
   static char *kwlist[] = {
       "device",  "max_chunk_elements", "flags", "build_options",
       "threads", "auto_crossover",     NULL};
   const char *device = NULL, *build_options = NULL;
-  Py_ssize_t max_chunk = 0, crossover = 0;
-  unsigned int flags = 0, threads = 0;
+  PyObject *max_chunk_obj = NULL, *flags_obj = NULL, *threads_obj = NULL;
+  Py_ssize_t crossover = 0;
+  unsigned long long max_chunk, flags, threads;
   native_context *c;
   fricl_context_params p;
   fricl_status st;
   char err[1024];
   PyThreadState *ts;
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|znIzIn", kwlist, &device,
-                                   &max_chunk, &flags, &build_options, &threads,
-                                   &crossover))
+  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|zOOzOn", kwlist, &device,
+                                   &max_chunk_obj, &flags_obj, &build_options,
+                                   &threads_obj, &crossover))
     return NULL;
-  if (max_chunk < 0 || crossover < -1)
-    return native_raise(FRICL_STATUS_INVALID_ARGUMENT,
-                        "max_chunk_elements must be >= 0 and "
-                        "auto_crossover >= 0 (or -1: never the device)");
+  if (count_arg(max_chunk_obj, "max_chunk_elements", SIZE_MAX, &max_chunk) !=
+          0 ||
+      count_arg(flags_obj, "flags", UINT32_MAX, &flags) != 0 ||
+      count_arg(threads_obj, "threads", UINT_MAX, &threads) != 0)
+    return NULL;
+  if (crossover < -1)
+    return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                         "argument 'auto_crossover' must be >= 0 (or -1: "
+                         "never the device), got %zd",
+                         crossover);
   c = (native_context *)type->tp_alloc(type, 0);
   if (c == NULL)
     return NULL;
@@ -155,9 +199,9 @@ static PyObject *context_new(PyTypeObject *type, PyObject *args,
   fricl_context_params_init(&p);
   p.device = device;
   p.max_chunk_elements = (size_t)max_chunk;
-  p.flags = flags;
+  p.flags = (uint32_t)flags;
   p.build_options = build_options;
-  p.threads = threads;
+  p.threads = (unsigned)threads;
   p.auto_crossover = crossover == -1 ? SIZE_MAX : (size_t)crossover;
   err[0] = '\0';
   p.error_buffer = err;

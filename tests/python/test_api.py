@@ -252,3 +252,28 @@ def test_gil_is_released():
         t.join()
         assert state["call"] > 0.05, state
         assert gap < 0.5 * state["call"], (gap, state["call"])
+
+
+def test_count_arguments_are_refused_at_once(ref_ctx):
+    """Negative or non-integer counts are refused where they are given,
+    naming the argument (issue 19, defect 8): threads=-1 once wrapped to
+    UINT_MAX threads (256 after fricl's cap), and contacts(groups, -1)
+    surfaced later as an error about 'velocities'."""
+    for kw, name in ((dict(threads=-1), "threads"),
+                     (dict(threads=2**40), "threads"),
+                     (dict(max_chunk_elements=-1), "max_chunk_elements"),
+                     (dict(auto_crossover=-1), "auto_crossover"),
+                     (dict(auto_crossover=float("nan")), "auto_crossover")):
+        with pytest.raises(fricl.InvalidArgumentError, match=name):
+            fricl.Context("reference", **kw)
+    with pytest.raises(TypeError, match="threads"):
+        fricl.Context("reference", threads=1.5)
+    with fricl.Context("host", threads=np.int64(2)) as ctx:
+        assert ctx.threads == 2
+    rng = np.random.default_rng(4)
+    groups = groups_of(random_contacts(rng, 10, 3, {"vv": 3}))
+    with pytest.raises(fricl.InvalidArgumentError, match="n_vertices"):
+        ref_ctx.contacts(groups, -1)
+    with pytest.raises(TypeError, match="n_vertices"):
+        ref_ctx.contacts(groups, 10.5)
+    assert ref_ctx.contacts(groups, np.int32(10)).n_vertices == 10
