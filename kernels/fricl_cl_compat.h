@@ -1,7 +1,7 @@
 /*
  * fricl_cl_compat.h - the few macros that let kernels/fricl_*_math.h compile
  * both as OpenCL C (inside a kernel program) and as C99 (in the reference
- * backend, src/scalar_ref.c).
+ * backend, src/host/scalar_ref.c).
  *
  * The includer of a math header defines, per precision:
  *   FRICL_REAL       double or float

@@ -5,8 +5,8 @@
  * gradient, and the blended mu (docs/ipc-friction.md section 5).
  *
  * Shared by the kernels (fricl_build.cl) and the C reference backend
- * (src/build_ref.c, once per precision); no include guard for the functions
- * (see fricl_cl_compat.h). The includer defines FRICL_REAL, FRICL_FN,
+ * (src/host/build_ref.c, once per precision); no include guard for the
+ * functions (see fricl_cl_compat.h). The includer defines FRICL_REAL, FRICL_FN,
  * FRICL_SQRT and FRICL_LOG (sqrt/log, sqrtf/logf in C; the overloaded
  * builtins in OpenCL).
  *

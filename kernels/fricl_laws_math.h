@@ -7,7 +7,7 @@
  *
  * One source of truth, as fricl_scalar_math.h: compiled into every laws
  * OpenCL program and, once per precision, into the C reference backend
- * (src/laws_ref.c, which includes <tgmath.h> first so that exp, pow, fabs
+ * (src/host/laws_ref.c, which includes <tgmath.h> first so that exp, pow, fabs
  * and copysign pick the float or double function). No include guard.
  *
  * The includer defines, besides FRICL_REAL and FRICL_FN:

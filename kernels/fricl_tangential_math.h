@@ -4,7 +4,7 @@
  * projected dim x dim Hessian factor S (spec section 4).
  *
  * Shared by the kernels (fricl_tangential.cl) and the C reference backend
- * (src/tangential_ref.c); included after fricl_scalar_math.h, whose
+ * (src/host/tangential_ref.c); included after fricl_scalar_math.h, whose
  * smooth_mu_* functions it uses. No include guard, for the same reason as
  * that header (one inclusion per precision in C). The includer also defines
  * FRICL_SQRT (sqrt / sqrtf: a float sqrt must round to float before use).

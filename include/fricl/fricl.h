@@ -5,10 +5,11 @@
  * points (cl_mem buffers, wait lists) live in <fricl/fricl_cl.h>.
  *
  * What fricl computes is specified, normatively, in docs/ipc-friction.md
- * (the IPC family, the tangential potential, the lagged build) and
- * docs/friction-laws.md (the other laws), shipped with the sources and
- * installed with the documentation; "spec N.M" in the headers refers to
- * their sections.
+ * (the IPC family, the tangential potential, the lagged build),
+ * docs/barrier.md (the normal-contact barrier) and docs/friction-laws.md
+ * (the other laws), shipped with the sources and installed with the
+ * documentation; "spec N.M" in the headers refers to their sections. The
+ * manual is docs/api.md; devices and fallbacks are in docs/devices.md.
  *
  * Contents
  *   Version ........ fricl_version_number, fricl_version_string
@@ -42,12 +43,9 @@
  *
  * Versions: "@since X.Y" on a declaration names the minor release whose
  * API first had it; check FRICL_VERSION_NUMBER (compile time) or
- * fricl_version_number() (the library linked) against it. The API grew in
- * rounds: 0.1 the scalar family, contexts and devices; 0.2 the tangential
- * potential and the friction laws; 0.3 the lagged build; 0.4 (this release)
- * the first whose package version (CMake project, pkg-config, soname)
- * carries the same number; 0.2 and 0.3 were shipped as 0.1.0. A test
- * (version_tags) keeps every tag at or below the package version.
+ * fricl_version_number() (the library linked) against it. What each
+ * release added is in docs/CHANGELOG.md. A test (version_tags) keeps every
+ * tag at or below the package version.
  */
 #ifndef FRICL_H
 #define FRICL_H
@@ -99,7 +97,7 @@ FRICL_API const char *fricl_status_string(fricl_status status);
  *   OPENCL     an OpenCL device (GPU, or a CPU through PoCL / Intel);
  *   HOST       built-in C over all cores, vectorised (@since 0.4).
  * The three give bitwise identical results wherever fricl documents
- * bitwise agreement (see README). */
+ * bitwise agreement (docs/api.md, "Reproducibility"). */
 typedef enum fricl_backend {
 #define FRICL_BACKEND_ENUM_(name, value, text) FRICL_BACKEND_##name = value,
   FRICL_BACKEND_MAP(FRICL_BACKEND_ENUM_)
@@ -162,8 +160,8 @@ typedef struct fricl_context_params {
    *                most 8) or "all-gpu" (every OpenCL GPU): one context
    *                over several devices; every call is split over them by
    *                their measured speed, with results bitwise equal to one
-   *                device's (README, "Several devices"). The cl_mem tier
-   *                runs on the first device. @since 0.4
+   *                device's (docs/devices.md, "Several devices"). The
+   *                cl_mem tier runs on the first device. @since 0.4
    * Explicit specs never switch; only "auto" chooses. */
   const char *device;
   /* Largest number of elements per kernel launch; 0 derives it from the
@@ -188,8 +186,8 @@ typedef struct fricl_context_params {
    * backend, a larger one on the OpenCL device. Work items are elements
    * (scalar family), contacts (tangential, lagged build) or element-steps
    * (laws). 0: the FRICL_AUTO_CROSSOVER environment variable, else fricl's
-   * measured default for the device type (README, "Devices"). SIZE_MAX:
-   * never use the device. @since 0.4 */
+   * measured default for the device type (docs/devices.md, "Devices and
+   * fallbacks"). SIZE_MAX: never use the device. @since 0.4 */
   size_t auto_crossover;
 } fricl_context_params;
 
@@ -266,8 +264,8 @@ typedef struct fricl_context_device {
   double share[FRICL_FEATURE_COUNT];
   /* Per fricl_feature: the work items per second this device reached on
    * the context's split calls so far, 0 before any was measured (the
-   * shares then follow compute units x clock). See README, "Several
-   * devices". */
+   * shares then follow compute units x clock). See docs/devices.md,
+   * "Several devices". */
   double items_per_second[FRICL_FEATURE_COUNT];
 } fricl_context_device;
 

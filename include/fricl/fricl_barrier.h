@@ -4,7 +4,9 @@
  * BarrierPotential with the clamped-log barrier on squared distances, its
  * gradient and its Hessian (projected onto the PSD cone as a whole local
  * matrix), batched over contact groups and assembled into global vectors
- * and the sparse matrix of a fricl_tangential_plan.
+ * and the sparse matrix of a fricl_tangential_plan. docs/barrier.md is
+ * the normative specification; docs/api.md, "Normal-contact barrier", the
+ * tour.
  *
  * Contents
  *   Contacts ..... fricl_barrier_group

@@ -12,8 +12,8 @@
  * fricl_contact_group_cl (fricl_cl.h): a contact group of
  * fricl_tangential_eval_cl points at them directly - closest_point,
  * tangent_basis, normal_force, weight_out, mu_s_out, mu_k_out - and at the
- * same vertices buffer. README, "Device-resident Newton loop", has the
- * recipe; examples/newton_device.c runs it.
+ * same vertices buffer. docs/devices.md, "Device-resident Newton loop",
+ * has the recipe; examples/newton_device.c runs it.
  *
  * As for the other cl_mem entry points: nothing is allocated (no device
  * memory at all; the kernels are built and cached in the context on first

@@ -8,7 +8,7 @@
  * Included by <fricl/fricl.h>; needs nothing else. The normative definition
  * of every law (parameters, comparison operators, signs at +-0, quirks,
  * reference values) is docs/friction-laws.md (installed with the docs);
- * README "Friction laws" summarises it.
+ * docs/api.md, "Friction laws", summarises it.
  *
  * Contents
  *   fricl_law, fricl_law_name, fricl_law_from_name, fricl_law_get_info,
@@ -89,8 +89,9 @@ typedef enum fricl_law {
  * -f_nominal v_nominal v / v0^2 instead of upstream's -f_nominal v / v0
  * (which jumps at |v| = v0 unless v_nominal == v0). */
 #define FRICL_LAW_OPT_ISDF_CONTINUOUS 0x1u
-/* Stribeck: viscous term b_v v outside the sign (seed 004's formula, odd
- * in v) instead of inside it (the Fortran code). */
+/* Stribeck: viscous term b_v v outside the sign (the formula of the
+ * Fortran library's README, odd in v; docs/friction-laws.md section 10)
+ * instead of inside it (the Fortran code). */
 #define FRICL_LAW_OPT_STRIBECK_ODD 0x2u
 /* LuGre: Stribeck shape exp(-(|v|/v_s)^alpha) instead of upstream's
  * rational 1 / (1 + (|v|/v_s)^alpha). */

@@ -34,7 +34,8 @@ int tangential_device_wanted(fricl_context *ctx, const char *device_arg) {
   const char *spec = device_arg ? device_arg : getenv("FRICL_DEVICE");
   if (spec && *spec && strcmp(spec, "auto") != 0)
     return 1;
-  /* auto sends large calls to a GPU only (README, "Devices"). */
+  /* auto sends large calls to a GPU only (docs/devices.md, "Devices and
+   * fallbacks"). */
   cl_device_id dev = NULL;
   cl_device_type type = 0;
   return fricl_context_get_cl(ctx, NULL, &dev, NULL) == FRICL_STATUS_OK &&

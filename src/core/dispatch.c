@@ -13,12 +13,12 @@
 /*
  * Default crossovers of "auto", in work items (elements, contacts or
  * element-steps), per feature and device type: below them the host backend
- * is faster per call. Measured with `fricl bench --suite sweep` (README,
- * "Devices"): on a CPU OpenCL device the host backend runs the same math on
- * the same cores without the runtime's per-call costs, so it stays at
- * least as fast at every size we measured and auto never switches; a GPU
- * pays a fixed launch and transfer cost of tens of microseconds per call,
- * which the estimates below amortise.
+ * is faster per call. Measured with `fricl bench --suite sweep`
+ * (docs/devices.md, "Devices and fallbacks"): on a CPU OpenCL device the host
+ * backend runs the same math on the same cores without the runtime's per-call
+ * costs, so it stays at least as fast at every size we measured and auto never
+ * switches; a GPU pays a fixed launch and transfer cost of tens of microseconds
+ * per call, which the estimates below amortise.
  */
 #if FRICL_WITH_OPENCL
 static const size_t gpu_crossover[FRICL__FEATURE_COUNT] = {

@@ -1,4 +1,4 @@
-/* build_cl.c - the lagged build on an OpenCL device: one specialised kernel
+/* build.c - the lagged build on an OpenCL device: one specialised kernel
  * per group, launched chunk after chunk of contacts over buffers that wrap
  * the caller's arrays (zero copy on unified-memory devices, copies
  * elsewhere). */

@@ -1,6 +1,7 @@
 /* petsc_plan.c - fricl_petsc_plan_create and its accessors: the compact
  * numbering of the vertices a rank's contacts touch, fricl's plan on it,
- * the velocity scatter, and (petsc_prealloc.c) the preallocation. */
+ * the velocity scatter, and (petsc_matrix.c, with the counts of
+ * petsc_exchange.c) the preallocation. */
 #include <string.h>
 
 #include "petsc_internal.h"
