@@ -40,7 +40,7 @@ target_link_libraries(test_petsc_api PRIVATE fricl_petsc)
 if(FRICL_LIBM)
   target_link_libraries(test_petsc_api PRIVATE ${FRICL_LIBM})
 endif()
-foreach(scenario assemble dim2 errors)
+foreach(scenario assemble dim2 errors nulls)
   foreach(np ${FRICL_MPI_RANKS})
     add_test(NAME petsc_api_${scenario}_np${np}
              COMMAND ${FRICL_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np}
