@@ -53,7 +53,7 @@ endforeach()
 # fricl-mpi against the serial `fricl tangential` (mpi_cli_test.py, numpy;
 # SKIP 77 without it). FRICL_DEVICE=reference keeps 4 ranks on 2 cores
 # quick; the `device` scenario runs the default device (auto).
-foreach(scenario crossing newton empty errors device)
+foreach(scenario crossing newton empty errors device ranks same_file)
   foreach(np ${FRICL_MPI_RANKS})
     set(name mpi_cli_${scenario}_np${np})
     if(Python3_Interpreter_FOUND)
