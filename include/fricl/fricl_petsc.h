@@ -53,7 +53,11 @@
  * included) and agree before any collective step: when one rank's input is
  * bad, EVERY rank returns the same error code with the same message, which
  * names the failing rank ("rank 2: fricl_tangential_eval: invalid argument:
- * groups[1] (ev) contact 3: ..."), and no rank is left waiting. fricl's
+ * groups[1] (ev) contact 3: ..."), and no rank is left waiting. This holds
+ * for NULL arguments too (a NULL plan, layout or out-pointer on one rank):
+ * a rank without the plan (or layout) that names the communicator takes
+ * it from its other PETSc arguments (the velocities, gradient or hessian;
+ * the mapping; the matrix), else from PETSC_COMM_WORLD. fricl's
  * INVALID_ARGUMENT becomes PETSC_ERR_ARG_WRONG, OUT_OF_MEMORY PETSC_ERR_MEM,
  * NO_FP64 and UNSUPPORTED PETSC_ERR_SUP, any other status PETSC_ERR_LIB.
  * fricl_petsc never prints; PETSc's error handler (yours to choose)

@@ -176,8 +176,7 @@ static int run_barrier(const barrier_args *a) {
   r.in.precision = a->precision;
   r.esz = a->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
 
-  if (cli_same_file(a->in_path, a->out_path)) {
-    fprintf(stderr, "fricl barrier: the output %s is the input\n", a->out_path);
+  if (cli_refuse_same_file("fricl barrier", a->in_path, a->out_path)) {
     rc = EXIT_USAGE;
     goto done;
   }

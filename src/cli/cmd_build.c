@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "fricl/fricl.h"
 #include "npz.h"
+#include "same_file.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -46,6 +47,10 @@ static int run_build(const build_args *a) {
   b.precision = a->precision;
 
   /* 1. The input, checked completely before anything is created. */
+  if (cli_refuse_same_file("fricl build", a->in_path, a->out_path)) {
+    rc = EXIT_USAGE;
+    goto done;
+  }
   const npy_status nst = npz_read_file(a->in_path, &in, &nerr);
   if (nst != NPY_OK) {
     fprintf(stderr, "fricl build: %s: %s\n", a->in_path, nerr.msg);

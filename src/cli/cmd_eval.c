@@ -12,6 +12,7 @@
 #include "eval_args.h"
 #include "fricl/fricl.h"
 #include "npy.h"
+#include "same_file.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -139,6 +140,10 @@ static int run_eval(const eval_args *a) {
   memset(&out, 0, sizeof out);
 
   /* 1. The input, checked completely before anything is created. */
+  if (cli_refuse_same_file("fricl eval", a->in_path, a->out_path)) {
+    rc = EXIT_USAGE;
+    goto done;
+  }
   const npy_status rs = npy_read_file(a->in_path, 0, &in, &nerr);
   if (rs != NPY_OK) {
     fprintf(stderr, "fricl eval: %s: %s\n", a->in_path, nerr.msg);

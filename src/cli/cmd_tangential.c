@@ -14,6 +14,7 @@
 #include "fricl/fricl.h"
 #include "npz.h"
 #include "npz_input.h"
+#include "same_file.h"
 #include "tangential_args.h"
 #include "tangential_device.h"
 #include "tangential_input.h"
@@ -236,6 +237,10 @@ static int run_tangential(const tangential_args *a) {
   s.esz = a->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
 
   /* 1. The input, checked completely before anything is created. */
+  if (cli_refuse_same_file("fricl tangential", a->in_path, a->out_path)) {
+    rc = EXIT_USAGE;
+    goto done;
+  }
   s.in.cmd = "fricl tangential";
   s.in.path = a->in_path;
   s.in.precision = a->precision;

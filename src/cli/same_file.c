@@ -3,6 +3,7 @@
 
 #include "same_file.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,4 +48,14 @@ int cli_same_file(const char *a, const char *b) {
   free(da);
   free(db);
   return same;
+}
+
+int cli_refuse_same_file(const char *cmd, const char *in, const char *out) {
+  if (!in || !out || !cli_same_file(in, out))
+    return 0;
+  fprintf(stderr,
+          "%s: the output %s is the input %s (the same file): the input "
+          "would be replaced; choose another output\n",
+          cmd, out, in);
+  return 1;
 }

@@ -12,4 +12,13 @@
  */
 int cli_same_file(const char *a, const char *b);
 
+/*
+ * For a command with one input and one output file: when @p out names the
+ * same file as @p in (cli_same_file), print "CMD: the output OUT is the
+ * input IN (the same file); ..." to stderr and return 1, else 0. To be
+ * called before anything is written: the output is replaced atomically
+ * after the input was read, so the input would be lost without an error.
+ */
+int cli_refuse_same_file(const char *cmd, const char *in, const char *out);
+
 #endif

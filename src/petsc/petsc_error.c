@@ -93,6 +93,28 @@ PetscErrorCode fpetsc_agree(MPI_Comm comm, const fpetsc_err *e) {
   SETERRQ(comm, (PetscErrorCode)buf.code, "%s", buf.msg);
 }
 
+PetscErrorCode fpetsc_agree_without_comm(PetscInt n, const PetscObject *objs,
+                                         const fpetsc_err *e) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  PetscBool owned = PETSC_FALSE;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n && comm == MPI_COMM_NULL; ++i)
+    if (objs[i])
+      PetscCall(PetscObjectGetComm(objs[i], &comm));
+  if (comm == MPI_COMM_NULL) {
+    /* PETSc objects carry PETSc's inner duplicate of their communicator,
+     * and the other ranks agree on that one: PETSC_COMM_WORLD itself would
+     * be another communicator and never match. */
+    PetscCall(PetscCommDuplicate(PETSC_COMM_WORLD, &comm, NULL));
+    owned = PETSC_TRUE;
+  }
+  const PetscErrorCode ierr = fpetsc_agree(comm, e);
+  if (owned)
+    PetscCall(PetscCommDestroy(&comm));
+  PetscCall(ierr);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode fpetsc_agree_mask(MPI_Comm comm, unsigned mask,
                                  const char *what) {
   unsigned v[2] = {mask, ~mask}, r[2];

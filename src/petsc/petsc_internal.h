@@ -61,6 +61,16 @@ void fpetsc_capture_end(void);
  * failing rank's error ("rank r: message") with SETERRQ; else returns 0. */
 PetscErrorCode fpetsc_agree(MPI_Comm comm, const fpetsc_err *e);
 
+/* Collective, for a rank that lacks the object naming the call's
+ * communicator (a NULL plan or layout): it still has to meet the other
+ * ranks in their agreement, or they would wait for it forever. The
+ * communicator is that of the first non-NULL of the @p n objects (the
+ * caller's other PETSc arguments, which live on the same communicator),
+ * else PETSC_COMM_WORLD's. Takes part in fpetsc_agree with @p e (an error
+ * recorded) and returns the error every rank raises. */
+PetscErrorCode fpetsc_agree_without_comm(PetscInt n, const PetscObject *objs,
+                                         const fpetsc_err *e);
+
 /* Collective: whether any rank recorded an error (to release what the
  * ranks that succeeded allocated, before fpetsc_agree raises). */
 PetscErrorCode fpetsc_any_failed(MPI_Comm comm, const fpetsc_err *e,

@@ -11,20 +11,37 @@ PetscErrorCode fricl_petsc_plan_preallocate(const fricl_petsc_plan *plan, Mat A,
   PetscInt *dnz = NULL, *dnzu = NULL;
   PetscBool sbaij = PETSC_FALSE;
   PetscFunctionBegin;
-  PetscCheck(plan, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "plan is NULL");
   memset(&e, 0, sizeof e);
+  if (!plan) {
+    /* Meet the other ranks in their agreement, on A's communicator. */
+    const PetscObject objs[] = {(PetscObject)A};
+    fpetsc_err_set(&e, PETSC_ERR_ARG_NULL, "plan is NULL");
+    PetscCall(fpetsc_agree_without_comm(1, objs, &e));
+  }
   const PetscInt nown = plan->vend - plan->vstart;
   fpetsc_capture_begin(&e);
   if (!A)
     fpetsc_err_set(&e, PETSC_ERR_ARG_NULL, "A is NULL");
-  else
-    fpetsc_check_matrix(plan, A, "A", &e);
-  if (!e.code && (flags & ~FRICL_PETSC_MATRIX_DIAGONAL))
+  else if (flags & ~FRICL_PETSC_MATRIX_DIAGONAL)
     fpetsc_err_set(&e, PETSC_ERR_ARG_OUTOFRANGE, "flags = 0x%x: unknown bits",
                    flags);
-  if (!e.code)
-    FPETSC_TRY(&e, PetscObjectTypeCompareAny((PetscObject)A, &sbaij, MATSBAIJ,
-                                             MATSEQSBAIJ, MATMPISBAIJ, ""));
+  fpetsc_capture_end();
+  PetscCall(fpetsc_agree(plan->comm, &e));
+  /* DIAGONAL on some ranks only would give the ranks' rows different
+   * patterns than the plan describes to the others. */
+  PetscCall(fpetsc_agree_mask(plan->comm, flags, "flags"));
+  /* Now that every rank is here with a matrix: its layouts, set up
+   * together (collective), then checked against the plan. */
+  {
+    PetscLayout rmap = NULL, cmap = NULL;
+    PetscCall(MatGetLayouts(A, &rmap, &cmap));
+    PetscCall(PetscLayoutSetUp(rmap));
+    PetscCall(PetscLayoutSetUp(cmap));
+  }
+  fpetsc_capture_begin(&e);
+  fpetsc_check_matrix(plan, A, "A", &e);
+  FPETSC_TRY(&e, PetscObjectTypeCompareAny((PetscObject)A, &sbaij, MATSBAIJ,
+                                           MATSEQSBAIJ, MATMPISBAIJ, ""));
   fpetsc_capture_end();
   PetscCall(fpetsc_agree(plan->comm, &e));
   if (flags & FRICL_PETSC_MATRIX_DIAGONAL) {
@@ -44,21 +61,60 @@ PetscErrorCode fricl_petsc_plan_preallocate(const fricl_petsc_plan *plan, Mat A,
   PetscFunctionReturn(0);
 }
 
+/* A hash of a matrix type's name, to compare the ranks' types. */
+static unsigned type_hash(MatType type) {
+  unsigned h = 2166136261u;
+  for (const char *c = type; c && *c; ++c)
+    h = (h ^ (unsigned char)*c) * 16777619u;
+  return h;
+}
+
 PetscErrorCode fricl_petsc_plan_create_matrix(const fricl_petsc_plan *plan,
                                               MatType type, unsigned flags,
                                               Mat *H) {
-  Mat A;
+  fpetsc_err e;
+  Mat A = NULL;
   PetscInt n = 0, N = 0;
   PetscFunctionBegin;
-  PetscCheck(plan && H, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
-             "plan and H must not be NULL");
+  memset(&e, 0, sizeof e);
+  if (!plan) {
+    /* No PETSc argument names the communicator: meet the other ranks in
+     * their agreement on the world's. */
+    fpetsc_err_set(&e, PETSC_ERR_ARG_NULL, "plan is NULL");
+    PetscCall(fpetsc_agree_without_comm(0, NULL, &e));
+  }
+  /* What a rank may get wrong alone, checked before the ranks agree; the
+   * matrix is created only after, on every rank or none: creating a PETSc
+   * object takes a message tag of the communicator, and ranks that
+   * skipped one would number their later tags differently. */
+  fpetsc_capture_begin(&e);
+  if (!H)
+    fpetsc_err_set(&e, PETSC_ERR_ARG_NULL, "H is NULL");
+  else if (flags & ~FRICL_PETSC_MATRIX_DIAGONAL)
+    fpetsc_err_set(&e, PETSC_ERR_ARG_OUTOFRANGE, "flags = 0x%x: unknown bits",
+                   flags);
+  fpetsc_capture_end();
+  PetscCall(fpetsc_agree(plan->comm, &e));
+  /* The same type name everywhere, so that MatSetType fails on every rank
+   * or on none. */
+  if (!type)
+    type = MATBAIJ;
+  PetscCall(fpetsc_agree_mask(plan->comm, (type_hash(type) << 1) | flags,
+                              "the matrix type and the flags"));
   PetscCall(PetscLayoutGetLocalSize(plan->map, &n));
   PetscCall(PetscLayoutGetSize(plan->map, &N));
   PetscCall(MatCreate(plan->comm, &A));
-  PetscCall(MatSetSizes(A, n, n, N, N));
-  PetscCall(MatSetBlockSize(A, plan->dim));
-  PetscCall(MatSetType(A, type ? type : MATBAIJ));
-  PetscCall(fricl_petsc_plan_preallocate(plan, A, flags));
+  PetscErrorCode ierr = MatSetSizes(A, n, n, N, N);
+  if (!ierr)
+    ierr = MatSetBlockSize(A, plan->dim);
+  if (!ierr)
+    ierr = MatSetType(A, type);
+  if (!ierr)
+    ierr = fricl_petsc_plan_preallocate(plan, A, flags);
+  if (ierr) { /* no leak of the matrix when the preallocation fails */
+    PetscCall(MatDestroy(&A));
+    PetscCall(ierr);
+  }
   if (flags & FRICL_PETSC_MATRIX_DIAGONAL) {
     /* Zeros in the whole pattern of the owned rows and in the diagonal
      * blocks, assembled: an assembly squeezes out preallocated space that

@@ -26,10 +26,19 @@ uint64_t fpetsc_topology_checksum(size_t n_groups,
 
 void fpetsc_check_layout(const fricl_petsc_plan *plan, PetscLayout map,
                          const char *what, fpetsc_err *e) {
-  /* Sizes and ownership ranges; a matrix's layouts may not be set up yet
-   * (MatSetUp would do the same). Block sizes are checked by the callers. */
+  /* Sizes and ownership ranges. Block sizes are checked by the callers.
+   * The layout must be set up: PetscLayoutSetUp is collective (it sums the
+   * local sizes), and this runs in a local phase, where a rank that called
+   * it alone would wait for the others (fricl_petsc_plan_preallocate sets
+   * its matrix's layouts up on every rank first). */
   PetscInt n = 0, N = 0, lo = 0, hi = 0, pn = 0, pN = 0, plo = 0, phi = 0;
-  FPETSC_TRY(e, PetscLayoutSetUp(map));
+  if (!e->code && !map->setupcalled) {
+    fpetsc_err_set(e, PETSC_ERR_ARG_WRONGSTATE,
+                   "%s: its layout is not set up (MatSetUp or a "
+                   "preallocation)",
+                   what);
+    return;
+  }
   FPETSC_TRY(e, PetscLayoutGetLocalSize(map, &n));
   FPETSC_TRY(e, PetscLayoutGetSize(map, &N));
   FPETSC_TRY(e, PetscLayoutGetRange(map, &lo, &hi));
@@ -309,10 +318,17 @@ PetscErrorCode fricl_petsc_plan_create(fricl_context *ctx, Vec layout,
   fricl_petsc_plan *p = NULL;
   MPI_Comm comm;
   PetscFunctionBegin;
-  PetscCheck(layout, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
-             "layout is NULL (a Vec of block size dim)");
-  PetscCall(PetscObjectGetComm((PetscObject)layout, &comm));
   memset(&e, 0, sizeof e);
+  if (!layout) {
+    /* The layout names the communicator; without it, meet the other ranks
+     * in their agreement on the mapping's (the same one), else the
+     * world's. */
+    const PetscObject objs[] = {(PetscObject)mapping};
+    fpetsc_err_set(&e, PETSC_ERR_ARG_NULL,
+                   "layout is NULL (a Vec of block size dim)");
+    PetscCall(fpetsc_agree_without_comm(1, objs, &e));
+  }
+  PetscCall(PetscObjectGetComm((PetscObject)layout, &comm));
   int dim = 0;
   fpetsc_capture_begin(&e);
   check_args(ctx, layout, n_groups, groups, plan, &dim, &e);
@@ -336,12 +352,14 @@ PetscErrorCode fricl_petsc_plan_create(fricl_context *ctx, Vec layout,
       build_local(p, mapping, n_groups, groups, &e);
   }
   fpetsc_capture_end();
-  /* Every rank releases its part when any rank failed. */
-  PetscBool any = PETSC_FALSE;
-  PetscCall(fpetsc_any_failed(comm, &e, &any));
-  if (any)
+  /* Every rank releases its part when any rank failed. One agreement
+   * only, the one a rank without a layout joins
+   * (fpetsc_agree_without_comm). */
+  const PetscErrorCode ierr = fpetsc_agree(comm, &e);
+  if (ierr) {
     PetscCall(fricl_petsc_plan_destroy(&p));
-  PetscCall(fpetsc_agree(comm, &e));
+    PetscCall(ierr);
+  }
 
   /* Collective steps. */
   IS from;

@@ -54,8 +54,15 @@ PetscErrorCode fricl_petsc_tangential_eval(fricl_petsc_plan *plan,
   fricl_contact_group cg[FPETSC_MAX_GROUPS];
   PetscReal local = 0;
   PetscFunctionBegin;
-  PetscCheck(plan, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "plan is NULL");
   memset(&e, 0, sizeof e);
+  if (!plan) {
+    /* The other ranks are in the agreement below: join them there, on
+     * the communicator of the velocities (laid out like the plan's Vec). */
+    const PetscObject objs[] = {(PetscObject)velocities, (PetscObject)gradient,
+                                (PetscObject)hessian};
+    fpetsc_err_set(&e, PETSC_ERR_ARG_NULL, "plan is NULL");
+    PetscCall(fpetsc_agree_without_comm(3, objs, &e));
+  }
 
   /* 1. Arguments, on every rank, then agreement. */
   fpetsc_capture_begin(&e);

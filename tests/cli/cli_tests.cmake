@@ -132,3 +132,20 @@ foreach(scenario oracle errors usage)
   endif()
   set_tests_properties(cli_barrier_${scenario} PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+
+# Every command with an input and an output file refuses an output that is
+# the input (same_file_test.py: path, spelling, symbolic and hard link).
+foreach(cmd eval tangential build barrier)
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME cli_same_file_${cmd}
+             COMMAND ${Python3_EXECUTABLE}
+                     ${CMAKE_CURRENT_LIST_DIR}/same_file_test.py ${cmd}
+                     $<TARGET_FILE:fricl_cli>
+                     ${CMAKE_CURRENT_BINARY_DIR}/cli_same_file_tmp/${cmd})
+  else()
+    add_test(NAME cli_same_file_${cmd}
+             COMMAND sh -c "echo 'SKIPPED: no python3'; exit 77")
+  endif()
+  set_tests_properties(cli_same_file_${cmd} PROPERTIES SKIP_RETURN_CODE 77
+                       TIMEOUT 300)
+endforeach()

@@ -31,6 +31,11 @@ Scenarios
                missing input, usage errors: exit 2, the same message as
                `fricl tangential`; the existing output is untouched and no
                temporary file is left
+  ranks        ranks that read different contact sets (an MPMD launch):
+               every rank exits 2, one line naming the rank; no temporary
+               file left
+  same_file    the output is the input (path, spelling, symbolic and hard
+               link): refused, exit 2, the input unchanged
   device       the default device (auto: PoCL's CPU device here) agrees
                with the serial result too
 """
@@ -351,6 +356,100 @@ def scenario_errors():
     r = mpi(["tangential", "--help"], expect=0)
     check("newton_step" in r.stdout and r.stdout.count("Usage:") == 1,
           r.stdout)
+
+
+def mpmd(first, rest, expect):
+    """Rank 0 runs `first`, ranks 1.. run `rest` (an MPMD launch: the way
+    to give ranks different arguments; MPIEXEC ends with the flag that
+    takes the number of ranks)."""
+    cmd = (MPIEXEC + ["1", FRICL_MPI] + first + [":", MPIEXEC[-1],
+                                                 str(NP - 1), FRICL_MPI] + rest)
+    return run(cmd, expect)
+
+
+def scenario_ranks():
+    """Ranks that read different contact sets (25 contacts on one rank, 40
+    on the others; the same count with other vertex ids): every rank exits
+    2 with one line naming the differing rank; no crash, no hang, the
+    output untouched, no temporary file left."""
+    if NP < 2:
+        print("one rank: nothing to compare")
+        return
+    rng = np.random.default_rng(120 + NP)
+    n = 60
+    d40 = scene(rng, 3, n, 40)
+    d25 = {k: (v[:25] if k in TYPES or k.split("_")[0] in TYPES else v)
+           for k, v in d40.items()}
+    other = dict(d40)
+    other["ee"] = d40["ee"][::-1].copy()
+    a, b, c = (save(d40, "r40.npz"), save(d25, "r25.npz"),
+               save(other, "rother.npz"))
+    out = path("ranks_out.npz")
+    cases = [
+        (a, b, "rank 1: ", "25 vv contacts, rank 0's has 40"),
+        (b, a, "rank 1: ", "40 vv contacts, rank 0's has 25"),
+        (a, c, "rank 1: ", "ee contacts with other vertex ids"),
+    ]
+    for first, rest, who, what in cases:
+        with open(out, "wb") as f:
+            f.write(b"previous content")
+        before = set(os.listdir(TMP))
+        r = mpmd(["tangential", first, "-o", out],
+                 ["tangential", rest, "-o", out], 2)
+        lines = [l for l in r.stderr.splitlines()
+                 if l.startswith("fricl-mpi")]
+        check(len(lines) == 1, "expected one message line, got:\n%s" %
+              r.stderr)
+        for needle in (who, what, "differs from rank 0's"):
+            check(needle in lines[0], "message %r lacks %r" %
+                  (lines[0], needle))
+        with open(out, "rb") as f:
+            check(f.read() == b"previous content", "the output was touched")
+        check(set(os.listdir(TMP)) == before,
+              "files left: %s" % (set(os.listdir(TMP)) - before))
+        print(lines[0])
+    # The same archive everywhere through MPMD still works.
+    mpmd(["tangential", a, "-o", out], ["tangential", a, "-o", out], 0)
+    ref = serial(a, path("r40_ser.npz"), "none")
+    compare(np.load(out), ref, TYPES, "MPMD, same input")
+
+
+def scenario_same_file():
+    """An output that is the input (the same path, another spelling of it,
+    a symbolic or a hard link) is refused before anything is written:
+    exit 2, one line naming both, the input unchanged."""
+    rng = np.random.default_rng(140 + NP)
+    inp = save(scene(rng, 3, 30, 10), "sf_in.npz")
+    with open(inp, "rb") as f:
+        content = f.read()
+    sym, hard = path("sf_sym.npz"), path("sf_hard.npz")
+    for p_ in (sym, hard):
+        if os.path.lexists(p_):
+            os.remove(p_)
+    os.symlink(os.path.basename(inp), sym)
+    os.link(inp, hard)
+    spelled = os.path.join(TMP, ".", "..", os.path.basename(TMP),
+                           "sf_in.npz")
+    before = set(os.listdir(TMP))
+    for out in (inp, spelled, sym, hard):
+        r = mpi(["tangential", inp, "-o", out], expect=2)
+        lines = [l for l in r.stderr.splitlines()
+                 if l.startswith("fricl-mpi")]
+        check(len(lines) == 1, "expected one message line, got:\n%s" %
+              r.stderr)
+        check("the output %s is the input %s" % (out, inp) in lines[0],
+              "message %r does not name both files" % lines[0])
+        with open(inp, "rb") as f:
+            check(f.read() == content, "-o %s replaced the input" % out)
+        check(set(os.listdir(TMP)) == before,
+              "files left: %s" % (set(os.listdir(TMP)) - before))
+    # The serial tool refuses it the same way.
+    for out in (inp, sym, hard):
+        r = run([FRICL, "tangential", inp, "-o", out], 2)
+        check("the output %s is the input %s" % (out, inp) in r.stderr,
+              "fricl tangential: %s" % r.stderr)
+        with open(inp, "rb") as f:
+            check(f.read() == content, "fricl: -o %s replaced the input" % out)
 
 
 def scenario_device():

@@ -40,7 +40,7 @@ target_link_libraries(test_petsc_api PRIVATE fricl_petsc)
 if(FRICL_LIBM)
   target_link_libraries(test_petsc_api PRIVATE ${FRICL_LIBM})
 endif()
-foreach(scenario assemble dim2 errors)
+foreach(scenario assemble dim2 errors nulls)
   foreach(np ${FRICL_MPI_RANKS})
     add_test(NAME petsc_api_${scenario}_np${np}
              COMMAND ${FRICL_MPIEXEC} ${MPIEXEC_NUMPROC_FLAG} ${np}
@@ -53,7 +53,7 @@ endforeach()
 # fricl-mpi against the serial `fricl tangential` (mpi_cli_test.py, numpy;
 # SKIP 77 without it). FRICL_DEVICE=reference keeps 4 ranks on 2 cores
 # quick; the `device` scenario runs the default device (auto).
-foreach(scenario crossing newton empty errors device)
+foreach(scenario crossing newton empty errors device ranks same_file)
   foreach(np ${FRICL_MPI_RANKS})
     set(name mpi_cli_${scenario}_np${np})
     if(Python3_Interpreter_FOUND)

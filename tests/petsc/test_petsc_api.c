@@ -16,6 +16,8 @@
  *   dim2      the same in 2-D (vv, ev, pv).
  *   errors    bad input on one rank: every rank gets the same error, no
  *             rank hangs; the plan stays usable.
+ *   nulls     a NULL plan, layout or out-pointer on one rank only: every
+ *             rank gets the same error (before: the others hung).
  */
 #include <math.h>
 #include <stdio.h>
@@ -767,6 +769,106 @@ static PetscErrorCode run_errors(fricl_context *ctx, fricl_context *ref_ctx) {
   PetscFunctionReturn(0);
 }
 
+/* --------------------------------------------------------------- nulls */
+
+/* A NULL plan, layout or out-pointer on one rank only: that rank cannot
+ * leave early, or the others wait for it in their agreement (the test's
+ * timeout catches that); every rank gets the same error naming it. */
+static PetscErrorCode run_nulls(fricl_context *ctx, fricl_context *ref_ctx) {
+  scene s;
+  part p;
+  serial ref;
+  const int n = 40, dim = 3, bad = size - 1;
+  char needle[128];
+  PetscFunctionBegin;
+  make_scene(&s, dim, n, 40, 1.0, 4242);
+  serial_eval(ref_ctx, &s, FRICL_PSD_NONE, &ref);
+  Vec v, g;
+  PetscInt lo, hi;
+  PetscCall(make_vecs(&s, &v, &g, &lo, &hi));
+  make_part(&s, (int)(lo / dim), (int)(hi / dim), &p);
+  fricl_petsc_plan *plan = NULL;
+  PetscErrorCode ierr;
+
+  PetscCall(PetscPushErrorHandler(quiet_handler, NULL));
+  /* 1. plan_create: a NULL layout. */
+  ierr = fricl_petsc_plan_create(ctx, rank == bad ? NULL : v, NULL,
+                                 (size_t)p.ng, p.g, &plan);
+  snprintf(needle, sizeof needle, "rank %d: layout is NULL", bad);
+  expect_same_error("NULL layout", ierr, PETSC_ERR_ARG_NULL, needle);
+  CHECK(plan == NULL, "a failed plan_create must leave *plan NULL");
+  /* 2. plan_create: a NULL plan out-pointer. */
+  ierr = fricl_petsc_plan_create(ctx, v, NULL, (size_t)p.ng, p.g,
+                                 rank == bad ? NULL : &plan);
+  snprintf(needle, sizeof needle, "rank %d: plan is NULL", bad);
+  expect_same_error("NULL plan out-pointer", ierr, PETSC_ERR_ARG_NULL, needle);
+  CHECK(plan == NULL, "a failed plan_create must leave *plan NULL");
+  PetscCall(PetscPopErrorHandler());
+
+  PetscCall(fricl_petsc_plan_create(ctx, v, NULL, (size_t)p.ng, p.g, &plan));
+  Mat H = NULL;
+  PetscCall(PetscPushErrorHandler(quiet_handler, NULL));
+  /* 3. create_matrix: a NULL out-pointer, then a NULL plan. */
+  ierr = fricl_petsc_plan_create_matrix(plan, NULL, 0, rank == bad ? NULL : &H);
+  snprintf(needle, sizeof needle, "rank %d: H is NULL", bad);
+  expect_same_error("NULL H", ierr, PETSC_ERR_ARG_NULL, needle);
+  CHECK(H == NULL, "a failed create_matrix must leave *H alone");
+  ierr = fricl_petsc_plan_create_matrix(rank == bad ? NULL : plan, NULL, 0, &H);
+  snprintf(needle, sizeof needle, "rank %d: plan is NULL", bad);
+  expect_same_error("create_matrix: NULL plan", ierr, PETSC_ERR_ARG_NULL,
+                    needle);
+  CHECK(H == NULL, "a failed create_matrix must leave *H alone");
+  /* 4. create_matrix: another type on one rank. */
+  if (size > 1) {
+    ierr = fricl_petsc_plan_create_matrix(plan, rank == bad ? MATAIJ : NULL, 0,
+                                          &H);
+    expect_same_error("type on one rank", ierr, PETSC_ERR_ARG_INCOMP,
+                      "must be the same on every rank");
+    CHECK(H == NULL, "a failed create_matrix must leave *H alone");
+  }
+  /* 5. preallocate: a NULL plan. */
+  {
+    Mat A;
+    PetscInt nl;
+    PetscCall(VecGetLocalSize(v, &nl));
+    PetscCall(MatCreate(PETSC_COMM_WORLD, &A));
+    PetscCall(MatSetSizes(A, nl, nl, PETSC_DETERMINE, PETSC_DETERMINE));
+    PetscCall(MatSetBlockSize(A, dim));
+    PetscCall(MatSetType(A, MATBAIJ));
+    ierr = fricl_petsc_plan_preallocate(rank == bad ? NULL : plan, A, 0);
+    expect_same_error("preallocate: NULL plan", ierr, PETSC_ERR_ARG_NULL,
+                      needle);
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(PetscPopErrorHandler());
+
+  /* 6. tangential_eval: a NULL plan. */
+  PetscCall(fricl_petsc_plan_create_matrix(plan, NULL, 0, &H));
+  fricl_tangential_batch b;
+  set_batch(&b, &s, &p, FRICL_PSD_NONE);
+  PetscReal pot = 0;
+  PetscCall(PetscPushErrorHandler(quiet_handler, NULL));
+  ierr = fricl_petsc_tangential_eval(rank == bad ? NULL : plan, &b, v, &pot, g,
+                                     H, 0);
+  expect_same_error("eval: NULL plan", ierr, PETSC_ERR_ARG_NULL, needle);
+  PetscCall(PetscPopErrorHandler());
+
+  /* Nothing is left half done: the plan and the matrix still work. */
+  PetscCall(MatZeroEntries(H));
+  PetscCall(VecZeroEntries(g));
+  PetscCall(fricl_petsc_tangential_eval(plan, &b, v, &pot, g, H, 0));
+  compare("after NULL arguments", &s, &ref, pot, g, H);
+
+  PetscCall(MatDestroy(&H));
+  PetscCall(fricl_petsc_plan_destroy(&plan));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&g));
+  free_part(&p);
+  free_serial(&ref);
+  free_scene(&s);
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv) {
   const char *scenario = argc > 1 ? argv[1] : "assemble";
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -787,6 +889,8 @@ int main(int argc, char **argv) {
     PetscCall(run_assemble(ctx, ref_ctx, 2));
   else if (strcmp(scenario, "errors") == 0)
     PetscCall(run_errors(ctx, ref_ctx));
+  else if (strcmp(scenario, "nulls") == 0)
+    PetscCall(run_nulls(ctx, ref_ctx));
   else {
     fprintf(stderr, "unknown scenario %s\n", scenario);
     failures = 1;

@@ -20,6 +20,7 @@
 #include "mpi_cli.h"
 #include "mpi_gather.h"
 #include "npz_input.h"
+#include "same_file.h"
 #include "tangential_input.h"
 
 #define N_TYPES TANGENTIAL_N_TYPES
@@ -116,6 +117,56 @@ static int read_all(run *s, mpi_outcome *o) {
     mpi_fail(o, rc, "%s", buf && *buf ? buf : CMD ": bad input");
   free(buf);
   return rc;
+}
+
+/* Every rank must have read the same input: each keeps the contacts it
+ * owns by the input's vertex count and ids, so a rank that read another
+ * contact set (MPMD launches, a file replaced while the ranks read it, a
+ * path that names different files on different nodes) would make the
+ * ranks disagree on the plan and on what rank 0 gathers (which crashed).
+ * The input's shape and a checksum of its vertex ids are compared with
+ * rank 0's; a rank that differs fails, naming itself and the difference. */
+static void check_same_input(run *s, mpi_outcome *o) {
+  enum { N_FIELDS = 3 + 3 * N_TYPES };
+  uint64_t mine[N_FIELDS], root[N_FIELDS];
+  memset(mine, 0, sizeof mine);
+  mine[0] = (uint64_t)s->in.dim;
+  mine[1] = (uint64_t)s->in.n;
+  mine[2] = s->mass != NULL;
+  for (int t = 0; t < N_TYPES; ++t) {
+    const tangential_group *G = &s->in.g[t];
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a over the ids */
+    for (size_t i = 0; G->present && i < G->m * G->k; ++i)
+      h = (h ^ (uint32_t)G->ids[i]) * 0x100000001b3ull;
+    mine[3 + 3 * t] = (uint64_t)G->present;
+    mine[4 + 3 * t] = G->present ? (uint64_t)G->m : 0;
+    mine[5 + 3 * t] = h;
+  }
+  memcpy(root, mine, sizeof root);
+  MPI_Bcast(root, N_FIELDS, MPI_UINT64_T, 0, s->comm);
+  char what[160] = "";
+  if (mine[0] != root[0] || mine[1] != root[1])
+    snprintf(what, sizeof what,
+             "dim %d and %zu vertices, rank 0's has dim %d and %zu", s->in.dim,
+             s->in.n, (int)root[0], (size_t)root[1]);
+  else if (mine[2] != root[2])
+    snprintf(what, sizeof what, "%s a mass array, rank 0's %s",
+             mine[2] ? "has" : "has no", root[2] ? "has" : "has none");
+  for (int t = 0; !*what && t < N_TYPES; ++t) {
+    const char *name = fricl_stencil_name((fricl_stencil)t);
+    const uint64_t *m = mine + 3 + 3 * t, *r = root + 3 + 3 * t;
+    if (m[0] != r[0] || m[1] != r[1])
+      snprintf(what, sizeof what, "%zu %s contacts, rank 0's has %zu",
+               (size_t)m[1], name, (size_t)r[1]);
+    else if (m[2] != r[2])
+      snprintf(what, sizeof what,
+               "%s contacts with other vertex ids than rank 0's", name);
+  }
+  if (*what)
+    mpi_fail(o, EXIT_USAGE,
+             CMD ": rank %d: %s: the input this rank read differs from rank "
+                 "0's: %s (every rank must read the same archive)",
+             s->rank, s->a->in_path, what);
 }
 
 /* ------------------------------------------------------- rank's contacts */
@@ -387,15 +438,33 @@ static int run_tangential(const mpi_args *a) {
   MPI_Comm_rank(s.comm, &s.rank);
   MPI_Comm_size(s.comm, &s.size);
 
-  /* 1. The input, on every rank; then the output file on rank 0 (before
-   * any device starts, as `fricl tangential` does). */
+  /* 1. The input, on every rank, the same everywhere; then a check that
+   * rank 0 can create the output file (before any device starts, as
+   * `fricl tangential` does). The output must not replace the input (as
+   * in `fricl tangential`); every rank checks, its file system may
+   * differ. */
+  if (cli_same_file(a->in_path, a->out_path))
+    mpi_fail(&o, EXIT_USAGE,
+             CMD ": the output %s is the input %s (the same file): the input "
+                 "would be replaced; choose another output",
+             a->out_path, a->in_path);
+  if (mpi_agree(s.comm, &o))
+    goto done;
   read_all(&s, &o);
   if (mpi_agree(s.comm, &o))
     goto done;
+  check_same_input(&s, &o);
+  if (mpi_agree(s.comm, &o))
+    goto done;
+  /* The temporary file is created again only to write the results: a rank
+   * that dies while the ranks compute (killed, or MPI_Abort) would leave
+   * it behind, since nothing on rank 0 runs after that. */
   if (s.rank == 0) {
     char msg[512];
     if (atomic_file_open(&out, a->out_path, msg, sizeof msg) != 0)
       mpi_fail(&o, EXIT_RUNTIME, CMD ": %s: %s", a->out_path, msg);
+    atomic_file_abort(&out);
+    memset(&out, 0, sizeof out);
   }
   if (mpi_agree(s.comm, &o))
     goto done;
@@ -473,7 +542,9 @@ static int run_tangential(const mpi_args *a) {
   if (s.rank == 0) {
     npy_error nerr;
     char msg[512];
-    if (write_results(out.fp, &s, &r, &nerr) != NPY_OK)
+    if (atomic_file_open(&out, a->out_path, msg, sizeof msg) != 0)
+      mpi_fail(&o, EXIT_RUNTIME, CMD ": %s: %s", a->out_path, msg);
+    else if (write_results(out.fp, &s, &r, &nerr) != NPY_OK)
       mpi_fail(&o, EXIT_RUNTIME, CMD ": %s: %s", a->out_path, nerr.msg);
     else if (atomic_file_commit(&out, msg, sizeof msg) != 0)
       mpi_fail(&o, EXIT_RUNTIME, CMD ": %s: %s", a->out_path, msg);
