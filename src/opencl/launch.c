@@ -4,8 +4,8 @@
  * Left to the runtime (local_work_size NULL), PoCL's CPU device takes one
  * work-group as large as the whole launch and runs it on one worker
  * thread, whose stack then holds every work item's private arrays: the
- * barrier kernel's (about 8 KiB a work item) overflow it from about 1,000
- * contacts (SIGSEGV), and a launch that is one work-group uses one core.
+ * barrier kernel's overflow it from about 1,000 contacts (SIGSEGV), and a
+ * launch that is one work-group uses one core.
  * So each kernel gets a local size of its own, chosen once when it is
  * built (program.c caches it with the kernel), and the global size is
  * rounded up to a multiple of it: every kernel returns early for work
@@ -19,12 +19,12 @@
  * 256 is within every GPU's limit. On a CPU runtime (one work-group, one
  * thread) smaller ones spread a medium launch over more cores, and keep
  * the stack small where the private memory reported is not what a work
- * item takes (PoCL reports 1 KiB for the barrier kernel, whose work items
- * each take several). */
+ * item takes (PoCL reports 1 KiB for the barrier kernel, yet about 1,000
+ * of its work items overflow a worker's stack). */
 #define LOCAL_MAX_GPU 256
 #define LOCAL_MAX_CPU 64
-/* Private memory of one work-group: what a CPU runtime puts on one worker
- * thread's stack (PoCL's are a few MiB) must leave room to spare. */
+/* Private memory of one work-group, as reported: what a CPU runtime puts
+ * on one worker thread's stack, well below the usual few MiB. */
 #define PRIVATE_BUDGET (512u * 1024u)
 
 cl_int fricl__ocl_pick_local_size(const fricl__ocl *o, cl_kernel k,
