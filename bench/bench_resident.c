@@ -2,6 +2,7 @@
 #include "bench_resident.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -496,13 +497,18 @@ int bench_resident_main(int argc, char **argv) {
     if (IS("--device")) {
       o.device = val;
     } else if (IS("--contacts")) {
-      contacts = (size_t)strtoull(val, &end, 10);
-      if (errno || *end || !contacts)
+      /* strtoull takes "-1" as its largest value: digits only. */
+      const unsigned long long v = strtoull(val, &end, 10);
+      if (errno || *end || !v || *val < '0' || *val > '9' || v > SIZE_MAX)
         return fprintf(stderr, "fricl bench: bad --contacts '%s'\n", val), 2;
+      contacts = (size_t)v;
     } else if (IS("--repeats")) {
-      repeats = (int)strtol(val, &end, 10);
-      if (errno || *end || repeats < 1 || repeats > 1000)
+      /* Range-checked before the cast to int, which would wrap
+       * 4294967297 to 1. */
+      const long v = strtol(val, &end, 10);
+      if (errno || *end || v < 1 || v > 1000)
         return fprintf(stderr, "fricl bench: bad --repeats '%s'\n", val), 2;
+      repeats = (int)v;
     } else if (strcmp(val, "resident") != 0) {
       return fprintf(stderr, "fricl bench: --suite resident only\n"), 2;
     }

@@ -59,6 +59,29 @@ static void test_device_specs(void) {
   prm.device = "opencl:0:x";
   CHECK(fricl_context_create(&ctx, &prm) == FRICL_STATUS_INVALID_ARGUMENT,
         "malformed spec");
+  /* Indices past INT_MAX are refused, not wrapped (4294967297 was taken as
+   * 1), alone and inside a device list; INT_MAX itself is an index. */
+  size_t n_dev = 0;
+  fricl_devices_list(NULL, 0, &n_dev);
+  static const char *const overflow[] = {
+      "opencl:0:4294967297", "opencl:4294967296:0", "opencl:0:2147483648",
+      "opencl:0:99999999999999999999", "opencl:-1:0"};
+  for (size_t i = 0; i < sizeof overflow / sizeof *overflow; ++i) {
+    char list[2][96];
+    snprintf(list[0], sizeof list[0], "%s,opencl:0:0", overflow[i]);
+    /* After a device that exists (resolved first): only with one. */
+    snprintf(list[1], sizeof list[1], "opencl:0:0,%s", overflow[i]);
+    const char *const specs[3] = {overflow[i], list[0], list[1]};
+    for (int j = 0; j < (n_dev ? 3 : 2); ++j) {
+      prm.device = specs[j];
+      CHECK(fricl_context_create(&ctx, &prm) == FRICL_STATUS_INVALID_ARGUMENT &&
+                strstr(err, overflow[i]) != NULL,
+            "%s: %s", specs[j], err);
+    }
+  }
+  prm.device = "opencl:0:2147483647";
+  CHECK(fricl_context_create(&ctx, &prm) == FRICL_STATUS_DEVICE_NOT_FOUND,
+        "%s: %s", prm.device, err);
   prm.device = "reference";
   CHECK(fricl_context_create(&ctx, &prm) == FRICL_STATUS_OK, "reference");
   CHECK(fricl_context_backend(ctx) == FRICL_BACKEND_REFERENCE, "backend");
@@ -86,6 +109,15 @@ static void test_device_specs(void) {
         "FRICL_DEVICE=reference");
   fricl_context_destroy(ctx);
   unsetenv("FRICL_DEVICE");
+  /* FRICL_THREADS past unsigned: as many threads as fricl takes, not the
+   * value wrapped (4294967297 gave 1). */
+  setenv("FRICL_THREADS", "4294967297", 1);
+  prm.device = "host";
+  CHECK(fricl_context_create(&ctx, &prm) == FRICL_STATUS_OK &&
+            fricl_context_threads(ctx) > 1,
+        "FRICL_THREADS=4294967297: %u threads", fricl_context_threads(ctx));
+  fricl_context_destroy(ctx);
+  unsetenv("FRICL_THREADS");
 }
 
 /* A kernel build failure returns BUILD_FAILED with the full build log in

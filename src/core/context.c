@@ -2,6 +2,9 @@
  * context queries. OpenCL is reached only through the OpenCL backend's
  * creation functions, and for "auto" only when a call first needs it
  * (core/dispatch.c). */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,14 +39,20 @@ static char *dup_str(const char *s) {
   return d;
 }
 
-/* A positive integer from the environment, or 0. */
-static size_t env_size(const char *name) {
+/* A non-negative integer from the environment, at most max (larger values,
+ * even past unsigned long long, give max: a cast would wrap
+ * FRICL_THREADS=4294967297 to 1), or 0 when unset or not a number. The
+ * first character must be a digit: strtoull takes "-1" as ULLONG_MAX. */
+static size_t env_size(const char *name, size_t max) {
   const char *s = getenv(name);
-  if (!s || !*s)
+  if (!s || !(*s >= '0' && *s <= '9'))
     return 0;
   char *end = NULL;
+  errno = 0;
   const unsigned long long v = strtoull(s, &end, 10);
-  return end && *end == '\0' ? (size_t)v : 0;
+  if (!end || *end != '\0')
+    return 0;
+  return errno == ERANGE || v > max ? max : (size_t)v;
 }
 
 fricl_status fricl__context_alloc(fricl_context **out,
@@ -57,7 +66,7 @@ fricl_status fricl__context_alloc(fricl_context **out,
   if (!threads)
     threads = default_threads;
   if (!threads)
-    threads = (unsigned)env_size("FRICL_THREADS");
+    threads = (unsigned)env_size("FRICL_THREADS", UINT_MAX);
   if (!threads)
     threads = fricl__cpu_count();
   ctx->threads = threads;
@@ -76,8 +85,8 @@ fricl_status fricl__context_alloc(fricl_context **out,
     ctx->crossover = p->auto_crossover;
   }
   if (!ctx->crossover)
-    ctx->crossover = env_size("FRICL_AUTO_CROSSOVER");
-  ctx->host_grain = env_size("FRICL_HOST_GRAIN");
+    ctx->crossover = env_size("FRICL_AUTO_CROSSOVER", SIZE_MAX);
+  ctx->host_grain = env_size("FRICL_HOST_GRAIN", SIZE_MAX);
   *out = ctx;
   return FRICL_STATUS_OK;
 }

@@ -168,11 +168,8 @@ fricl_status fricl__ocl_barrier_records(void *state,
     err = fricl__ocl_set_real(kern, 7, b->precision, b->dmin);
   for (cl_uint i = 0; i < 9 && err == CL_SUCCESS; ++i)
     err = clSetKernelArg(kern, 8 + i, sizeof(cl_mem), &bufs[i]);
-  if (err == CL_SUCCESS) {
-    const size_t global = n;
-    err = FRICL__CL(clEnqueueNDRangeKernel)(s->o->queue, kern, 1, NULL, &global,
-                                            NULL, 0, NULL, NULL);
-  }
+  if (err == CL_SUCCESS)
+    err = fricl__ocl_launch(s->o, kern, n, 0, NULL, NULL);
   if (err == CL_SUCCESS) {
     err = FRICL__CL(clEnqueueReadBuffer)(s->o->queue, s->rec, CL_TRUE, 0, rb,
                                          rec, 0, NULL, NULL);
@@ -254,10 +251,8 @@ static fricl_status cl_launch(cl_run *r, cl_kernel k, size_t global, int n,
   for (int i = 0; i < n && err == CL_SUCCESS; ++i)
     err = clSetKernelArg(k, (cl_uint)i, sizes[i], vals[i]);
   if (err == CL_SUCCESS) {
-    const size_t g = global ? global : 1;
-    err = FRICL__CL(clEnqueueNDRangeKernel)(r->o->queue, k, 1, NULL, &g, NULL,
-                                            r->num_wait,
-                                            r->num_wait ? r->wait : NULL, NULL);
+    err = fricl__ocl_launch(r->o, k, global ? global : 1, r->num_wait, r->wait,
+                            NULL);
     if (err == CL_SUCCESS)
       r->num_wait = 0; /* later commands follow in queue order */
   }
@@ -339,10 +334,7 @@ static fricl_status cl_contacts(cl_run *r, size_t g, size_t lo, size_t hi,
   if (err == CL_SUCCESS)
     err = clSetKernelArg(k, idx++, sizeof rstride, &rstride);
   if (err == CL_SUCCESS) {
-    const size_t global = (size_t)n;
-    err = FRICL__CL(clEnqueueNDRangeKernel)(r->o->queue, k, 1, NULL, &global,
-                                            NULL, r->num_wait,
-                                            r->num_wait ? r->wait : NULL, NULL);
+    err = fricl__ocl_launch(r->o, k, (size_t)n, r->num_wait, r->wait, NULL);
     if (err == CL_SUCCESS)
       r->num_wait = 0;
   }

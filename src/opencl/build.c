@@ -110,12 +110,9 @@ fricl_status fricl__build_enqueue(fricl__ocl *o, const fricl__build_launch *l) {
     err = set_real(k, 24, l->precision, l->kappa);
   if (err == CL_SUCCESS)
     err = set_real(k, 25, l->precision, l->dhat);
-  const size_t global = l->n;
   const int set_ok = err == CL_SUCCESS;
   if (set_ok)
-    err = FRICL__CL(clEnqueueNDRangeKernel)(
-        o->queue, k, 1, NULL, &global, NULL, l->num_wait,
-        l->num_wait ? l->wait : NULL, l->done);
+    err = fricl__ocl_launch(o, k, l->n, l->num_wait, l->wait, l->done);
   /* Also on failure: the cached kernel must not keep handles of buffers
    * that are released later (some runtimes read them when an argument is
    * set again). */

@@ -1,4 +1,5 @@
 /* devices.c - OpenCL device enumeration and the FRICL_DEVICE spec rules. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,24 @@ static void find_auto(fricl__device_choice *out) {
     find(CL_DEVICE_TYPE_CPU, 0, 0, out);
 }
 
+/* A platform or device index: decimal digits only, at most INT_MAX. Not
+ * sscanf's %d, whose overflow is undefined (glibc wraps: "opencl:0:4294967297"
+ * named device 1) and which also takes signs and blanks. Returns the text
+ * after the digits, or NULL. */
+static const char *parse_index(const char *s, int *out) {
+  long long v = 0;
+  const char *c = s;
+  for (; *c >= '0' && *c <= '9'; ++c) {
+    v = v * 10 + (*c - '0');
+    if (v > INT_MAX)
+      return NULL;
+  }
+  if (c == s)
+    return NULL;
+  *out = (int)v;
+  return c;
+}
+
 /* Called with the lock held (fricl__ocl_create). */
 fricl_status fricl__device_resolve(const char *spec, fricl__device_choice *out,
                                    char *msg, size_t msg_size) {
@@ -124,10 +143,10 @@ fricl_status fricl__device_resolve(const char *spec, fricl__device_choice *out,
     }
     return FRICL_STATUS_OK;
   }
-  int p = -1, d = -1, used = 0;
-  if (strncmp(spec, "opencl:", 7) == 0 &&
-      sscanf(spec + 7, "%d:%d%n", &p, &d, &used) == 2 &&
-      spec[7 + used] == '\0' && p >= 0 && d >= 0) {
+  int p = -1, d = -1;
+  const char *rest = NULL;
+  if (strncmp(spec, "opencl:", 7) == 0 && (rest = parse_index(spec + 7, &p)) &&
+      *rest == ':' && (rest = parse_index(rest + 1, &d)) && *rest == '\0') {
     find(0, p, d, out);
     if (!out->found) {
       snprintf(msg, msg_size,
@@ -137,6 +156,13 @@ fricl_status fricl__device_resolve(const char *spec, fricl__device_choice *out,
       return FRICL_STATUS_DEVICE_NOT_FOUND;
     }
     return FRICL_STATUS_OK;
+  }
+  if (strncmp(spec, "opencl:", 7) == 0) {
+    snprintf(msg, msg_size,
+             "device \"%s\" is not a device spec: opencl:<platform>:<device> "
+             "takes two decimal indices from 0 to %d",
+             spec, INT_MAX);
+    return FRICL_STATUS_INVALID_ARGUMENT;
   }
   snprintf(msg, msg_size,
            "device \"%s\" is not a device spec: use auto, host, reference, "

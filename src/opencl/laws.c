@@ -108,10 +108,7 @@ static fricl_status enqueue(fricl__ocl *o, cl_kernel k,
     err = set_buf(k, 32 + 2 * t, bufs[tail[t]]);
   if (err != CL_SUCCESS)
     return fricl__fail_cl(o->base.ctx, err, "clSetKernelArg");
-  const size_t global = count;
-  err =
-      FRICL__CL(clEnqueueNDRangeKernel)(o->queue, k, 1, NULL, &global, NULL,
-                                        num_wait, num_wait ? wait : NULL, done);
+  err = fricl__ocl_launch(o, k, count, num_wait, wait, done);
   /* The cached kernel must not keep handles of buffers released later. */
   cl_uint mem_args[3 + FRICL__LAW_KPARAMS + 5];
   int nm = 0;

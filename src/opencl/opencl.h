@@ -20,7 +20,8 @@ typedef struct fricl__program_entry {
   char *key; /* defines + source hashes + options */
   cl_program program;
   cl_kernel kernel;
-  double build_ms; /* wall time of clBuildProgram for this entry */
+  size_t local_size; /* its work-group size in fricl__ocl_launch */
+  double build_ms;   /* wall time of clBuildProgram for this entry */
 } fricl__program_entry;
 
 /* A grow-only device buffer owned by the backend. */
@@ -132,6 +133,20 @@ fricl_status fricl__ocl_kernel(fricl__ocl *o, const char *file,
                                const char *const *headers,
                                const char *kernel_name, const char *defines,
                                cl_kernel *kernel, double *build_ms);
+
+/* Enqueue kernel k (1-D, arguments set) over work items 0 .. n-1 on o's
+ * queue, after the wait list, signalling done when not NULL: every launch
+ * of the library goes through here (src/opencl/launch.c). The work-group
+ * size is k's own (chosen when it was built, from its private memory and
+ * work-group limits), and the global size n rounded up to a multiple of
+ * it, so kernels must return for work items past their count. Returns
+ * the enqueue's error. */
+cl_int fricl__ocl_launch(fricl__ocl *o, cl_kernel k, size_t n, cl_uint num_wait,
+                         const cl_event *wait, cl_event *done);
+/* The work-group size fricl__ocl_launch uses for k on o's device (the
+ * kernel cache stores it). */
+cl_int fricl__ocl_pick_local_size(const fricl__ocl *o, cl_kernel k,
+                                  size_t *local);
 
 /* Set the listed buffer arguments of a cached kernel back to NULL. Called
  * right after every enqueue (which captures the values): a cached kernel

@@ -178,6 +178,13 @@ fricl_status fricl__ocl_kernel(fricl__ocl *o, const char *file,
     st = fricl__fail_cl(ctx, err, "clCreateKernel");
     goto cleanup;
   }
+  size_t local = 1;
+  err = fricl__ocl_pick_local_size(o, k, &local);
+  if (err != CL_SUCCESS) {
+    clReleaseKernel(k);
+    st = fricl__fail_cl(ctx, err, "clGetKernelWorkGroupInfo");
+    goto cleanup;
+  }
   entry = fricl__calloc(1, sizeof *entry);
   if (!entry) {
     clReleaseKernel(k);
@@ -187,6 +194,7 @@ fricl_status fricl__ocl_kernel(fricl__ocl *o, const char *file,
   entry->key = key;
   entry->program = prog;
   entry->kernel = k;
+  entry->local_size = local;
   entry->build_ms = t1 - t0;
   entry->next = o->programs;
   o->programs = entry;

@@ -74,10 +74,7 @@ static fricl_status enqueue(fricl__ocl *o, cl_kernel k, fricl_precision p,
     err = set_buf(k, 12 + 2 * t, out[t]);
   if (err != CL_SUCCESS)
     return fricl__fail_cl(o->base.ctx, err, "clSetKernelArg");
-  const size_t global = n;
-  err =
-      FRICL__CL(clEnqueueNDRangeKernel)(o->queue, k, 1, NULL, &global, NULL,
-                                        num_wait, num_wait ? wait : NULL, done);
+  err = fricl__ocl_launch(o, k, n, num_wait, wait, done);
   static const cl_uint mem_args[] = {1,  3,  6,  9,  12, 14, 16, 18,
                                      20, 22, 24, 26, 28, 30, 32, 34};
   fricl__kernel_unbind(k, mem_args, (int)(sizeof mem_args / sizeof *mem_args));

@@ -74,10 +74,8 @@ static fricl_status launch(run_state *rs, sync_state *sy, cl_kernel k,
     fricl__kernel_unbind(k, mem_args, n_mem);
     return fricl__fail_cl(rs->ctx, err, "clSetKernelArg");
   }
-  const size_t g = global ? global : 1;
-  err = FRICL__CL(clEnqueueNDRangeKernel)(rs->o->queue, k, 1, NULL, &g, NULL,
-                                          sy->num_wait,
-                                          sy->num_wait ? sy->wait : NULL, NULL);
+  err = fricl__ocl_launch(rs->o, k, global ? global : 1, sy->num_wait, sy->wait,
+                          NULL);
   if (err == CL_SUCCESS)
     sy->num_wait = 0; /* later commands follow in queue order */
   fricl__kernel_unbind(k, mem_args, n_mem);

@@ -118,8 +118,9 @@ if(TEST cli_tangential_valgrind)
 endif()
 
 # `fricl barrier` (test_cli_barrier.py): an mpmath oracle of B and its
-# gradient, global = summed local Hessians, f32; bad inputs; usage.
-foreach(scenario oracle errors usage)
+# gradient, global = summed local Hessians, f32; 3,000 EE contacts on
+# opencl:0:0 against the host backend; bad inputs; usage.
+foreach(scenario oracle device errors usage)
   if(Python3_Interpreter_FOUND)
     add_test(NAME cli_barrier_${scenario}
              COMMAND ${Python3_EXECUTABLE}

@@ -5,9 +5,11 @@ Usage: test_cli_barrier.py SCENARIO FRICL TMPDIR
 Scenarios: oracle (B and its gradient on vv / pv contacts against the
 clamped-log barrier evaluated independently in 50-digit mpmath, with dmin,
 weights and the physical barrier; global COO Hessian = the local Hessians
-summed; f32 close to f64), errors (bad inputs: exit 2 with one line naming
-the array, the output untouched), usage (bad options: exit 2).
-Exits 77 (CTest SKIP) when numpy cannot be imported.
+summed; f32 close to f64), device (3,000 EE contacts on opencl:0:0 against
+the host backend), errors (bad inputs: exit 2 with one line naming the
+array, the output untouched), usage (bad options: exit 2).
+Exits 77 (CTest SKIP) when numpy cannot be imported, and the device
+scenario when there is no opencl:0:0.
 """
 import os
 import subprocess
@@ -134,6 +136,44 @@ def scenario_oracle(tmp):
           "f32 potential far from f64")
 
 
+def scenario_device(tmp):
+    """3,000 EE contacts on opencl:0:0 (a launch that crashed PoCL when the
+    runtime chose the work-group size) against the host backend."""
+    p = run("devices")
+    if "opencl:0:0" not in p.stdout:
+        print("SKIPPED: no OpenCL device opencl:0:0")
+        sys.exit(77)
+    rng = np.random.default_rng(11)
+    n = 3000
+    a0 = rng.uniform(0, 100, (n, 3))
+    a1 = a0 + rng.normal(size=(n, 3))
+    m = a0 + rng.uniform(0.2, 0.8, (n, 1)) * (a1 - a0)
+    d = rng.normal(size=(n, 3))
+    off = rng.normal(size=(n, 3)) * 0.03
+    X = np.empty((4 * n, 3))
+    X[0::4], X[1::4] = a0, a1
+    X[2::4], X[3::4] = m + off - 0.5 * d, m + off + 0.5 * d
+    inp = os.path.join(tmp, "in.npz")
+    np.savez(inp, positions=X, dhat=0.1, kappa=1.0,
+             ee=np.arange(4 * n).reshape(n, 4))
+    r = {}
+    for dev in ("host", "opencl:0:0"):
+        out = os.path.join(tmp, "out_%s.npz" % dev.replace(":", "_"))
+        if os.path.exists(out):
+            os.remove(out)
+        p = run("barrier", inp, "-o", out, "--hessian", "local", "--psd",
+                "clamp", "--device", dev)
+        if p.returncode != 0:
+            return
+        r[dev] = np.load(out)
+    h, c = r["host"], r["opencl:0:0"]
+    check(float(h["potential"]) > 0, "inactive scene")
+    for k in ("potential", "gradient", "ee_potential", "ee_hessian"):
+        scale = np.max(np.abs(h[k]))
+        check(np.max(np.abs(c[k] - h[k])) <= 1e-10 * scale,
+              "%s on opencl:0:0 differs from host" % k)
+
+
 def scenario_errors(tmp):
     X = np.array([[0, 0, 0], [0.05, 0, 0], [1, 0, 0], [1, 1, 0.0]])
     base = dict(positions=X, dhat=0.1, kappa=1.0, vv=np.array([[0, 1]]))
@@ -202,7 +242,8 @@ def scenario_usage(tmp):
 if __name__ == "__main__":
     scenario, FRICL, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(tmp, exist_ok=True)
-    {"oracle": scenario_oracle, "errors": scenario_errors,
+    {"oracle": scenario_oracle, "device": scenario_device,
+     "errors": scenario_errors,
      "usage": scenario_usage}[scenario](tmp)
     if FAILS:
         print("%d failure(s)" % len(FAILS))
