@@ -46,7 +46,8 @@
 #ifndef FRICL_BARRIER_H
 #define FRICL_BARRIER_H
 
-#include "fricl/fricl.h"
+#include "fricl/fricl_base.h"
+#include "fricl/fricl_tangential.h" /* fricl_stencil, fricl_psd, plans */
 
 #ifdef __cplusplus
 extern "C" {

@@ -37,14 +37,10 @@
  * potential on them therefore gives exactly zero. One contact's geometry
  * never affects another contact's outputs.
  */
-/* Before the guard: included first, this header is reached again from the
- * end of fricl.h, and must then declare its contents in fricl.h's order,
- * after the core and before the headers that use them. */
-#include "fricl/fricl.h"
-
 #ifndef FRICL_BUILD_H
 #define FRICL_BUILD_H
 
+#include "fricl/fricl_base.h"
 #include "fricl/fricl_tangential.h" /* fricl_stencil */
 
 #ifdef __cplusplus
@@ -154,7 +150,10 @@ typedef struct fricl_build_group {
  * first contact that has it (group index and index within the group;
  * SIZE_MAX for both when none). */
 typedef struct fricl_build_report {
-  uint32_t struct_size; /* set by fricl_build_report_init */
+  /* Set by fricl_build_report_init: the bytes fricl_build may write
+   * (min of it and the library's size; the rest of a longer report is
+   * zeroed), and on return the bytes written. */
+  uint32_t struct_size;
   size_t count[FRICL_BUILD_STATUS_COUNT];
   size_t first_group[FRICL_BUILD_STATUS_COUNT];
   size_t first_contact[FRICL_BUILD_STATUS_COUNT];

@@ -19,7 +19,11 @@
 #ifndef FRICL_CL_H
 #define FRICL_CL_H
 
+/* OpenCL 1.2 is all fricl needs; a caller's own choice (defined before
+ * this header) is kept. */
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #ifdef __APPLE__
 #include <OpenCL/opencl.h>
 #else

@@ -22,13 +22,10 @@
  * atomics. Build one plan per set of active contacts and reuse it for every
  * evaluation of a Newton solve.
  */
-/* Before the guard: included first, this header is reached again from the
- * end of fricl.h, and must then declare its contents in fricl.h's order,
- * after the core and before the headers that use them. */
-#include "fricl/fricl.h"
-
 #ifndef FRICL_TANGENTIAL_H
 #define FRICL_TANGENTIAL_H
+
+#include "fricl/fricl_base.h"
 
 #ifdef __cplusplus
 extern "C" {
