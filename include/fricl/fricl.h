@@ -54,7 +54,9 @@
  *    is compiled with (as zlib's deflateInit passes sizeof(z_stream)), and
  *    remain exported functions for binaries built before. min(caller,
  *    library) bytes are written per element, a longer caller's tail is
- *    zeroed, and struct_size receives the number of bytes written.
+ *    zeroed, and struct_size receives the number of bytes written. Any
+ *    size that holds struct_size is accepted (a shorter one asks for a
+ *    prefix: an older layout, or just the fields the caller reads).
  *  - No public array is sized by a count that grows: per-feature figures
  *    use FRICL_FEATURE_CAPACITY, not FRICL_FEATURE_COUNT. FRICL_TERM_COUNT
  *    and FRICL_BUILD_STATUS_COUNT, which size fricl_scalar_batch.out and

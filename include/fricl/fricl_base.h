@@ -108,8 +108,9 @@ typedef struct fricl_device_info {
  *                        it: the stride. min(info_size, the library's)
  *                        bytes are written per entry, the rest of a longer
  *                        entry zeroed; struct_size receives the bytes
- *                        written. Below the first layout's size:
- *                        INVALID_ARGUMENT.
+ *                        written. A size below the whole struct
+ *                        asks for a prefix of it (an older layout);
+ *                        below 4 (struct_size alone): INVALID_ARGUMENT.
  * @param[out] count      total number of devices found (0 when no OpenCL
  *                        runtime is installed; that is not an error).
  * @return FRICL_STATUS_OK, or INVALID_ARGUMENT when @p count is NULL.
@@ -285,7 +286,7 @@ typedef struct fricl_context_device {
  * does (@p info_size: sizeof(fricl_context_device) as the caller compiled
  * it). "auto" looks its device up, like fricl_context_backend.
  * @return OK, or INVALID_ARGUMENT when ctx or count is NULL or info_size
- *         is below the first layout's size.
+ *         is below 4.
  * @since 0.4
  */
 FRICL_API fricl_status fricl_context_devices_sized(const fricl_context *ctx,

@@ -139,7 +139,7 @@ FRICL_API fricl_status fricl_law_from_name(const char *name, fricl_law *law);
  *  caller compiled it): min(info_size, the library's) bytes are written,
  *  the rest zeroed, and struct_size receives the bytes written.
  *  @return OK or INVALID_ARGUMENT for an unknown law, NULL info or an
- *  info_size below the first layout's size. @since 0.4 */
+ *  info_size below 4 (struct_size alone). @since 0.4 */
 FRICL_API fricl_status fricl_law_get_info_sized(fricl_law law,
                                                 fricl_law_info *info,
                                                 size_t info_size);

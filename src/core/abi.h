@@ -71,16 +71,16 @@
 #define FRICL__MIN_BARRIER_BATCH_CL                                            \
   FRICL__END_OF(fricl_barrier_batch_cl, groups)
 
-/* Outputs: the smallest element size accepted, the first layout (all of
- * them are still unchanged except fricl_context_device, whose first
- * layout is this release's, see fricl.h). */
-#define FRICL__MIN_DEVICE_INFO FRICL__END_OF(fricl_device_info, driver_version)
-#define FRICL__MIN_CONTEXT_DEVICE                                              \
-  FRICL__END_OF(fricl_context_device, items_per_second)
-#define FRICL__MIN_LAW_INFO FRICL__END_OF(fricl_law_info, options)
-/* fricl_build_report is written like an output, through the caller's
- * struct_size (set by fricl_build_report_init). */
-#define FRICL__MIN_BUILD_REPORT FRICL__END_OF(fricl_build_report, no_force)
+/* Outputs: any element size that holds struct_size. Writing fewer bytes
+ * than the library has is always safe, so a caller may ask for a prefix
+ * only (an older layout, or one cut after the fields it reads); a size
+ * below that can only be a mistake. fricl_build_report is written like an
+ * output, through the struct_size fricl_build_report_init sets. */
+#define FRICL__MIN_OUTPUT sizeof(uint32_t)
+#define FRICL__MIN_DEVICE_INFO FRICL__MIN_OUTPUT
+#define FRICL__MIN_CONTEXT_DEVICE FRICL__MIN_OUTPUT
+#define FRICL__MIN_LAW_INFO FRICL__MIN_OUTPUT
+#define FRICL__MIN_BUILD_REPORT FRICL__MIN_OUTPUT
 
 /* The element sizes the exported functions without _sized write: those of
  * the layouts their binaries were compiled with. Frozen: when a struct
@@ -88,11 +88,14 @@
  * assertion is the one to drop then). */
 #define FRICL__ROUND_UP(n, a) (((n) + (a)-1) / (a) * (a))
 #define FRICL__DEVICE_INFO_SIZE_0_1                                            \
-  FRICL__ROUND_UP(FRICL__MIN_DEVICE_INFO, _Alignof(fricl_device_info))
+  FRICL__ROUND_UP(FRICL__END_OF(fricl_device_info, driver_version),            \
+                  _Alignof(fricl_device_info))
 #define FRICL__CONTEXT_DEVICE_SIZE_0_4                                         \
-  FRICL__ROUND_UP(FRICL__MIN_CONTEXT_DEVICE, _Alignof(fricl_context_device))
+  FRICL__ROUND_UP(FRICL__END_OF(fricl_context_device, items_per_second),       \
+                  _Alignof(fricl_context_device))
 #define FRICL__LAW_INFO_SIZE_0_2                                               \
-  FRICL__ROUND_UP(FRICL__MIN_LAW_INFO, _Alignof(fricl_law_info))
+  FRICL__ROUND_UP(FRICL__END_OF(fricl_law_info, options),                      \
+                  _Alignof(fricl_law_info))
 
 typedef enum fricl__abi_result {
   FRICL__ABI_OK = 0,
