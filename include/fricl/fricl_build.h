@@ -171,6 +171,8 @@ FRICL_API void fricl_build_report_init(fricl_build_report *report);
 #define FRICL_BUILD_FLAG_PHYSICAL_BARRIER 0x1u
 
 typedef struct fricl_build_batch {
+  /* Set by the _init. Any size from the end of `groups` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   int dim;        /* 2 or 3 */

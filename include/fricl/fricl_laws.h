@@ -117,7 +117,7 @@ typedef struct fricl_law_param_info {
 } fricl_law_param_info;
 
 typedef struct fricl_law_info {
-  uint32_t struct_size;
+  uint32_t struct_size;    /* bytes written by fricl_law_get_info */
   const char *name;        /* "exudyn_stribeck", "lugre", ... */
   const char *description; /* one line, with the upstream name */
   int param_count;
@@ -167,6 +167,8 @@ FRICL_API fricl_status fricl_integrator_from_name(const char *name,
  * very same pointer as state (the documented in-place update).
  */
 typedef struct fricl_law_batch {
+  /* Set by the _init. Any size from the end of `param` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   fricl_law law;

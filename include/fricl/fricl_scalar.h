@@ -54,6 +54,8 @@ FRICL_API fricl_status fricl_term_from_name(const char *name, fricl_term *term);
  * must not overlap any input or each other (rejected if they do).
  */
 typedef struct fricl_scalar_batch {
+  /* Set by the _init. Any size from the end of `eps_v` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   fricl_mu_profile mu_profile;

@@ -179,6 +179,8 @@ FRICL_API fricl_status fricl_tangential_plan_csr(
 #define FRICL_TANGENTIAL_FLAG_CHECK_BASIS 0x2u
 
 typedef struct fricl_tangential_batch {
+  /* Set by the _init. Any size from the end of `groups` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   fricl_mu_profile mu_profile;
