@@ -41,8 +41,10 @@
  *    field beyond struct_size (the caller's header is older) takes the
  *    value the library's _init gives it. struct_size is rejected
  *    (INVALID_ARGUMENT, the message names the argument) when it is below
- *    the struct's smallest accepted layout (the end of its last input that
- *    has no default; every layout a header ever declared is longer), and
+ *    the struct's smallest accepted layout (named at its struct_size: the
+ *    end of its last input that has no default, or for
+ *    fricl_context_params the 0.1 layout; every layout a header ever
+ *    declared is at least that long), and
  *    when it is above the library's sizeof with a nonzero byte past it (a
  *    newer caller set a field this library does not know). Above sizeof
  *    with only zero bytes past it is accepted: zero is "absent" for every
