@@ -48,7 +48,8 @@
 #ifndef FRICL_BARRIER_H
 #define FRICL_BARRIER_H
 
-#include "fricl/fricl.h"
+#include "fricl/fricl_base.h"
+#include "fricl/fricl_tangential.h" /* fricl_stencil, fricl_psd, plans */
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,6 +84,8 @@ typedef struct fricl_barrier_group {
 #define FRICL_BARRIER_FLAG_PHYSICAL 0x1u
 
 typedef struct fricl_barrier_batch {
+  /* Set by the _init. Any size from the end of `groups` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   fricl_psd psd;

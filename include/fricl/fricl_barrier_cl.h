@@ -58,6 +58,8 @@ typedef struct fricl_barrier_group_cl {
 
 /* Device-tier twin of fricl_barrier_batch. */
 typedef struct fricl_barrier_batch_cl {
+  /* Set by the _init. Any size from the end of `groups` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   fricl_psd psd;

@@ -37,14 +37,10 @@
  * potential on them therefore gives exactly zero. One contact's geometry
  * never affects another contact's outputs.
  */
-/* Before the guard: included first, this header is reached again from the
- * end of fricl.h, and must then declare its contents in fricl.h's order,
- * after the core and before the headers that use them. */
-#include "fricl/fricl.h"
-
 #ifndef FRICL_BUILD_H
 #define FRICL_BUILD_H
 
+#include "fricl/fricl_base.h"
 #include "fricl/fricl_tangential.h" /* fricl_stencil */
 
 #ifdef __cplusplus
@@ -154,7 +150,10 @@ typedef struct fricl_build_group {
  * first contact that has it (group index and index within the group;
  * SIZE_MAX for both when none). */
 typedef struct fricl_build_report {
-  uint32_t struct_size; /* set by fricl_build_report_init */
+  /* Set by fricl_build_report_init: the bytes fricl_build may write
+   * (min of it and the library's size; the rest of a longer report is
+   * zeroed), and on return the bytes written. */
+  uint32_t struct_size;
   size_t count[FRICL_BUILD_STATUS_COUNT];
   size_t first_group[FRICL_BUILD_STATUS_COUNT];
   size_t first_contact[FRICL_BUILD_STATUS_COUNT];
@@ -172,6 +171,8 @@ FRICL_API void fricl_build_report_init(fricl_build_report *report);
 #define FRICL_BUILD_FLAG_PHYSICAL_BARRIER 0x1u
 
 typedef struct fricl_build_batch {
+  /* Set by the _init. Any size from the end of `groups` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   int dim;        /* 2 or 3 */

@@ -51,6 +51,8 @@ typedef struct fricl_build_group_cl {
 /* Device-tier twin of fricl_build_batch (no report: count the status
  * buffer's codes if you need them). */
 typedef struct fricl_build_batch_cl {
+  /* Set by the _init. Any size from the end of `groups` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   int dim;        /* 2 or 3 */

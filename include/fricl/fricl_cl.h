@@ -19,7 +19,11 @@
 #ifndef FRICL_CL_H
 #define FRICL_CL_H
 
+/* OpenCL 1.2 is all fricl needs; a caller's own choice (defined before
+ * this header) is kept. */
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #ifdef __APPLE__
 #include <OpenCL/opencl.h>
 #else
@@ -63,6 +67,8 @@ typedef struct fricl_buffer_cl {
 
 /* Device-tier twin of fricl_scalar_batch. */
 typedef struct fricl_scalar_batch_cl {
+  /* Set by the _init. Any size from the end of `eps_v` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   fricl_mu_profile mu_profile;
@@ -110,6 +116,8 @@ typedef struct fricl_contact_group_cl {
  * one element, summed on the device in the same fixed order as the host
  * tier. */
 typedef struct fricl_tangential_batch_cl {
+  /* Set by the _init. Any size from the end of `groups` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   fricl_mu_profile mu_profile;

@@ -5,9 +5,9 @@
  * library's Coulomb, Stribeck, Maxwell, Modified Stribeck, LuGre and
  * Generalized Maxwell Slip, with per-contact state buffers.
  *
- * Included by <fricl/fricl.h>; needs nothing else. The normative definition
- * of every law (parameters, comparison operators, signs at +-0, quirks,
- * reference values) is docs/friction-laws.md (installed with the docs);
+ * Included by <fricl/fricl.h>; needs only <fricl/fricl_base.h>. The normative
+ * definition of every law (parameters, comparison operators, signs at +-0,
+ * quirks, reference values) is docs/friction-laws.md (installed with the docs);
  * docs/api.md, "Friction laws", summarises it.
  *
  * Contents
@@ -31,13 +31,10 @@
  *
  * Since 0.2. Thread safety and ownership as in fricl.h.
  */
-/* Before the guard: included first, this header is reached again from the
- * end of fricl.h, and must then declare its contents in fricl.h's order,
- * after the core and before the headers that use them. */
-#include "fricl/fricl.h"
-
 #ifndef FRICL_LAWS_H
 #define FRICL_LAWS_H
+
+#include "fricl/fricl_base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -121,7 +118,7 @@ typedef struct fricl_law_param_info {
 } fricl_law_param_info;
 
 typedef struct fricl_law_info {
-  uint32_t struct_size;
+  uint32_t struct_size;    /* bytes written by fricl_law_get_info */
   const char *name;        /* "exudyn_stribeck", "lugre", ... */
   const char *description; /* one line, with the upstream name */
   int param_count;
@@ -139,9 +136,19 @@ typedef struct fricl_law_info {
 FRICL_API const char *fricl_law_name(fricl_law law);
 /** @return OK or INVALID_ARGUMENT. @since 0.2 */
 FRICL_API fricl_status fricl_law_from_name(const char *name, fricl_law *law);
-/** Fill @p info (struct_size is set by the call). @return OK or
- *  INVALID_ARGUMENT for an unknown law or NULL info. @since 0.2 */
+/** Fill @p info, of @p info_size bytes (sizeof(fricl_law_info) as the
+ *  caller compiled it): min(info_size, the library's) bytes are written,
+ *  the rest zeroed, and struct_size receives the bytes written.
+ *  @return OK or INVALID_ARGUMENT for an unknown law, NULL info or an
+ *  info_size below 4 (struct_size alone). @since 0.4 */
+FRICL_API fricl_status fricl_law_get_info_sized(fricl_law law,
+                                                fricl_law_info *info,
+                                                size_t info_size);
+/** fricl_law_get_info_sized with the 0.2 layout's size; a macro passes the
+ *  caller's sizeof(fricl_law_info), as for fricl_devices_list. @since 0.2 */
 FRICL_API fricl_status fricl_law_get_info(fricl_law law, fricl_law_info *info);
+#define fricl_law_get_info(law, info)                                          \
+  fricl_law_get_info_sized((law), (info), sizeof(fricl_law_info))
 /** @return "isdf_continuous", "stribeck_odd", "lugre_exp_shape" for one
  *  option bit, NULL otherwise. @since 0.2 */
 FRICL_API const char *fricl_law_option_name(uint32_t option);
@@ -161,6 +168,8 @@ FRICL_API fricl_status fricl_integrator_from_name(const char *name,
  * very same pointer as state (the documented in-place update).
  */
 typedef struct fricl_law_batch {
+  /* Set by the _init. Any size from the end of `param` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   fricl_law law;

@@ -28,6 +28,8 @@ extern "C" {
  * gms_params_per_element is 1. state_out.mem == state.mem with the same
  * offset updates the state in place. */
 typedef struct fricl_law_batch_cl {
+  /* Set by the _init. Any size from the end of `param` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   fricl_law law;

@@ -22,13 +22,10 @@
  * atomics. Build one plan per set of active contacts and reuse it for every
  * evaluation of a Newton solve.
  */
-/* Before the guard: included first, this header is reached again from the
- * end of fricl.h, and must then declare its contents in fricl.h's order,
- * after the core and before the headers that use them. */
-#include "fricl/fricl.h"
-
 #ifndef FRICL_TANGENTIAL_H
 #define FRICL_TANGENTIAL_H
+
+#include "fricl/fricl_base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -182,6 +179,8 @@ FRICL_API fricl_status fricl_tangential_plan_csr(
 #define FRICL_TANGENTIAL_FLAG_CHECK_BASIS 0x2u
 
 typedef struct fricl_tangential_batch {
+  /* Set by the _init. Any size from the end of `groups` on is accepted
+   * (older or trimmed layouts; fricl.h, "ABI"). */
   uint32_t struct_size;
   fricl_precision precision;
   fricl_mu_profile mu_profile;

@@ -137,11 +137,8 @@ fricl_status fricl__barrier_check_params(fricl_context *ctx,
 
 static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
                              int *want, size_t *total_out) {
-  fricl_status st = fricl__check_struct_size(
-      ctx, "batch", b->struct_size, sizeof *b, "fricl_barrier_batch_init");
-  if (st == FRICL_STATUS_OK)
-    st = fricl__barrier_check_params(ctx, b->precision, b->psd, b->flags,
-                                     b->dhat, b->kappa, b->dmin);
+  fricl_status st = fricl__barrier_check_params(
+      ctx, b->precision, b->psd, b->flags, b->dhat, b->kappa, b->dmin);
   if (st == FRICL_STATUS_OK)
     st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
   if (st != FRICL_STATUS_OK)
@@ -279,9 +276,18 @@ fricl_status fricl_barrier_eval(fricl_context *ctx,
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
+  /* The caller's layout (perhaps an older one) over our defaults. */
+  fricl_barrier_batch in;
+  fricl_barrier_batch_init(&in);
+  fricl_status st =
+      fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                       FRICL__MIN_BARRIER_BATCH, "fricl_barrier_batch_init");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  batch = &in;
   int want = 0;
   size_t total = 0;
-  fricl_status st = validate(ctx, batch, &want, &total);
+  st = validate(ctx, batch, &want, &total);
   if (st != FRICL_STATUS_OK)
     return st;
   fricl__backend *be = NULL;

@@ -22,11 +22,8 @@ void fricl_barrier_batch_cl_init(fricl_barrier_batch_cl *batch) {
 
 static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
                                 const fricl_barrier_batch_cl *b, int *want) {
-  fricl_status st = fricl__check_struct_size(
-      ctx, "batch", b->struct_size, sizeof *b, "fricl_barrier_batch_cl_init");
-  if (st == FRICL_STATUS_OK)
-    st = fricl__barrier_check_params(ctx, b->precision, b->psd, b->flags,
-                                     b->dhat, b->kappa, b->dmin);
+  fricl_status st = fricl__barrier_check_params(
+      ctx, b->precision, b->psd, b->flags, b->dhat, b->kappa, b->dmin);
   if (st == FRICL_STATUS_OK && b->precision == FRICL_F64 &&
       (!o->base.has_fp64 || (ctx->flags & FRICL_CONTEXT_FLAG_NO_FP64)))
     st = fricl__fail(ctx, FRICL_STATUS_NO_FP64,
@@ -165,6 +162,14 @@ fricl_status fricl_barrier_eval_cl(fricl_context *ctx,
       fricl__ocl_entry(ctx, "fricl_barrier_eval_cl", num_wait, wait_list, &o);
   if (st != FRICL_STATUS_OK)
     return st;
+  fricl_barrier_batch_cl in;
+  fricl_barrier_batch_cl_init(&in);
+  st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                        FRICL__MIN_BARRIER_BATCH_CL,
+                        "fricl_barrier_batch_cl_init");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  batch = &in;
   int want = 0;
   st = validate_cl(ctx, o, batch, &want);
   if (st != FRICL_STATUS_OK)

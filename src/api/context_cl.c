@@ -11,13 +11,13 @@ fricl_status fricl_context_create_from_cl(fricl_context **out,
   if (!out)
     return FRICL_STATUS_INVALID_ARGUMENT;
   *out = NULL;
+  fricl_context_params in;
+  if (fricl__context_params_in(params, &in) != FRICL_STATUS_OK)
+    return FRICL_STATUS_INVALID_ARGUMENT;
+  params = &in;
   if (!cl_ctx || !device || !queue) {
     fricl__context_report(params,
                           "cl_ctx, device and queue must all be non-NULL");
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  }
-  if (params && params->struct_size < sizeof *params) {
-    fricl__context_report(params, "params.struct_size is too small");
     return FRICL_STATUS_INVALID_ARGUMENT;
   }
   fricl_context *ctx = NULL;

@@ -65,10 +65,7 @@ typedef fricl__region region;
 #define REGIONS_PER_GROUP 17
 
 static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
-  fricl_status st = fricl__check_struct_size(
-      ctx, "batch", b->struct_size, sizeof *b, "fricl_build_batch_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  fricl_status st = FRICL_STATUS_OK;
   const fricl_precision p = b->precision;
   if (p != FRICL_F64 && p != FRICL_F32)
     return fricl__check_precision(ctx, p);
@@ -86,11 +83,14 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   st = fricl__check_precision(ctx, p);
   if (st != FRICL_STATUS_OK)
     return st;
-  if (b->report && b->report->struct_size < sizeof *b->report)
+  if (b->report &&
+      fricl__struct_out_check(b->report->struct_size, FRICL__MIN_BUILD_REPORT))
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.report->struct_size is %u, expected %zu: "
-                       "initialise it with fricl_build_report_init",
-                       (unsigned)b->report->struct_size, sizeof *b->report);
+                       "batch.report->struct_size is %u, below the smallest "
+                       "layout (%zu bytes): initialise it with "
+                       "fricl_build_report_init",
+                       (unsigned)b->report->struct_size,
+                       (size_t)FRICL__MIN_BUILD_REPORT);
   st = check_scalar(ctx, p, "kappa", b->kappa, 0);
   if (st == FRICL_STATUS_OK)
     st = check_scalar(ctx, p, "dhat", b->dhat, 1);
@@ -145,8 +145,8 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   r[nr++] = (region){b->vertex_mu_k, nv * esz, "vertex_mu_k", SIZE_MAX, 0};
   r[nr++] = (region){b->groups, b->n_groups * sizeof *b->groups, "groups",
                      SIZE_MAX, 0};
-  r[nr++] = (region){b->report, b->report ? sizeof *b->report : 0, "report",
-                     SIZE_MAX, 1};
+  r[nr++] = (region){b->report, b->report ? b->report->struct_size : 0,
+                     "report", SIZE_MAX, 1};
   size_t total = 0;
   for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
     const fricl_build_group *G = &b->groups[g];
@@ -288,7 +288,16 @@ fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
-  fricl_status st = validate(ctx, batch);
+  /* The caller's layout (perhaps an older one) over our defaults. */
+  fricl_build_batch in;
+  fricl_build_batch_init(&in);
+  fricl_status st =
+      fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                       FRICL__MIN_BUILD_BATCH, "fricl_build_batch_init");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  batch = &in;
+  st = validate(ctx, batch);
   if (st != FRICL_STATUS_OK)
     return st;
   const size_t ng = batch->n_groups;
@@ -371,7 +380,8 @@ fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
         memcpy(G->status_counts, cnt, sizeof cnt);
     }
     if (st == FRICL_STATUS_OK && batch->report)
-      *batch->report = rep;
+      fricl__struct_out(batch->report, batch->report->struct_size, &rep,
+                        sizeof rep);
   }
   free(scratch);
   free(status);

@@ -24,8 +24,7 @@ void fricl_build_batch_cl_init(fricl_build_batch_cl *batch) {
 
 static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
                                  const fricl_build_batch_cl *b) {
-  fricl_status st = fricl__check_struct_size(
-      ctx, "batch", b->struct_size, sizeof *b, "fricl_build_batch_cl_init");
+  fricl_status st = FRICL_STATUS_OK;
   if (st != FRICL_STATUS_OK)
     return st;
   const fricl_precision p = b->precision;
@@ -174,6 +173,13 @@ fricl_status fricl_build_cl(fricl_context *ctx,
       fricl__ocl_entry(ctx, "fricl_build_cl", num_wait, wait_list, &o);
   if (st != FRICL_STATUS_OK)
     return st;
+  fricl_build_batch_cl in;
+  fricl_build_batch_cl_init(&in);
+  st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                        FRICL__MIN_BUILD_BATCH_CL, "fricl_build_batch_cl_init");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  batch = &in;
   int any_out = 0;
   st = validate(ctx, o, batch, &any_out);
   if (st != FRICL_STATUS_OK)

@@ -51,10 +51,6 @@ static int normal_ok(fricl__law_rule r, double v) {
 
 fricl_status fricl__law_check_view(fricl_context *ctx, const fricl__law_view *w,
                                    int stepping, fricl__law_plan *pl) {
-  if (w->struct_size < w->expected_size)
-    return FAIL("batch.struct_size is %u, expected %zu: initialise the batch "
-                "with its _init function",
-                (unsigned)w->struct_size, w->expected_size);
   if (w->prec != FRICL_F64 && w->prec != FRICL_F32)
     return FAIL("batch.precision %d is not FRICL_F64 or FRICL_F32",
                 (int)w->prec);
@@ -331,10 +327,19 @@ static fricl_status check_overlaps(fricl_context *ctx,
 
 /* ------------------------------------------------------- entry points */
 
+/* The caller's layout (perhaps an older one) over the defaults of its law
+ * (read only where the struct is long enough to hold it). */
+static fricl_status struct_in_host(fricl_context *ctx, const fricl_law_batch *b,
+                                   fricl_law_batch *in) {
+  fricl_law_batch_init(in, fricl__struct_size_of(b) >= FRICL__MIN_LAW_BATCH
+                               ? b->law
+                               : FRICL_LAW_COULOMB);
+  return fricl__struct_in(ctx, "batch", in, sizeof *in, b, FRICL__MIN_LAW_BATCH,
+                          "fricl_law_batch_init");
+}
+
 static void view_of_host(const fricl_law_batch *b, fricl__law_view *w) {
   memset(w, 0, sizeof *w);
-  w->struct_size = b->struct_size;
-  w->expected_size = sizeof *b;
   w->prec = b->precision;
   w->law = b->law;
   w->options = b->options;
@@ -367,10 +372,15 @@ static fricl_status run_host(fricl_context *ctx, const fricl_law_batch *b,
   fricl__clear_error(ctx);
   if (!b)
     return FAIL("batch is NULL");
+  fricl_law_batch in;
+  fricl_status st = struct_in_host(ctx, b, &in);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  b = &in;
   fricl__law_view w;
   view_of_host(b, &w);
   fricl__law_plan pl;
-  fricl_status st = fricl__law_check_view(ctx, &w, stepping, &pl);
+  st = fricl__law_check_view(ctx, &w, stepping, &pl);
   if (st == FRICL_STATUS_OK)
     st = check_param_arrays(ctx, &pl, b);
   if (st == FRICL_STATUS_OK)
@@ -404,11 +414,16 @@ fricl_status fricl_law_prepare(fricl_context *ctx, const fricl_law_batch *b,
   fricl__clear_error(ctx);
   if (!b)
     return FAIL("batch is NULL");
+  fricl_law_batch in;
+  fricl_status st = struct_in_host(ctx, b, &in);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  b = &in;
   fricl__law_view w;
   view_of_host(b, &w);
   w.n = 0; /* only the shape matters */
   fricl__law_plan pl;
-  fricl_status st = fricl__law_check_view(ctx, &w, stepping != 0, &pl);
+  st = fricl__law_check_view(ctx, &w, stepping != 0, &pl);
   if (st != FRICL_STATUS_OK)
     return st;
   /* The backend a large call would run on (small calls need nothing). */

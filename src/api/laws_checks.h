@@ -9,8 +9,6 @@
 
 /* What a batch provides, independent of the tier. */
 typedef struct {
-  uint32_t struct_size;
-  size_t expected_size;
   fricl_precision prec;
   fricl_law law;
   uint32_t options;

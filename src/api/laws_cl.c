@@ -36,10 +36,19 @@ static fricl_status run_cl(fricl_context *ctx, const fricl_law_batch_cl *b,
       wait_list, &o);
   if (ost != FRICL_STATUS_OK)
     return ost;
+  /* The caller's layout (perhaps an older one) over its law's defaults. */
+  fricl_law_batch_cl in;
+  fricl_law_batch_cl_init(&in,
+                          fricl__struct_size_of(b) >= FRICL__MIN_LAW_BATCH_CL
+                              ? b->law
+                              : FRICL_LAW_COULOMB);
+  ost = fricl__struct_in(ctx, "batch", &in, sizeof in, b,
+                         FRICL__MIN_LAW_BATCH_CL, "fricl_law_batch_cl_init");
+  if (ost != FRICL_STATUS_OK)
+    return ost;
+  b = &in;
   fricl__law_view w;
   memset(&w, 0, sizeof w);
-  w.struct_size = b->struct_size;
-  w.expected_size = sizeof *b;
   w.prec = b->precision;
   w.law = b->law;
   w.options = b->options;

@@ -16,12 +16,10 @@ void fricl_scalar_batch_init(fricl_scalar_batch *batch) {
 }
 
 fricl_status fricl__scalar_check_header(fricl_context *ctx,
-                                        uint32_t struct_size, size_t expected,
                                         fricl_precision prec,
                                         fricl_mu_profile profile) {
-  fricl_status st = fricl__check_struct_size(ctx, "batch", struct_size,
-                                             expected, "its _init function");
-  if (st == FRICL_STATUS_OK && prec != FRICL_F64 && prec != FRICL_F32)
+  fricl_status st = FRICL_STATUS_OK;
+  if (prec != FRICL_F64 && prec != FRICL_F32)
     st = fricl__check_precision(ctx, prec);
   if (st == FRICL_STATUS_OK)
     st = fricl__check_profile(ctx, profile);
@@ -75,8 +73,8 @@ static fricl_status check_param_array(fricl_context *ctx, fricl_precision p,
 static fricl_status validate_host(fricl_context *ctx,
                                   const fricl_scalar_batch *b,
                                   unsigned *mask_out) {
-  fricl_status st = fricl__scalar_check_header(ctx, b->struct_size, sizeof *b,
-                                               b->precision, b->mu_profile);
+  fricl_status st =
+      fricl__scalar_check_header(ctx, b->precision, b->mu_profile);
   if (st != FRICL_STATUS_OK)
     return st;
   int has_out[FRICL_TERM_COUNT];
@@ -150,8 +148,17 @@ fricl_status fricl_scalar_eval(fricl_context *ctx,
   fricl__clear_error(ctx);
   if (!batch)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "batch is NULL");
+  /* The caller's layout (perhaps an older one) over our defaults. */
+  fricl_scalar_batch in;
+  fricl_scalar_batch_init(&in);
+  fricl_status st =
+      fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                       FRICL__MIN_SCALAR_BATCH, "fricl_scalar_batch_init");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  batch = &in;
   unsigned mask = 0;
-  fricl_status st = validate_host(ctx, batch, &mask);
+  st = validate_host(ctx, batch, &mask);
   if (st != FRICL_STATUS_OK || batch->n == 0)
     return st;
   /* Backends see out[t] non-NULL exactly for the requested terms. */
@@ -177,9 +184,15 @@ fricl_status fricl_scalar_prepare(fricl_context *ctx,
   fricl__clear_error(ctx);
   if (!batch)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "batch is NULL");
+  fricl_scalar_batch in;
+  fricl_scalar_batch_init(&in);
   fricl_status st =
-      fricl__scalar_check_header(ctx, batch->struct_size, sizeof *batch,
-                                 batch->precision, batch->mu_profile);
+      fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                       FRICL__MIN_SCALAR_BATCH, "fricl_scalar_batch_init");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  batch = &in;
+  st = fricl__scalar_check_header(ctx, batch->precision, batch->mu_profile);
   if (st != FRICL_STATUS_OK)
     return st;
   /* Prepare the backend a large call would run on ("auto": the device, if

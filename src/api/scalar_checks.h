@@ -8,9 +8,9 @@
 /* Terms 5..11 read mu_s and mu_k. */
 #define FRICL__SCALAR_MU_TERMS 0xFE0u
 
-/* struct_size, precision (known, and f64 possible), mu profile. */
+/* Precision (known, and f64 possible), mu profile. The struct_size was
+ * handled by fricl__struct_in at the entry point. */
 fricl_status fricl__scalar_check_header(fricl_context *ctx,
-                                        uint32_t struct_size, size_t expected,
                                         fricl_precision prec,
                                         fricl_mu_profile profile);
 

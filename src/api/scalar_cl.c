@@ -26,8 +26,16 @@ fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
   fricl_status st = fricl__ocl_of(ctx, "fricl_scalar_eval_cl", &o);
   if (st != FRICL_STATUS_OK)
     return st;
-  st = fricl__scalar_check_header(ctx, batch->struct_size, sizeof *batch,
-                                  batch->precision, batch->mu_profile);
+  /* The caller's layout (perhaps an older one) over our defaults. */
+  fricl_scalar_batch_cl in;
+  fricl_scalar_batch_cl_init(&in);
+  st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                        FRICL__MIN_SCALAR_BATCH_CL,
+                        "fricl_scalar_batch_cl_init");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  batch = &in;
+  st = fricl__scalar_check_header(ctx, batch->precision, batch->mu_profile);
   if (st == FRICL_STATUS_OK && batch->precision == FRICL_F64 &&
       !o->base.has_fp64)
     st = fricl__fail(ctx, FRICL_STATUS_NO_FP64,

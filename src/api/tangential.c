@@ -215,11 +215,8 @@ fricl_status fricl__tangential_check_common(fricl_context *ctx,
 static fricl_status validate(fricl_context *ctx,
                              const fricl_tangential_batch *b, int *need_hess,
                              size_t *total_out) {
-  fricl_status st = fricl__check_struct_size(
-      ctx, "batch", b->struct_size, sizeof *b, "fricl_tangential_batch_init");
-  if (st == FRICL_STATUS_OK)
-    st = fricl__tangential_check_common(ctx, b->precision, b->mu_profile,
-                                        b->psd, b->flags, b->eps_v);
+  fricl_status st = fricl__tangential_check_common(
+      ctx, b->precision, b->mu_profile, b->psd, b->flags, b->eps_v);
   if (st == FRICL_STATUS_OK)
     st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
   if (st != FRICL_STATUS_OK)
@@ -369,9 +366,18 @@ fricl_status fricl_tangential_eval(fricl_context *ctx,
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
+  /* The caller's layout (perhaps an older one) over our defaults. */
+  fricl_tangential_batch in;
+  fricl_tangential_batch_init(&in);
+  fricl_status st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                                     FRICL__MIN_TANGENTIAL_BATCH,
+                                     "fricl_tangential_batch_init");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  batch = &in;
   int need_hess = 0;
   size_t total = 0;
-  fricl_status st = validate(ctx, batch, &need_hess, &total);
+  st = validate(ctx, batch, &need_hess, &total);
   if (st != FRICL_STATUS_OK)
     return st;
   fricl__backend *be = NULL;

@@ -17,12 +17,8 @@ void fricl_tangential_batch_cl_init(fricl_tangential_batch_cl *batch) {
 static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
                                 const fricl_tangential_batch_cl *b,
                                 int *need_hess) {
-  fricl_status st =
-      fricl__check_struct_size(ctx, "batch", b->struct_size, sizeof *b,
-                               "fricl_tangential_batch_cl_init");
-  if (st == FRICL_STATUS_OK)
-    st = fricl__tangential_check_common(ctx, b->precision, b->mu_profile,
-                                        b->psd, b->flags, b->eps_v);
+  fricl_status st = fricl__tangential_check_common(
+      ctx, b->precision, b->mu_profile, b->psd, b->flags, b->eps_v);
   if (st == FRICL_STATUS_OK && b->precision == FRICL_F64 && !o->base.has_fp64)
     st = fricl__fail(ctx, FRICL_STATUS_NO_FP64,
                      "device \"%s\" has no double precision: use FRICL_F32 "
@@ -123,6 +119,14 @@ fricl_status fricl_tangential_eval_cl(fricl_context *ctx,
                                      wait_list, &o);
   if (st != FRICL_STATUS_OK)
     return st;
+  fricl_tangential_batch_cl in;
+  fricl_tangential_batch_cl_init(&in);
+  st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                        FRICL__MIN_TANGENTIAL_BATCH_CL,
+                        "fricl_tangential_batch_cl_init");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  batch = &in;
   int need_hess = 0;
   st = validate_cl(ctx, o, batch, &need_hess);
   if (st != FRICL_STATUS_OK)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/backend.h"
 #include "core/fault.h"
 #include "core/pool.h"
@@ -27,6 +28,26 @@ void fricl_context_params_init(fricl_context_params *params) {
 void fricl__context_report(const fricl_context_params *p, const char *msg) {
   if (p && p->error_buffer && p->error_buffer_size > 0)
     snprintf(p->error_buffer, p->error_buffer_size, "%s", msg);
+}
+
+fricl_status fricl__context_params_in(const fricl_context_params *params,
+                                      fricl_context_params *in) {
+  fricl_context_params_init(in);
+  if (!params)
+    return FRICL_STATUS_OK;
+  const fricl__abi_result r =
+      fricl__struct_copy_in(in, sizeof *in, params, FRICL__MIN_CONTEXT_PARAMS);
+  if (r == FRICL__ABI_OK)
+    return FRICL_STATUS_OK;
+  /* Too small: the caller's struct may not even hold the error buffer. */
+  if (r == FRICL__ABI_UNKNOWN_TAIL) {
+    char msg[320];
+    fricl__struct_message(
+        msg, sizeof msg, "params", fricl__struct_size_of(params),
+        FRICL__MIN_CONTEXT_PARAMS, sizeof *in, r, "fricl_context_params_init");
+    fricl__context_report(params, msg);
+  }
+  return FRICL_STATUS_INVALID_ARGUMENT;
 }
 
 static char *dup_str(const char *s) {
@@ -108,12 +129,10 @@ fricl_status fricl_context_create(fricl_context **out,
   if (!out)
     return FRICL_STATUS_INVALID_ARGUMENT;
   *out = NULL;
-  if (params && params->struct_size < sizeof *params) {
-    fricl__context_report(
-        params, "params.struct_size is smaller than this library's "
-                "fricl_context_params: call fricl_context_params_init");
+  fricl_context_params in;
+  if (fricl__context_params_in(params, &in) != FRICL_STATUS_OK)
     return FRICL_STATUS_INVALID_ARGUMENT;
-  }
+  params = &in;
   const char *spec = params && params->device ? params->device : NULL;
   if (!spec)
     spec = getenv("FRICL_DEVICE");

@@ -1,10 +1,12 @@
 /* devices_none.c - the device list of a build without OpenCL
  * (FRICL_WITH_OPENCL=OFF): no OpenCL devices, which is not an error. */
-#include "core/internal.h"
+#include "core/abi.h"
 
-fricl_status fricl_devices_list(fricl_device_info *infos, size_t capacity,
-                                size_t *count) {
-  if (!count || (capacity > 0 && !infos))
+fricl_status fricl_devices_list_sized(fricl_device_info *infos,
+                                      size_t info_size, size_t capacity,
+                                      size_t *count) {
+  if (!count || (capacity > 0 && !infos) ||
+      fricl__struct_out_check(info_size, FRICL__MIN_DEVICE_INFO))
     return FRICL_STATUS_INVALID_ARGUMENT;
   *count = 0;
   return FRICL_STATUS_OK;
@@ -19,11 +21,27 @@ void fricl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
     *from_device = 0;
 }
 
-fricl_status fricl_context_devices(const fricl_context *ctx,
-                                   fricl_context_device *infos, size_t capacity,
-                                   size_t *count) {
-  if (!ctx || !count || (capacity > 0 && !infos))
+fricl_status fricl_context_devices_sized(const fricl_context *ctx,
+                                         fricl_context_device *infos,
+                                         size_t info_size, size_t capacity,
+                                         size_t *count) {
+  if (!ctx || !count || (capacity > 0 && !infos) ||
+      fricl__struct_out_check(info_size, FRICL__MIN_CONTEXT_DEVICE))
     return FRICL_STATUS_INVALID_ARGUMENT;
   *count = 0;
   return FRICL_STATUS_OK;
+}
+
+/* The exported names, for binaries built before the header's macros. */
+fricl_status(fricl_devices_list)(fricl_device_info *infos, size_t capacity,
+                                 size_t *count) {
+  return fricl_devices_list_sized(infos, FRICL__DEVICE_INFO_SIZE_0_1, capacity,
+                                  count);
+}
+
+fricl_status(fricl_context_devices)(const fricl_context *ctx,
+                                    fricl_context_device *infos,
+                                    size_t capacity, size_t *count) {
+  return fricl_context_devices_sized(ctx, infos, FRICL__CONTEXT_DEVICE_SIZE_0_4,
+                                     capacity, count);
 }

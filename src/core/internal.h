@@ -78,6 +78,13 @@ fricl_status fricl__context_alloc(fricl_context **out,
                                   unsigned default_threads);
 /* Write msg to params->error_buffer, if the caller gave one. */
 void fricl__context_report(const fricl_context_params *p, const char *msg);
+/* The caller's params (perhaps of an older, smaller layout; NULL: the
+ * defaults) as a full-size struct in *in, the other fields as
+ * fricl_context_params_init sets them. INVALID_ARGUMENT for a struct_size
+ * abi.h rejects, reported to the caller's error buffer when its struct
+ * holds one. */
+fricl_status fricl__context_params_in(const fricl_context_params *params,
+                                      fricl_context_params *in);
 
 /* Record a detailed message on ctx (if not NULL) and return status. */
 fricl_status fricl__fail(fricl_context *ctx, fricl_status status,

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/laws_internal.h"
 
 #define REQ NAN
@@ -215,12 +216,18 @@ fricl_status fricl_law_from_name(const char *name, fricl_law *law) {
   return FRICL_STATUS_INVALID_ARGUMENT;
 }
 
-fricl_status fricl_law_get_info(fricl_law law, fricl_law_info *info) {
+fricl_status fricl_law_get_info_sized(fricl_law law, fricl_law_info *info,
+                                      size_t info_size) {
   const fricl__law_meta *m = fricl__law_meta_get(law);
-  if (!m || !info)
+  if (!m || !info || fricl__struct_out_check(info_size, FRICL__MIN_LAW_INFO))
     return FRICL_STATUS_INVALID_ARGUMENT;
-  *info = m->info;
+  fricl__struct_out(info, info_size, &m->info, sizeof m->info);
   return FRICL_STATUS_OK;
+}
+
+/* The exported name, for binaries built before the header's macro. */
+fricl_status(fricl_law_get_info)(fricl_law law, fricl_law_info *info) {
+  return fricl_law_get_info_sized(law, info, FRICL__LAW_INFO_SIZE_0_2);
 }
 
 static const struct {

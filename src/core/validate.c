@@ -170,17 +170,6 @@ fricl_status fricl__check_real(fricl_context *ctx, fricl_precision p,
                      rounded ? " (in float32)" : "", fricl__rule_text(r));
 }
 
-fricl_status fricl__check_struct_size(fricl_context *ctx, const char *what,
-                                      uint32_t struct_size, size_t expected,
-                                      const char *init_fn) {
-  if (struct_size >= expected)
-    return FRICL_STATUS_OK;
-  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                     "%s.struct_size is %u, expected %zu: initialise the %s "
-                     "with %s",
-                     what, (unsigned)struct_size, expected, what, init_fn);
-}
-
 fricl_status fricl__check_precision(fricl_context *ctx, fricl_precision p) {
   if (p != FRICL_F64 && p != FRICL_F32)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,

@@ -9,6 +9,7 @@
 #ifndef FRICL_CORE_VALIDATE_H
 #define FRICL_CORE_VALIDATE_H
 
+#include "core/abi.h" /* struct_size: fricl__struct_in */
 #include "core/internal.h"
 
 /* Range rule of a real argument. */
@@ -56,12 +57,6 @@ fricl_status fricl__check_group_reals(fricl_context *ctx, fricl_precision p,
 fricl_status fricl__check_real(fricl_context *ctx, fricl_precision p,
                                const char *prefix, const char *name, double v,
                                fricl__rule r);
-
-/* struct_size at least `expected`: "batch.struct_size is X, expected Y:
- * initialise the batch with <init_fn>". */
-fricl_status fricl__check_struct_size(fricl_context *ctx, const char *what,
-                                      uint32_t struct_size, size_t expected,
-                                      const char *init_fn);
 
 /* FRICL_F64 or FRICL_F32, and f64 possible on this context. */
 fricl_status fricl__check_precision(fricl_context *ctx, fricl_precision p);

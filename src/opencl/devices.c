@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 
+#include "core/abi.h"
 #include "opencl/devices.h"
 
 static pthread_mutex_t cl_init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -172,8 +173,8 @@ fricl_status fricl__device_resolve(const char *spec, fricl__device_choice *out,
 }
 
 typedef struct {
-  fricl_device_info *infos;
-  size_t capacity, count;
+  unsigned char *infos; /* the caller's array, info_size bytes apart */
+  size_t info_size, capacity, count;
   fricl__device_choice def;
 } list_arg;
 
@@ -181,9 +182,8 @@ static int list_visit(void *a, int p, int d, cl_platform_id plat,
                       cl_device_id dev) {
   list_arg *l = a;
   if (l->count < l->capacity) {
-    fricl_device_info *i = &l->infos[l->count];
+    fricl_device_info info, *i = &info;
     memset(i, 0, sizeof *i);
-    i->struct_size = (uint32_t)sizeof *i;
     i->platform_index = p;
     i->device_index = d;
     const cl_device_type t = dev_type(dev);
@@ -209,20 +209,32 @@ static int list_visit(void *a, int p, int d, cl_platform_id plat,
             sizeof i->device_version);
     get_str(dev, CL_DRIVER_VERSION, i->driver_version,
             sizeof i->driver_version);
+    fricl__struct_out(l->infos + l->count * l->info_size, l->info_size, i,
+                      sizeof *i);
   }
   l->count++;
   return 0;
 }
 
-fricl_status fricl_devices_list(fricl_device_info *infos, size_t capacity,
-                                size_t *count) {
-  if (!count || (capacity > 0 && !infos))
+fricl_status fricl_devices_list_sized(fricl_device_info *infos,
+                                      size_t info_size, size_t capacity,
+                                      size_t *count) {
+  if (!count || (capacity > 0 && !infos) ||
+      fricl__struct_out_check(info_size, FRICL__MIN_DEVICE_INFO))
     return FRICL_STATUS_INVALID_ARGUMENT;
-  list_arg l = {infos, capacity, 0, {0}};
+  list_arg l = {(unsigned char *)infos, info_size, capacity, 0, {0}};
   fricl__cl_lock();
   find_auto(&l.def);
   for_each_device(list_visit, &l);
   fricl__cl_unlock();
   *count = l.count;
   return FRICL_STATUS_OK;
+}
+
+/* The exported name, for binaries built before the header's macro: they
+ * were compiled with the first layout. */
+fricl_status(fricl_devices_list)(fricl_device_info *infos, size_t capacity,
+                                 size_t *count) {
+  return fricl_devices_list_sized(infos, FRICL__DEVICE_INFO_SIZE_0_1, capacity,
+                                  count);
 }

@@ -31,12 +31,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/abi.h"
 #include "core/fault.h"
 #include "opencl/devices.h"
 #include "opencl/multi.h"
 
 _Static_assert((int)FRICL__FEATURE_COUNT == (int)FRICL_FEATURE_COUNT,
-               "the public feature list sizes fricl_context_device");
+               "the public feature list names the internal one");
 
 /* Parts smaller than this are not timed into the rates. */
 #define MEASURE_MIN 4096
@@ -721,17 +722,22 @@ fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
 static void describe(fricl_context_device *info, const fricl__ocl *o, int plat,
                      int dev) {
   memset(info, 0, sizeof *info);
-  info->struct_size = (uint32_t)sizeof *info;
   info->platform_index = plat;
   info->device_index = dev;
+  info->feature_count = FRICL__FEATURE_COUNT;
   snprintf(info->device_name, sizeof info->device_name, "%s", o->name);
 }
 
-fricl_status fricl_context_devices(const fricl_context *cctx,
-                                   fricl_context_device *infos, size_t capacity,
-                                   size_t *count) {
-  if (!cctx || !count || (capacity && !infos))
+fricl_status fricl_context_devices_sized(const fricl_context *cctx,
+                                         fricl_context_device *infos,
+                                         size_t info_size, size_t capacity,
+                                         size_t *count) {
+  if (!cctx || !count || (capacity && !infos) ||
+      fricl__struct_out_check(info_size, FRICL__MIN_CONTEXT_DEVICE))
     return FRICL_STATUS_INVALID_ARGUMENT;
+  /* Filled in full here, then written at the caller's stride and size. */
+  unsigned char *out = (unsigned char *)infos;
+  fricl_context_device info;
   fricl_context *ctx = (fricl_context *)(uintptr_t)cctx;
   fricl__resolve_device(ctx); /* "auto": a cache fill */
   *count = 0;
@@ -741,9 +747,10 @@ fricl_status fricl_context_devices(const fricl_context *cctx,
     const fricl__ocl *o = (const fricl__ocl *)ctx->dev;
     *count = 1;
     if (capacity) {
-      describe(&infos[0], o, o->platform_index, o->device_index);
+      describe(&info, o, o->platform_index, o->device_index);
       for (int f = 0; f < FRICL__FEATURE_COUNT; ++f)
-        infos[0].share[f] = 1.0;
+        info.share[f] = 1.0;
+      fricl__struct_out(out, info_size, &info, sizeof info);
     }
     return FRICL_STATUS_OK;
   }
@@ -755,14 +762,23 @@ fricl_status fricl_context_devices(const fricl_context *cctx,
     fricl__multi_shares(m, (fricl__feature)f,
                         m->base.has_fp64 ? FRICL_F64 : FRICL_F32, w[f]);
   for (size_t d = 0; d < m->n && d < capacity; ++d) {
-    describe(&infos[d], m->dev[d].o, m->dev[d].platform_index,
+    describe(&info, m->dev[d].o, m->dev[d].platform_index,
              m->dev[d].device_index);
     for (int f = 0; f < FRICL__FEATURE_COUNT; ++f) {
-      infos[d].share[f] = w[f][d];
-      infos[d].items_per_second[f] = m->dev[d].rate[f];
+      info.share[f] = w[f][d];
+      info.items_per_second[f] = m->dev[d].rate[f];
     }
+    fricl__struct_out(out + d * info_size, info_size, &info, sizeof info);
   }
   return FRICL_STATUS_OK;
+}
+
+/* The exported name, for binaries built before the header's macro. */
+fricl_status(fricl_context_devices)(const fricl_context *ctx,
+                                    fricl_context_device *infos,
+                                    size_t capacity, size_t *count) {
+  return fricl_context_devices_sized(ctx, infos, FRICL__CONTEXT_DEVICE_SIZE_0_4,
+                                     capacity, count);
 }
 
 void fricl_context_transfers(const fricl_context *ctx, uint64_t *to_device,

@@ -40,6 +40,21 @@
 
 #include "fricl/fricl.h"
 
+/* The smallest struct_size fricl accepts for a scalar batch: the end of
+ * eps_v (fricl.h, "ABI"); an older layout may stop anywhere after it. */
+#define SCALAR_MIN (offsetof(fricl_scalar_batch, eps_v) + sizeof(double))
+
+/* The batch in its caller's memory: a newer caller's struct_size covers a
+ * tail past sizeof, zero here (fields this library does not know, left
+ * unset), which fricl reads and accepts. */
+static unsigned char *as_caller(const fricl_scalar_batch *b) {
+  const size_t n = b->struct_size > sizeof *b ? b->struct_size : sizeof *b;
+  unsigned char *m = calloc(1, n);
+  if (m)
+    memcpy(m, b, sizeof *b);
+  return m;
+}
+
 #define CHECK(cond)                                                            \
   do {                                                                         \
     if (!(cond)) {                                                             \
@@ -559,10 +574,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     : in_precision(f32, b.mu_k);
   }
 
+  /* An older caller's layout (struct_size below sizeof b): the library
+   * gives the bytes past it their fricl_scalar_batch_init values, and so
+   * does this model, byte for byte. */
+  if (b.struct_size >= SCALAR_MIN && b.struct_size < sizeof b) {
+    fricl_scalar_batch d;
+    fricl_scalar_batch_init(&d);
+    memcpy((unsigned char *)&b + b.struct_size,
+           (unsigned char *)&d + b.struct_size, sizeof b - b.struct_size);
+  }
+
   /* The documented rules, re-derived. */
   int valid = 1;
   unsigned req = 0;
-  if (b.struct_size < sizeof b)
+  if (b.struct_size < SCALAR_MIN)
     valid = 0;
   if (b.precision != FRICL_F64 && b.precision != FRICL_F32)
     valid = 0;
@@ -620,8 +645,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(before, arena, SLOTS * slot);
   fricl_scalar_batch b_copy;
   memcpy(&b_copy, &b, sizeof b);
-  const fricl_status st = fricl_scalar_eval(g_ctx, &b);
-  CHECK(memcmp(&b_copy, &b, sizeof b) == 0);
+  unsigned char *caller = as_caller(&b);
+  CHECK(caller != NULL);
+  const fricl_status st =
+      fricl_scalar_eval(g_ctx, (const fricl_scalar_batch *)(void *)caller);
+  CHECK(memcmp(&b_copy, caller, sizeof b) == 0);
   CHECK(st == FRICL_STATUS_OK || st == FRICL_STATUS_INVALID_ARGUMENT);
   const char *msg = fricl_context_last_error(g_ctx);
   CHECK(msg != NULL);
@@ -660,9 +688,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
 
   /* fricl_scalar_prepare checks only the header on this backend. */
-  const fricl_status pst = fricl_scalar_prepare(g_ctx, &b);
+  const fricl_status pst =
+      fricl_scalar_prepare(g_ctx, (const fricl_scalar_batch *)(void *)caller);
+  free(caller);
   CHECK(pst == FRICL_STATUS_OK || pst == FRICL_STATUS_INVALID_ARGUMENT);
-  if (b.struct_size >= sizeof b &&
+  if (b.struct_size >= SCALAR_MIN &&
       (b.precision == FRICL_F64 || b.precision == FRICL_F32) &&
       (b.mu_profile == FRICL_MU_CUBIC || b.mu_profile == FRICL_MU_IPCTK))
     CHECK(pst == FRICL_STATUS_OK);
