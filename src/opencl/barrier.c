@@ -3,7 +3,7 @@
  *
  * Host tier (the backend's `barrier` operation): the per-contact records
  * chunk by chunk on the device; the host adds them into the global
- * outputs (src/host/barrier_host_impl.h), so the assembly is the host
+ * outputs (src/core/barrier_pass_impl.h), so the assembly is the host
  * backends' whatever the device. The device's results differ from the
  * host's by the rounding of its log and sqrt.
  *

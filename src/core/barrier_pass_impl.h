@@ -1,6 +1,6 @@
 /*
- * barrier_host_impl.h - the barrier on the host for one precision;
- * included by barrier_host.c with FRICL_REAL, FRICL_FN and FRICL_BH_FN
+ * barrier_pass_impl.h - the barrier's pass for one precision;
+ * included by barrier_pass.c with FRICL_REAL, FRICL_FN and FRICL_BH_FN
  * set. No include guard on purpose.
  */
 #define BH_JOB FRICL_FN(bh_job)
