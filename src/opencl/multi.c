@@ -479,7 +479,7 @@ static void multi_destroy(fricl__backend *be) {
   fricl__multi *m = (fricl__multi *)be;
   for (size_t d = 0; d < m->n; ++d) {
     if (m->dev[d].sub)
-      fricl_context_destroy(m->dev[d].sub); /* and its device */
+      fricl__context_destroy(m->dev[d].sub); /* and its device */
     else if (m->dev[d].o)
       m->dev[d].o->base.ops->destroy(&m->dev[d].o->base);
   }
@@ -618,7 +618,8 @@ static fricl_status open_device(fricl_context *ctx, fricl__multi *m, size_t d,
     st = fricl__ocl_create(ctx, spec, &found, &be);
   } else {
     fricl_context_params p;
-    fricl_context_params_init(&p);
+    memset(&p, 0, sizeof p); /* what fricl_context_params_init does */
+    p.struct_size = (uint32_t)sizeof p;
     p.flags = ctx->flags;
     p.max_chunk_elements = ctx->max_chunk_elements;
     p.build_options = ctx->build_options;
@@ -681,7 +682,7 @@ fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
       m->dev[i].platform_index = m->dev[i].o->platform_index;
       m->dev[i].device_index = m->dev[i].o->device_index;
     } else if (m->dev[i].sub) {
-      fricl_context_destroy(m->dev[i].sub);
+      fricl__context_destroy(m->dev[i].sub);
       m->dev[i].sub = NULL;
     }
   }

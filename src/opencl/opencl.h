@@ -70,6 +70,8 @@ typedef struct fricl__ocl {
  * finds no device. Errors name the spec in ctx's message. */
 fricl_status fricl__ocl_create(fricl_context *ctx, const char *spec, int *found,
                                fricl__backend **out);
+/* Its registry entry (src/api/backends.c lists it). */
+extern const fricl__backend_entry fricl__opencl_backend;
 /* The backend on a caller's context/device/queue (retained). */
 fricl_status fricl__ocl_adopt(fricl_context *ctx, cl_context cl_ctx,
                               cl_device_id device, cl_command_queue queue,
