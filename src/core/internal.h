@@ -116,7 +116,12 @@ static inline size_t fricl__chunk_len(size_t n, size_t off, size_t chunk) {
 size_t fricl__chunk_elements_for(const fricl_context *ctx,
                                  uint64_t max_alloc_bytes, size_t elem_bytes);
 
-/* 1 for stencils that exist only in 3-D (FRICL_STENCIL_MAP). */
+/* A stencil's vertex count k and closest-point coordinate count (0 for
+ * an unknown stencil), and 1 for stencils that exist only in 3-D
+ * (FRICL_STENCIL_MAP; core/stencils.c). The public fricl_stencil_*_count
+ * are these; core and the backends call these, below the API. */
+int fricl__stencil_vertex_count(fricl_stencil type);
+int fricl__stencil_coord_count(fricl_stencil type);
 int fricl__stencil_only_3d(fricl_stencil type);
 
 static inline size_t fricl__elem_bytes(fricl_precision p) {

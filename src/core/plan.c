@@ -90,7 +90,7 @@ uint64_t fricl__topology_checksum(fricl_context *ctx, int dim,
     const uint64_t gh[2] = {(uint64_t)groups[g].type,
                             (uint64_t)groups[g].count};
     h = hash_bytes(h, gh, sizeof gh);
-    const size_t k = (size_t)fricl_stencil_vertex_count(groups[g].type);
+    const size_t k = (size_t)fricl__stencil_vertex_count(groups[g].type);
     if (groups[g].count && groups[g].vertices)
       h = hash_array(ctx, h, groups[g].vertices,
                      groups[g].count * k * sizeof(int32_t));
@@ -164,7 +164,7 @@ static void fill_ids(void *arg, size_t lo, size_t hi, unsigned w) {
   for (size_t c = lo; c < hi; ++c) {
     while (j->group_base[g + 1] <= c)
       ++g;
-    const size_t k = (size_t)fricl_stencil_vertex_count(j->groups[g].type);
+    const size_t k = (size_t)fricl__stencil_vertex_count(j->groups[g].type);
     const int32_t *v = j->groups[g].vertices + (c - j->group_base[g]) * k;
     for (size_t i = 0; i < 4; ++i)
       j->ids[c * 4 + i] = i < k ? v[i] : -1;
@@ -235,7 +235,7 @@ static int build_vertex_lists(plan_job *j, fricl__pool *pool) {
   fricl_tangential_plan *p = j->p;
   size_t ne = 0;
   for (size_t g = 0; g < p->n_groups; ++g)
-    ne += p->counts[g] * (size_t)fricl_stencil_vertex_count(p->types[g]);
+    ne += p->counts[g] * (size_t)fricl__stencil_vertex_count(p->types[g]);
   p->vptr = fricl__calloc(j->nv + 1, sizeof *p->vptr);
   p->ventries = fricl__malloc((ne ? ne : 1) * sizeof(uint64_t));
   if (!p->vptr || !p->ventries)

@@ -188,8 +188,8 @@ static int list_visit(void *a, int p, int d, cl_platform_id plat,
   return 0;
 }
 
-fricl_status fricl_devices_list(fricl_device_info *infos, size_t capacity,
-                                size_t *count) {
+fricl_status fricl__ocl_devices_list(fricl_device_info *infos, size_t capacity,
+                                     size_t *count) {
   if (!count || (capacity > 0 && !infos))
     return FRICL_STATUS_INVALID_ARGUMENT;
   list_arg l = {infos, capacity, 0, {0}};

@@ -342,8 +342,8 @@ static fricl_status build_part(fricl__multi *m, size_t d, void *arg) {
     const size_t e = hi - g0 < n ? hi - g0 : n;
     if (hi <= g0 || s >= n || s >= e)
       continue;
-    const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-    const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
+    const size_t k = (size_t)fricl__stencil_vertex_count(G->type);
+    const size_t nb = (size_t)fricl__stencil_coord_count(G->type);
     fricl_build_group *S = &groups[ng];
     *S = *G;
     S->count = e - s;
@@ -511,7 +511,7 @@ static fricl_status parse_list(fricl_context *ctx, const char *spec,
   if (strcmp(spec, "all-gpu") == 0) {
     fricl_device_info infos[64];
     size_t n = 0;
-    fricl_devices_list(infos, 64, &n);
+    fricl__ocl_devices_list(infos, 64, &n);
     for (size_t i = 0; i < n && i < 64; ++i) {
       if (!infos[i].is_gpu)
         continue;
@@ -728,9 +728,9 @@ static void describe(fricl_context_device *info, const fricl__ocl *o, int plat,
   snprintf(info->device_name, sizeof info->device_name, "%s", o->name);
 }
 
-fricl_status fricl_context_devices(const fricl_context *cctx,
-                                   fricl_context_device *infos, size_t capacity,
-                                   size_t *count) {
+fricl_status fricl__ocl_context_devices(const fricl_context *cctx,
+                                        fricl_context_device *infos,
+                                        size_t capacity, size_t *count) {
   if (!cctx || !count || (capacity && !infos))
     return FRICL_STATUS_INVALID_ARGUMENT;
   fricl_context *ctx = (fricl_context *)(uintptr_t)cctx;
@@ -766,8 +766,8 @@ fricl_status fricl_context_devices(const fricl_context *cctx,
   return FRICL_STATUS_OK;
 }
 
-void fricl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
-                             uint64_t *from_device) {
+void fricl__ocl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
+                                  uint64_t *from_device) {
   uint64_t in = 0, out = 0;
   const fricl__backend *be = ctx ? ctx->dev : NULL;
   if (be && be->ops == &fricl__multi_ops) {

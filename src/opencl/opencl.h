@@ -220,6 +220,17 @@ fricl_status fricl__ocl_laws_range(fricl__backend *be,
 fricl_status fricl__ocl_law_kernel(fricl__ocl *o, const fricl__law_plan *pl,
                                    cl_kernel *kernel, double *build_ms);
 
+/* The public device queries' implementations (src/api/devices.c calls
+ * them): the OpenCL devices of the machine (devices.c), and a context's
+ * devices, shares and transfer counts (multi.c). */
+fricl_status fricl__ocl_devices_list(fricl_device_info *infos, size_t capacity,
+                                     size_t *count);
+fricl_status fricl__ocl_context_devices(const fricl_context *ctx,
+                                        fricl_context_device *infos,
+                                        size_t capacity, size_t *count);
+void fricl__ocl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
+                                  uint64_t *from_device);
+
 /* ------------------------------------------- several devices (multi.c) */
 
 extern const fricl__backend_ops fricl__ocl_ops;
