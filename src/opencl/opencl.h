@@ -12,6 +12,7 @@
 #include "fricl/fricl_cl.h"
 
 #include "core/backend.h"
+#include "opencl/cl_fault.h"
 #include "opencl/embedded_kernels.h"
 
 /* One built kernel, keyed by the full program text's identity. */
