@@ -93,9 +93,37 @@ struct fricl__backend {
   uint64_t max_alloc_bytes; /* largest single allocation, 0: unlimited */
 };
 
-/* The built-in backends (src/host). */
-fricl_status fricl__reference_create(fricl_context *ctx, fricl__backend **out);
-fricl_status fricl__host_create(fricl_context *ctx, fricl__backend **out);
+/* ------------------------------------------------------------ registry */
+
+/*
+ * One backend as core sees it. Core knows no backend by name: the layer
+ * that creates a context (src/api) hands it the list of entries, each
+ * backend defines its own, and core picks from the list by spec. A new
+ * backend is one more entry, with no change here or in the dispatcher.
+ */
+struct fricl__backend_entry {
+  const char *name;
+  /* The context mode it gives: REFERENCE or HOST fill ctx->host (the HOST
+   * entry is also the host side of "auto"), OPENCL fills ctx->dev. */
+  fricl__mode mode;
+  /* Default host threads of a context on it (0: FRICL_THREADS, else every
+   * core). */
+  unsigned threads;
+  /* 1 when the entry takes this spec (never called with "auto"). */
+  int (*accepts)(const char *spec);
+  /* The backend on the device `spec` names; writes the device's name into
+   * ctx->device_name. *found = 0 (and OK) when "auto" finds no device. */
+  fricl_status (*create)(fricl_context *ctx, const char *spec, int *found,
+                         fricl__backend **out);
+  /* Whether be (one it created) is a GPU: "auto" then switches to it from
+   * crossover[] on; NULL: never. */
+  int (*is_gpu)(const fricl__backend *be);
+  /* Default crossovers of "auto" per feature on a GPU, in work items;
+   * NULL: "auto" never opens this backend. */
+  const size_t *crossover;
+  /* The device's name, for "auto"'s description. */
+  const char *(*device_name)(const fricl__backend *be);
+};
 
 /* ------------------------------------------------------------ dispatch */
 

@@ -1,7 +1,7 @@
-/* context.c - context creation (device spec -> backends), teardown and the
- * context queries. OpenCL is reached only through the OpenCL backend's
- * creation functions, and for "auto" only when a call first needs it
- * (core/dispatch.c). */
+/* context.c - context creation (device spec -> backends, chosen from the
+ * registry its creator supplies) and teardown. Core knows no backend: the
+ * device backend of "auto" is opened only when a call first needs it
+ * (core/dispatch.c). The public context functions are in src/api. */
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -14,16 +14,6 @@
 #include "core/fault.h"
 #include "core/pool.h"
 #include "core/tangential.h"
-#if FRICL_WITH_OPENCL
-#include "opencl/opencl.h"
-#endif
-
-void fricl_context_params_init(fricl_context_params *params) {
-  if (!params)
-    return;
-  memset(params, 0, sizeof *params);
-  params->struct_size = (uint32_t)sizeof *params;
-}
 
 void fricl__context_report(const fricl_context_params *p, const char *msg) {
   if (p && p->error_buffer && p->error_buffer_size > 0)
@@ -32,7 +22,9 @@ void fricl__context_report(const fricl_context_params *p, const char *msg) {
 
 fricl_status fricl__context_params_in(const fricl_context_params *params,
                                       fricl_context_params *in) {
-  fricl_context_params_init(in);
+  /* What fricl_context_params_init gives (core calls no public function). */
+  memset(in, 0, sizeof *in);
+  in->struct_size = (uint32_t)sizeof *in;
   if (!params)
     return FRICL_STATUS_OK;
   const fricl__abi_result r =
@@ -96,7 +88,7 @@ fricl_status fricl__context_alloc(fricl_context **out,
     ctx->build_options = dup_str(p->build_options);
   if (!ctx->last_error || !ctx->pool ||
       (p && p->build_options && !ctx->build_options)) {
-    fricl_context_destroy(ctx);
+    fricl__context_destroy(ctx);
     return FRICL_STATUS_OUT_OF_MEMORY;
   }
   ctx->threads = fricl__pool_threads(ctx->pool);
@@ -112,70 +104,56 @@ fricl_status fricl__context_alloc(fricl_context **out,
   return FRICL_STATUS_OK;
 }
 
-/* The spec's mode; OPENCL for every OpenCL spec (checked by the OpenCL
- * backend when it is created). */
-static fricl__mode mode_of(const char *spec) {
-  if (strcmp(spec, "reference") == 0)
-    return FRICL__MODE_REFERENCE;
-  if (strcmp(spec, "host") == 0)
-    return FRICL__MODE_HOST;
-  if (strcmp(spec, "auto") == 0)
-    return FRICL__MODE_AUTO;
-  return FRICL__MODE_OPENCL;
+/* The entry that takes `spec`: for "auto", the host entry. */
+static const fricl__backend_entry *
+entry_for(const fricl__backend_entry *const *backends, size_t n,
+          const char *spec) {
+  const int is_auto = strcmp(spec, "auto") == 0;
+  for (size_t i = 0; i < n; ++i)
+    if (is_auto ? backends[i]->mode == FRICL__MODE_HOST
+                : backends[i]->accepts(spec))
+      return backends[i];
+  return NULL;
 }
 
-fricl_status fricl_context_create(fricl_context **out,
-                                  const fricl_context_params *params) {
-  if (!out)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  *out = NULL;
-  fricl_context_params in;
-  if (fricl__context_params_in(params, &in) != FRICL_STATUS_OK)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  params = &in;
+fricl_status fricl__context_open(fricl_context **out,
+                                 const fricl_context_params *params,
+                                 const fricl__backend_entry *const *backends,
+                                 size_t n) {
   const char *spec = params && params->device ? params->device : NULL;
   if (!spec)
     spec = getenv("FRICL_DEVICE");
   if (!spec || !*spec)
     spec = "auto";
-  /* The reference backend is the simple, single-threaded oracle side of
-   * the tests: one thread everywhere (validation and plans too) unless
-   * the caller asks for more. */
-  const fricl__mode mode = mode_of(spec);
+  const fricl__backend_entry *e = entry_for(backends, n, spec);
+  if (!e) {
+    char msg[320];
+    snprintf(msg, sizeof msg, "device \"%.256s\": no backend takes it", spec);
+    fricl__context_report(params, msg);
+    return FRICL_STATUS_INVALID_ARGUMENT;
+  }
   fricl_context *ctx = NULL;
-  fricl_status st = fricl__context_alloc(
-      &ctx, params, mode == FRICL__MODE_REFERENCE ? 1u : 0u);
+  fricl_status st = fricl__context_alloc(&ctx, params, e->threads);
   if (st != FRICL_STATUS_OK) {
     fricl__context_report(params, "out of memory");
     return st;
   }
-  ctx->mode = mode;
-  switch (ctx->mode) {
-  case FRICL__MODE_REFERENCE:
-    st = fricl__reference_create(ctx, &ctx->host);
-    break;
-  case FRICL__MODE_HOST:
-  case FRICL__MODE_AUTO:
-    st = fricl__host_create(ctx, &ctx->host);
-    break;
-  case FRICL__MODE_OPENCL:
-#if FRICL_WITH_OPENCL
-  {
-    int found = 0;
-    st = fricl__ocl_create(ctx, spec, &found, &ctx->dev);
-  }
-#else
-    st = fricl__fail(ctx, FRICL_STATUS_UNSUPPORTED,
-                     "device \"%s\": this fricl was built without OpenCL "
-                     "(FRICL_WITH_OPENCL=OFF); use auto, host or reference",
-                     spec);
-#endif
-  break;
+  ctx->mode = strcmp(spec, "auto") == 0 ? FRICL__MODE_AUTO : e->mode;
+  ctx->backends = backends;
+  ctx->n_backends = n;
+  int found = 0;
+  fricl__backend *be = NULL;
+  st = e->create(ctx, spec, &found, &be);
+  if (e->mode == FRICL__MODE_OPENCL) {
+    ctx->dev = be;
+    ctx->dev_entry = e;
+  } else {
+    ctx->host = be;
   }
   if (st != FRICL_STATUS_OK) {
     fricl__context_report(params, ctx->last_error[0] ? ctx->last_error
                                                      : "out of memory");
-    fricl_context_destroy(ctx);
+    fricl__context_destroy(ctx);
     return st;
   }
   fricl__clear_error(ctx);
@@ -184,7 +162,7 @@ fricl_status fricl_context_create(fricl_context **out,
   return FRICL_STATUS_OK;
 }
 
-void fricl_context_destroy(fricl_context *ctx) {
+void fricl__context_destroy(fricl_context *ctx) {
   if (!ctx)
     return;
   fricl__plan_cache_destroy(ctx);
@@ -197,46 +175,6 @@ void fricl_context_destroy(fricl_context *ctx) {
   free(ctx->build_options);
   free(ctx->last_error);
   free(ctx);
-}
-
-/* "auto": look the device up if no call has yet (queries that describe
- * the device need it). */
-static void resolve(const fricl_context *ctx) {
-  /* The queries are const for the caller; the lookup is a cache fill. */
-  fricl__resolve_device((fricl_context *)(uintptr_t)ctx);
-}
-
-fricl_backend fricl_context_backend(const fricl_context *ctx) {
-  if (!ctx)
-    return FRICL_BACKEND_REFERENCE;
-  resolve(ctx);
-  return ctx->dev ? FRICL_BACKEND_OPENCL : ctx->host->ops->kind;
-}
-
-fricl_backend fricl_context_last_backend(const fricl_context *ctx) {
-  return ctx ? ctx->last_backend : FRICL_BACKEND_REFERENCE;
-}
-
-const char *fricl_context_device_name(const fricl_context *ctx) {
-  /* No lookup: "auto" names its device once a call has opened it. */
-  return ctx ? ctx->device_name : "";
-}
-
-int fricl_context_fell_back(const fricl_context *ctx) {
-  if (!ctx || ctx->mode != FRICL__MODE_AUTO)
-    return 0;
-  resolve(ctx);
-  return ctx->dev == NULL;
-}
-
-int fricl_context_has_fp64(const fricl_context *ctx) {
-  if (!ctx || (ctx->flags & FRICL_CONTEXT_FLAG_NO_FP64))
-    return 0;
-  return ctx->host ? 1 : ctx->dev->has_fp64;
-}
-
-unsigned fricl_context_threads(const fricl_context *ctx) {
-  return ctx ? ctx->threads : 0;
 }
 
 size_t fricl__chunk_elements_for(const fricl_context *ctx,

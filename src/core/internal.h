@@ -23,12 +23,14 @@
 typedef struct fricl__backend fricl__backend;
 typedef struct fricl__pool fricl__pool;
 typedef struct fricl__plan_cache fricl__plan_cache;
+typedef struct fricl__backend_entry fricl__backend_entry;
 
 /* What a context's device spec asked for. */
 typedef enum fricl__mode {
   FRICL__MODE_REFERENCE = 0, /* "reference" */
   FRICL__MODE_HOST = 1,      /* "host" */
-  FRICL__MODE_OPENCL = 2,    /* "gpu", "cpu", "opencl:P:D", adopted queues */
+  FRICL__MODE_OPENCL = 2,    /* a device backend: "gpu", "cpu",
+                                "opencl:P:D", adopted queues */
   FRICL__MODE_AUTO = 3       /* "auto": host or OpenCL per call, by cost */
 } fricl__mode;
 
@@ -57,6 +59,12 @@ struct fricl_context {
   fricl__backend *host; /* reference or host backend; NULL in OPENCL mode */
   fricl__backend *dev;  /* OpenCL backend: OPENCL mode, or auto once used */
   int dev_resolved;     /* auto: the device lookup has been done */
+  /* The backends this context may open (core/backend.h), supplied by the
+   * layer that creates it, and the entry that opened dev (NULL: none or
+   * adopted). */
+  const fricl__backend_entry *const *backends;
+  size_t n_backends;
+  const fricl__backend_entry *dev_entry;
   fricl__plan_cache *plan_cache; /* topology lists of plan-less calls */
   fricl_backend last_backend;
   /* Testing knob: FRICL_HOST_GRAIN=n at creation makes every host-side
@@ -76,6 +84,17 @@ static inline size_t fricl__grain(const struct fricl_context *ctx,
 fricl_status fricl__context_alloc(fricl_context **out,
                                   const fricl_context_params *p,
                                   unsigned default_threads);
+/* A context on the backend the device spec (params->device, else
+ * FRICL_DEVICE, else "auto") names, chosen from `backends` (n of them):
+ * the first entry that accepts the spec; for "auto", the host entry and,
+ * when a call first needs it, the first entry with crossovers. Errors go to
+ * params->error_buffer. params is checked by the caller. */
+fricl_status fricl__context_open(fricl_context **out,
+                                 const fricl_context_params *params,
+                                 const fricl__backend_entry *const *backends,
+                                 size_t n);
+/* Release a context and its backends (NULL: nothing). */
+void fricl__context_destroy(fricl_context *ctx);
 /* Write msg to params->error_buffer, if the caller gave one. */
 void fricl__context_report(const fricl_context_params *p, const char *msg);
 /* The caller's params (perhaps of an older, smaller layout; NULL: the
@@ -104,7 +123,12 @@ static inline size_t fricl__chunk_len(size_t n, size_t off, size_t chunk) {
 size_t fricl__chunk_elements_for(const fricl_context *ctx,
                                  uint64_t max_alloc_bytes, size_t elem_bytes);
 
-/* 1 for stencils that exist only in 3-D (FRICL_STENCIL_MAP). */
+/* A stencil's vertex count k and closest-point coordinate count (0 for
+ * an unknown stencil), and 1 for stencils that exist only in 3-D
+ * (FRICL_STENCIL_MAP; core/stencils.c). The public fricl_stencil_*_count
+ * are these; core and the backends call these, below the API. */
+int fricl__stencil_vertex_count(fricl_stencil type);
+int fricl__stencil_coord_count(fricl_stencil type);
 int fricl__stencil_only_3d(fricl_stencil type);
 
 static inline size_t fricl__elem_bytes(fricl_precision p) {

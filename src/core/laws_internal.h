@@ -46,7 +46,4 @@ typedef struct fricl__law_plan {
       has_dstate;
 } fricl__law_plan;
 
-/* The law of a name in the table (NULL if unknown). */
-const char *fricl__law_table_name(int law);
-
 #endif

@@ -1,24 +1,11 @@
-/* status.c - status strings, version, and the last-error store. */
+/* status.c - the last-error store every layer reports into (its public
+ * reader, the status strings and the version are in src/api/status.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/fault.h"
 #include "core/internal.h"
-
-unsigned fricl_version_number(void) { return FRICL_VERSION_NUMBER; }
-const char *fricl_version_string(void) { return FRICL_VERSION_STRING; }
-
-const char *fricl_status_string(fricl_status status) {
-  switch (status) {
-#define FRICL_STATUS_CASE_(name, value, text)                                  \
-  case FRICL_STATUS_##name:                                                    \
-    return text;
-    FRICL_STATUS_MAP(FRICL_STATUS_CASE_)
-#undef FRICL_STATUS_CASE_
-  }
-  return "unknown status";
-}
 
 void fricl__clear_error(fricl_context *ctx) {
   if (ctx && ctx->last_error)
@@ -45,8 +32,4 @@ fricl_status fricl__fail(fricl_context *ctx, fricl_status status,
   }
   va_end(ap2);
   return status;
-}
-
-const char *fricl_context_last_error(const fricl_context *ctx) {
-  return ctx && ctx->last_error ? ctx->last_error : "";
 }

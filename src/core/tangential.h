@@ -83,6 +83,8 @@ fricl_status fricl__plan_lookup(fricl_context *ctx, int dim, size_t n_vertices,
                                 const fricl_contact_group *groups,
                                 fricl_tangential_plan **out);
 void fricl__plan_cache_destroy(fricl_context *ctx);
+/* Release a plan and what backends attached to it (NULL: nothing). */
+void fricl__plan_destroy(fricl_tangential_plan *plan);
 
 /* A backend's attachment slot on a plan (find, or claim when `claim`);
  * NULL when none is found (or all slots are taken). */

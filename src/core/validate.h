@@ -84,9 +84,6 @@ typedef struct fricl__region {
 fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,
                                    size_t n);
 
-/* Index of `name` in names[0..n), or -1. */
-int fricl__name_index(const char *const *names, int n, const char *name);
-
 #define FRICL__TOO_BIG(n, per) ((per) != 0 && (n) > SIZE_MAX / (per))
 
 #endif

@@ -183,7 +183,9 @@ static const fricl__backend_ops host_ops = {
     host_build,  host_laws,          host_barrier, NULL,
     host_destroy};
 
-fricl_status fricl__host_create(fricl_context *ctx, fricl__backend **out) {
+static fricl_status host_create(fricl_context *ctx, const char *spec,
+                                int *found, fricl__backend **out) {
+  (void)spec; /* "host", or the host side of "auto" */
   fricl__host *h = fricl__calloc(1, sizeof *h);
   if (!h)
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "out of memory");
@@ -193,6 +195,14 @@ fricl_status fricl__host_create(fricl_context *ctx, fricl__backend **out) {
   h->isa = fricl__host_isa();
   snprintf(ctx->device_name, sizeof ctx->device_name, "host (%u thread%s%s)",
            ctx->threads, ctx->threads == 1 ? "" : "s", isa_names[h->isa]);
+  *found = 1;
   *out = &h->base;
   return FRICL_STATUS_OK;
 }
+
+static int host_accepts(const char *spec) { return strcmp(spec, "host") == 0; }
+
+const fricl__backend_entry fricl__host_backend = {.name = "host",
+                                                  .mode = FRICL__MODE_HOST,
+                                                  .accepts = host_accepts,
+                                                  .create = host_create};

@@ -28,6 +28,10 @@ typedef struct fricl__host {
 fricl_status fricl__host_scratch(fricl__host *h, int slot, size_t bytes,
                                  void **out);
 
+/* The registry entries of the two (src/api/backends.c lists them). */
+extern const fricl__backend_entry fricl__reference_backend;
+extern const fricl__backend_entry fricl__host_backend;
+
 fricl_status fricl__host_tangential(fricl__backend *be,
                                     const fricl__tangential_work *w);
 

@@ -4,9 +4,11 @@
  * backend (host.c) is the fast one. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/fault.h"
 #include "core/tangential.h"
+#include "host/host_backend.h"
 #include "host/host_isa.h"
 
 static fricl_status ref_scalar(fricl__backend *be,
@@ -53,7 +55,9 @@ static const fricl__backend_ops reference_ops = {
     ref_barrier, NULL,
     ref_destroy};
 
-fricl_status fricl__reference_create(fricl_context *ctx, fricl__backend **out) {
+static fricl_status reference_create(fricl_context *ctx, const char *spec,
+                                     int *found, fricl__backend **out) {
+  (void)spec;
   fricl__backend *be = fricl__calloc(1, sizeof *be);
   if (!be)
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "out of memory");
@@ -61,6 +65,21 @@ fricl_status fricl__reference_create(fricl_context *ctx, fricl__backend **out) {
   be->ctx = ctx;
   be->has_fp64 = 1;
   snprintf(ctx->device_name, sizeof ctx->device_name, "reference (portable C)");
+  *found = 1;
   *out = be;
   return FRICL_STATUS_OK;
 }
+
+static int reference_accepts(const char *spec) {
+  return strcmp(spec, "reference") == 0;
+}
+
+/* The reference is the simple, single-threaded oracle side of the tests:
+ * one thread everywhere (validation and plans too) unless the caller asks
+ * for more. */
+const fricl__backend_entry fricl__reference_backend = {
+    .name = "reference",
+    .mode = FRICL__MODE_REFERENCE,
+    .threads = 1,
+    .accepts = reference_accepts,
+    .create = reference_create};

@@ -237,7 +237,7 @@ static void mark_piece(void *arg, size_t lo, size_t hi, unsigned t) {
     const size_t g0 = o->j->group_base[g], g1 = o->j->group_base[g + 1];
     const size_t a = o->cuts[t] > g0 ? o->cuts[t] : g0;
     const size_t z = o->cuts[t + 1] < g1 ? o->cuts[t + 1] : g1;
-    const size_t k = (size_t)fricl_stencil_vertex_count(b->groups[g].type);
+    const size_t k = (size_t)fricl__stencil_vertex_count(b->groups[g].type);
     for (size_t e = (a - g0) * k; a < z && e < (z - g0) * k; ++e)
       m[b->groups[g].vertices[e]] = 1;
   }

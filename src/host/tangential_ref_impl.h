@@ -43,8 +43,8 @@ static fricl_status FRICL_TREF_FN(fricl_context *ctx,
   for (size_t g = 0; g < b->n_groups; ++g) {
     const fricl_contact_group *G = &b->groups[g];
     const int type = (int)G->type;
-    const int k = fricl_stencil_vertex_count(G->type);
-    const int nb = fricl_stencil_coord_count(G->type);
+    const int k = fricl__stencil_vertex_count(G->type);
+    const int nb = fricl__stencil_coord_count(G->type);
     const int ndof = k * dim;
     for (size_t c = 0; c < G->count; ++c, ++cg) {
       const int32_t *vx = G->vertices + c * (size_t)k;

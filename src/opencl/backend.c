@@ -148,6 +148,48 @@ fricl_status fricl__ocl_create(fricl_context *ctx, const char *spec, int *found,
   return FRICL_STATUS_OK;
 }
 
+/*
+ * Default crossovers of "auto" onto a GPU, in work items (elements,
+ * contacts or element-steps), per feature: below them the host backend is
+ * faster per call. Measured with `fricl bench --suite sweep`
+ * (docs/devices.md, "Devices and fallbacks"): on a CPU OpenCL device the host
+ * backend runs the same math on the same cores without the runtime's per-call
+ * costs, so it stays at least as fast at every size we measured and auto never
+ * switches (is_gpu says which); a GPU pays a fixed launch and transfer cost of
+ * tens of microseconds per call, which the estimates below amortise.
+ */
+static const size_t gpu_crossover[FRICL__FEATURE_COUNT] = {
+    [FRICL__FEATURE_SCALAR] = (size_t)1 << 18,
+    [FRICL__FEATURE_TANGENTIAL] = (size_t)1 << 14,
+    [FRICL__FEATURE_BUILD] = (size_t)1 << 14,
+    [FRICL__FEATURE_LAWS] = (size_t)1 << 18,
+    [FRICL__FEATURE_BARRIER] = (size_t)1 << 14};
+
+/* Every spec the host entries do not take: fricl__ocl_create checks it and
+ * names a bad one in its error. */
+static int ocl_accepts(const char *spec) {
+  (void)spec;
+  return 1;
+}
+
+/* A context over several devices asks its first (fricl__ocl_cast). */
+static int ocl_is_gpu(const fricl__backend *be) {
+  return fricl__ocl_cast((fricl__backend *)(uintptr_t)be)->is_gpu;
+}
+
+static const char *ocl_device_name(const fricl__backend *be) {
+  return fricl__ocl_cast((fricl__backend *)(uintptr_t)be)->name;
+}
+
+const fricl__backend_entry fricl__opencl_backend = {.name = "opencl",
+                                                    .mode = FRICL__MODE_OPENCL,
+                                                    .accepts = ocl_accepts,
+                                                    .create = fricl__ocl_create,
+                                                    .is_gpu = ocl_is_gpu,
+                                                    .crossover = gpu_crossover,
+                                                    .device_name =
+                                                        ocl_device_name};
+
 fricl_status fricl__ocl_adopt(fricl_context *ctx, cl_context cl_ctx,
                               cl_device_id device, cl_command_queue queue,
                               fricl__backend **out) {

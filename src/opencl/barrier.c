@@ -3,7 +3,7 @@
  *
  * Host tier (the backend's `barrier` operation): the per-contact records
  * chunk by chunk on the device; the host adds them into the global
- * outputs (src/host/barrier_host_impl.h), so the assembly is the host
+ * outputs (src/core/barrier_pass_impl.h), so the assembly is the host
  * backends' whatever the device. The device's results differ from the
  * host's by the rounding of its log and sqrt.
  *
@@ -101,7 +101,7 @@ fricl_status fricl__ocl_barrier_records(void *state,
   const fricl_barrier_group *G = &b->groups[g];
   fricl_context *ctx = s->o->base.ctx;
   const size_t esz = fricl__elem_bytes(b->precision);
-  const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
+  const size_t k = (size_t)fricl__stencil_vertex_count(G->type);
   const size_t dim = (size_t)b->dim;
   cl_kernel kern = s->kernel[G->type];
   fricl_status st = FRICL_STATUS_OK;
@@ -272,7 +272,7 @@ static fricl_status cl_contacts(cl_run *r, size_t g, size_t lo, size_t hi,
   if (st != FRICL_STATUS_OK)
     return st;
   const size_t dim = (size_t)b->dim;
-  const size_t kv = (size_t)fricl_stencil_vertex_count(G->type);
+  const size_t kv = (size_t)fricl__stencil_vertex_count(G->type);
   const size_t ndof = kv * dim;
   const int pv = G->type == FRICL_STENCIL_PV;
   const int prod = b->hessian_product.mem != NULL;

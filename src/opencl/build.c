@@ -25,8 +25,8 @@ static fricl_status build_kernel(fricl__ocl *o, const fricl__build_launch *l,
            "FRICL_MUS_MODE %d\n#define FRICL_MUK_MODE %d\n#define FRICL_BLEND "
            "%d\n#define FRICL_PHYSICAL %d\n#define FRICL_HAS_DMIN %d\n#define "
            "FRICL_HAS_WEIGHT %d\n#define FRICL_OUT_MASK 0x%02xu\n",
-           l->dim, (int)l->type, fricl_stencil_vertex_count(l->type),
-           fricl_stencil_coord_count(l->type), l->type == FRICL_STENCIL_EE,
+           l->dim, (int)l->type, fricl__stencil_vertex_count(l->type),
+           fricl__stencil_coord_count(l->type), l->type == FRICL_STENCIL_EE,
            l->type == FRICL_STENCIL_PV, l->Xrest != NULL, l->mus_mode,
            l->muk_mode, l->blend, l->physical != 0, l->dmin != NULL,
            l->w != NULL, mask);
@@ -38,7 +38,7 @@ static fricl_status build_kernel(fricl__ocl *o, const fricl__build_launch *l,
 
 fricl_status fricl__build_enqueue(fricl__ocl *o, const fricl__build_launch *l) {
   unsigned mask = 0;
-  if (l->beta && fricl_stencil_coord_count(l->type) > 0)
+  if (l->beta && fricl__stencil_coord_count(l->type) > 0)
     mask |= FRICL__BO_BETA;
   if (l->P)
     mask |= FRICL__BO_P;
@@ -167,8 +167,8 @@ static fricl_status group_slice(fricl__ocl *o, const fricl_build_batch *b,
   const fricl_build_group *G = &b->groups[g];
   const size_t n = hi - lo, esz = fricl__elem_bytes(b->precision);
   const size_t dim = (size_t)b->dim, m = dim - 1;
-  const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-  const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
+  const size_t k = (size_t)fricl__stencil_vertex_count(G->type);
+  const size_t nb = (size_t)fricl__stencil_coord_count(G->type);
   const int pv = G->type == FRICL_STENCIL_PV;
   const void *in_p[NIN] = {G->vertices,
                            pv ? G->plane_normal : NULL,

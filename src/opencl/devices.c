@@ -216,11 +216,9 @@ static int list_visit(void *a, int p, int d, cl_platform_id plat,
   return 0;
 }
 
-fricl_status fricl_devices_list_sized(fricl_device_info *infos,
-                                      size_t info_size, size_t capacity,
-                                      size_t *count) {
-  if (!count || (capacity > 0 && !infos) ||
-      fricl__struct_out_check(info_size, FRICL__MIN_DEVICE_INFO))
+fricl_status fricl__ocl_devices_list(fricl_device_info *infos, size_t info_size,
+                                     size_t capacity, size_t *count) {
+  if (!count || (capacity > 0 && !infos))
     return FRICL_STATUS_INVALID_ARGUMENT;
   list_arg l = {(unsigned char *)infos, info_size, capacity, 0, {0}};
   fricl__cl_lock();
@@ -229,12 +227,4 @@ fricl_status fricl_devices_list_sized(fricl_device_info *infos,
   fricl__cl_unlock();
   *count = l.count;
   return FRICL_STATUS_OK;
-}
-
-/* The exported name, for binaries built before the header's macro: they
- * were compiled with the first layout. */
-fricl_status(fricl_devices_list)(fricl_device_info *infos, size_t capacity,
-                                 size_t *count) {
-  return fricl_devices_list_sized(infos, FRICL__DEVICE_INFO_SIZE_0_1, capacity,
-                                  count);
 }

@@ -343,8 +343,8 @@ static fricl_status build_part(fricl__multi *m, size_t d, void *arg) {
     const size_t e = hi - g0 < n ? hi - g0 : n;
     if (hi <= g0 || s >= n || s >= e)
       continue;
-    const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-    const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
+    const size_t k = (size_t)fricl__stencil_vertex_count(G->type);
+    const size_t nb = (size_t)fricl__stencil_coord_count(G->type);
     fricl_build_group *S = &groups[ng];
     *S = *G;
     S->count = e - s;
@@ -480,7 +480,7 @@ static void multi_destroy(fricl__backend *be) {
   fricl__multi *m = (fricl__multi *)be;
   for (size_t d = 0; d < m->n; ++d) {
     if (m->dev[d].sub)
-      fricl_context_destroy(m->dev[d].sub); /* and its device */
+      fricl__context_destroy(m->dev[d].sub); /* and its device */
     else if (m->dev[d].o)
       m->dev[d].o->base.ops->destroy(&m->dev[d].o->base);
   }
@@ -512,7 +512,7 @@ static fricl_status parse_list(fricl_context *ctx, const char *spec,
   if (strcmp(spec, "all-gpu") == 0) {
     fricl_device_info infos[64];
     size_t n = 0;
-    fricl_devices_list(infos, 64, &n);
+    fricl__ocl_devices_list(infos, 64, &n);
     for (size_t i = 0; i < n && i < 64; ++i) {
       if (!infos[i].is_gpu)
         continue;
@@ -619,7 +619,8 @@ static fricl_status open_device(fricl_context *ctx, fricl__multi *m, size_t d,
     st = fricl__ocl_create(ctx, spec, &found, &be);
   } else {
     fricl_context_params p;
-    fricl_context_params_init(&p);
+    memset(&p, 0, sizeof p); /* what fricl_context_params_init does */
+    p.struct_size = (uint32_t)sizeof p;
     p.flags = ctx->flags;
     p.max_chunk_elements = ctx->max_chunk_elements;
     p.build_options = ctx->build_options;
@@ -682,7 +683,7 @@ fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
       m->dev[i].platform_index = m->dev[i].o->platform_index;
       m->dev[i].device_index = m->dev[i].o->device_index;
     } else if (m->dev[i].sub) {
-      fricl_context_destroy(m->dev[i].sub);
+      fricl__context_destroy(m->dev[i].sub);
       m->dev[i].sub = NULL;
     }
   }
@@ -728,12 +729,11 @@ static void describe(fricl_context_device *info, const fricl__ocl *o, int plat,
   snprintf(info->device_name, sizeof info->device_name, "%s", o->name);
 }
 
-fricl_status fricl_context_devices_sized(const fricl_context *cctx,
-                                         fricl_context_device *infos,
-                                         size_t info_size, size_t capacity,
-                                         size_t *count) {
-  if (!cctx || !count || (capacity && !infos) ||
-      fricl__struct_out_check(info_size, FRICL__MIN_CONTEXT_DEVICE))
+fricl_status fricl__ocl_context_devices(const fricl_context *cctx,
+                                        fricl_context_device *infos,
+                                        size_t info_size, size_t capacity,
+                                        size_t *count) {
+  if (!cctx || !count || (capacity && !infos))
     return FRICL_STATUS_INVALID_ARGUMENT;
   /* Filled in full here, then written at the caller's stride and size. */
   unsigned char *out = (unsigned char *)infos;
@@ -773,16 +773,8 @@ fricl_status fricl_context_devices_sized(const fricl_context *cctx,
   return FRICL_STATUS_OK;
 }
 
-/* The exported name, for binaries built before the header's macro. */
-fricl_status(fricl_context_devices)(const fricl_context *ctx,
-                                    fricl_context_device *infos,
-                                    size_t capacity, size_t *count) {
-  return fricl_context_devices_sized(ctx, infos, FRICL__CONTEXT_DEVICE_SIZE_0_4,
-                                     capacity, count);
-}
-
-void fricl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
-                             uint64_t *from_device) {
+void fricl__ocl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
+                                  uint64_t *from_device) {
   uint64_t in = 0, out = 0;
   const fricl__backend *be = ctx ? ctx->dev : NULL;
   if (be && be->ops == &fricl__multi_ops) {

@@ -12,6 +12,7 @@
 #include "fricl/fricl_cl.h"
 
 #include "core/backend.h"
+#include "opencl/cl_fault.h"
 #include "opencl/embedded_kernels.h"
 
 /* One built kernel, keyed by the full program text's identity. */
@@ -71,6 +72,8 @@ typedef struct fricl__ocl {
  * finds no device. Errors name the spec in ctx's message. */
 fricl_status fricl__ocl_create(fricl_context *ctx, const char *spec, int *found,
                                fricl__backend **out);
+/* Its registry entry (src/api/backends.c lists it). */
+extern const fricl__backend_entry fricl__opencl_backend;
 /* The backend on a caller's context/device/queue (retained). */
 fricl_status fricl__ocl_adopt(fricl_context *ctx, cl_context cl_ctx,
                               cl_device_id device, cl_command_queue queue,
@@ -232,6 +235,19 @@ fricl_status fricl__ocl_laws_range(fricl__backend *be,
                                    size_t hi);
 fricl_status fricl__ocl_law_kernel(fricl__ocl *o, const fricl__law_plan *pl,
                                    cl_kernel *kernel, double *build_ms);
+
+/* The public device queries' implementations (src/api/devices.c calls
+ * them, after checking the arguments; info_size is the caller's element
+ * size and stride): the OpenCL devices of the machine (devices.c), and a
+ * context's devices, shares and transfer counts (multi.c). */
+fricl_status fricl__ocl_devices_list(fricl_device_info *infos, size_t info_size,
+                                     size_t capacity, size_t *count);
+fricl_status fricl__ocl_context_devices(const fricl_context *ctx,
+                                        fricl_context_device *infos,
+                                        size_t info_size, size_t capacity,
+                                        size_t *count);
+void fricl__ocl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
+                                  uint64_t *from_device);
 
 /* ------------------------------------------- several devices (multi.c) */
 

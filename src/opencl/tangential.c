@@ -87,8 +87,8 @@ static fricl_status launch(run_state *rs, sync_state *sy, cl_kernel k,
 /* Elements per contact of each group array. */
 static void per_contact(const run_state *rs, fricl_stencil t, size_t *per) {
   const size_t dim = (size_t)rs->dim, m = dim - 1;
-  const size_t k = (size_t)fricl_stencil_vertex_count(t);
-  const size_t nb = (size_t)fricl_stencil_coord_count(t), ndof = k * dim;
+  const size_t k = (size_t)fricl__stencil_vertex_count(t);
+  const size_t nb = (size_t)fricl__stencil_coord_count(t), ndof = k * dim;
   const size_t p[NARR] = {k,
                           nb,
                           dim * m,

@@ -2,7 +2,9 @@
  * gather lists (so that assembly sums in a fixed order, without atomics),
  * the BSR/CSR pattern of the global Hessian, and the context's cache of the
  * lists for calls made without a plan. Construction runs on the context's
- * host threads; its result does not depend on their number. */
+ * host threads; its result does not depend on their number. In core
+ * because every backend gathers through it; the public accessors are in
+ * src/api/tangential_plan.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,7 +90,7 @@ uint64_t fricl__topology_checksum(fricl_context *ctx, int dim,
     const uint64_t gh[2] = {(uint64_t)groups[g].type,
                             (uint64_t)groups[g].count};
     h = hash_bytes(h, gh, sizeof gh);
-    const size_t k = (size_t)fricl_stencil_vertex_count(groups[g].type);
+    const size_t k = (size_t)fricl__stencil_vertex_count(groups[g].type);
     if (groups[g].count && groups[g].vertices)
       h = hash_array(ctx, h, groups[g].vertices,
                      groups[g].count * k * sizeof(int32_t));
@@ -112,7 +114,7 @@ fricl__plan_attachment *fricl__plan_attachment_for(fricl_tangential_plan *p,
   return NULL;
 }
 
-void fricl_tangential_plan_destroy(fricl_tangential_plan *plan) {
+void fricl__plan_destroy(fricl_tangential_plan *plan) {
   if (!plan)
     return;
   for (int i = 0; i < FRICL__PLAN_ATTACHMENTS; ++i)
@@ -162,7 +164,7 @@ static void fill_ids(void *arg, size_t lo, size_t hi, unsigned w) {
   for (size_t c = lo; c < hi; ++c) {
     while (j->group_base[g + 1] <= c)
       ++g;
-    const size_t k = (size_t)fricl_stencil_vertex_count(j->groups[g].type);
+    const size_t k = (size_t)fricl__stencil_vertex_count(j->groups[g].type);
     const int32_t *v = j->groups[g].vertices + (c - j->group_base[g]) * k;
     for (size_t i = 0; i < 4; ++i)
       j->ids[c * 4 + i] = i < k ? v[i] : -1;
@@ -233,7 +235,7 @@ static int build_vertex_lists(plan_job *j, fricl__pool *pool) {
   fricl_tangential_plan *p = j->p;
   size_t ne = 0;
   for (size_t g = 0; g < p->n_groups; ++g)
-    ne += p->counts[g] * (size_t)fricl_stencil_vertex_count(p->types[g]);
+    ne += p->counts[g] * (size_t)fricl__stencil_vertex_count(p->types[g]);
   p->vptr = fricl__calloc(j->nv + 1, sizeof *p->vptr);
   p->ventries = fricl__malloc((ne ? ne : 1) * sizeof(uint64_t));
   if (!p->vptr || !p->ventries)
@@ -555,7 +557,7 @@ oom:
   free(j.ids);
   free(j.group_base);
   free(j.counts);
-  fricl_tangential_plan_destroy(p);
+  fricl__plan_destroy(p);
   return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                      "out of memory building the contact plan");
 }
@@ -569,7 +571,7 @@ struct fricl__plan_cache {
 void fricl__plan_cache_destroy(fricl_context *ctx) {
   if (!ctx->plan_cache)
     return;
-  fricl_tangential_plan_destroy(ctx->plan_cache->plan);
+  fricl__plan_destroy(ctx->plan_cache->plan);
   free(ctx->plan_cache);
   ctx->plan_cache = NULL;
 }
@@ -604,71 +606,11 @@ fricl_status fricl__plan_lookup(fricl_context *ctx, int dim, size_t n_vertices,
     *out = c->plan;
     return FRICL_STATUS_OK;
   }
-  fricl_tangential_plan_destroy(c->plan);
+  fricl__plan_destroy(c->plan);
   c->plan = NULL;
   fricl_status st =
       fricl__plan_build(ctx, dim, n_vertices, n_groups, groups, 0, &c->plan);
   if (st == FRICL_STATUS_OK)
     *out = c->plan;
   return st;
-}
-
-/* ------------------------------------------------------ public accessors */
-
-fricl_status fricl_tangential_plan_bsr(const fricl_tangential_plan *plan,
-                                       size_t *n_block_rows, size_t *nnz_blocks,
-                                       const int64_t **row_ptr,
-                                       const int32_t **block_cols) {
-  if (!plan || !plan->has_bsr)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  if (n_block_rows)
-    *n_block_rows = plan->n_vertices;
-  if (nnz_blocks)
-    *nnz_blocks = plan->nnz;
-  if (row_ptr)
-    *row_ptr = plan->row_ptr;
-  if (block_cols)
-    *block_cols = plan->cols;
-  return FRICL_STATUS_OK;
-}
-
-fricl_status fricl_tangential_plan_csr(const fricl_tangential_plan *plan,
-                                       fricl_precision precision,
-                                       const void *bsr_values, int64_t *row_ptr,
-                                       int32_t *cols, void *values) {
-  if (!plan || !plan->has_bsr ||
-      (precision != FRICL_F64 && precision != FRICL_F32) ||
-      (values && !bsr_values))
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  const size_t d = (size_t)plan->dim, esz = fricl__elem_bytes(precision);
-  /* Scalar column indices are int32 (as the BSR block columns are). */
-  if (cols && plan->n_vertices * d > (size_t)INT32_MAX)
-    return FRICL_STATUS_UNSUPPORTED;
-  if (values && fricl__overlaps(values, plan->nnz * d * d * esz, bsr_values,
-                                plan->nnz * d * d * esz))
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  size_t o = 0;
-  if (row_ptr)
-    row_ptr[0] = 0;
-  for (size_t v = 0; v < plan->n_vertices; ++v) {
-    const size_t b0 = (size_t)plan->row_ptr[v],
-                 b1 = (size_t)plan->row_ptr[v + 1];
-    for (size_t r = 0; r < d; ++r) {
-      for (size_t b = b0; b < b1; ++b)
-        for (size_t s = 0; s < d; ++s, ++o) {
-          if (cols)
-            cols[o] = (int32_t)((size_t)plan->cols[b] * d + s);
-          if (values) {
-            const size_t src = (b * d + r) * d + s;
-            if (precision == FRICL_F64)
-              ((double *)values)[o] = ((const double *)bsr_values)[src];
-            else
-              ((float *)values)[o] = ((const float *)bsr_values)[src];
-          }
-        }
-      if (row_ptr)
-        row_ptr[v * d + r + 1] = (int64_t)o;
-    }
-  }
-  return FRICL_STATUS_OK;
 }

@@ -1,6 +1,6 @@
 /*
- * barrier_host_impl.h - the barrier on the host for one precision;
- * included by barrier_host.c with FRICL_REAL, FRICL_FN and FRICL_BH_FN
+ * barrier_pass_impl.h - the barrier's pass for one precision;
+ * included by barrier_pass.c with FRICL_REAL, FRICL_FN and FRICL_BH_FN
  * set. No include guard on purpose.
  */
 #define BH_JOB FRICL_FN(bh_job)
@@ -247,7 +247,7 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   size_t cg = 0;
   for (size_t g = 0; g < b->n_groups; ++g) {
     const fricl_barrier_group *G = &b->groups[g];
-    const int k = fricl_stencil_vertex_count(G->type);
+    const int k = fricl__stencil_vertex_count(G->type);
     const int ndof = k * dim;
     for (size_t lo = 0; lo < G->count; lo += chunk) {
       const size_t n = G->count - lo < chunk ? G->count - lo : chunk;

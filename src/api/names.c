@@ -1,12 +1,15 @@
 /* names.c - the name <-> value lookups of every public enumeration, each
  * generated from its single-source table (<fricl/fricl_tables.h>), plus the
- * scalar family's term names (ipctk's Python names). */
+ * scalar family's term names (ipctk's Python names) and the laws' names and
+ * options. The stencil sizes the backends need too are in core
+ * (core/stencils.c). */
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/internal.h"
-#include "core/validate.h"
+#include "core/laws_internal.h"
 
-int fricl__name_index(const char *const *names, int n, const char *name) {
+static int name_index(const char *const *names, int n, const char *name) {
   if (!name)
     return -1;
   for (int i = 0; i < n; ++i)
@@ -21,7 +24,7 @@ int fricl__name_index(const char *const *names, int n, const char *name) {
     return (unsigned)v < (unsigned)(count) ? names[v] : NULL;                  \
   }                                                                            \
   fricl_status prefix##_from_name(const char *name, type *out) {               \
-    const int i = fricl__name_index(names, (int)(count), name);                \
+    const int i = name_index(names, (int)(count), name);                       \
     if (i < 0 || !out)                                                         \
       return FRICL_STATUS_INVALID_ARGUMENT;                                    \
     *out = (type)i;                                                            \
@@ -77,31 +80,16 @@ const char *fricl_build_status_text(fricl_build_status status) {
 
 /* The laws' names live in the law table too (fricl_law_info.name); this
  * list is what the kernels' codes and the lookups share. */
-const char *fricl__law_table_name(int law) {
+static const char *law_table_name(int law) {
   return (unsigned)law < N_OF(law_names) ? law_names[law] : NULL;
 }
 
-#define K_(name, value, text, k, nb, only3d) [value] = k,
-#define NB_(name, value, text, k, nb, only3d) [value] = nb,
-static const int stencil_k[] = {FRICL_STENCIL_MAP(K_)};
-static const int stencil_nb[] = {FRICL_STENCIL_MAP(NB_)};
-#undef K_
-#undef NB_
-
 int fricl_stencil_vertex_count(fricl_stencil type) {
-  return (unsigned)type < FRICL_STENCIL_COUNT ? stencil_k[type] : 0;
+  return fricl__stencil_vertex_count(type);
 }
 
 int fricl_stencil_coord_count(fricl_stencil type) {
-  return (unsigned)type < FRICL_STENCIL_COUNT ? stencil_nb[type] : 0;
-}
-
-#define ONLY3D_(name, value, text, k, nb, only3d) [value] = only3d,
-static const int stencil_only3d[] = {FRICL_STENCIL_MAP(ONLY3D_)};
-#undef ONLY3D_
-
-int fricl__stencil_only_3d(fricl_stencil type) {
-  return (unsigned)type < FRICL_STENCIL_COUNT ? stencil_only3d[type] : 0;
+  return fricl__stencil_coord_count(type);
 }
 
 /* ----------------------------------------------------- scalar family */
@@ -127,3 +115,57 @@ static const char *const profile_names[] = {"cubic", "ipctk"};
 
 FRICL_NAME_FNS(fricl_mu_profile, fricl_mu_profile, profile_names,
                N_OF(profile_names))
+
+/* ------------------------------------------------------------- laws */
+
+/* fricl_law_name and fricl_law_from_name come from the law table of
+ * <fricl/fricl_tables.h>; these names must equal them (test_laws_api). */
+const char *fricl_law_name(fricl_law law) { return law_table_name((int)law); }
+
+fricl_status fricl_law_from_name(const char *name, fricl_law *law) {
+  for (int i = 0; name && law && i < FRICL_LAW_COUNT; ++i)
+    if (strcmp(law_table_name(i), name) == 0) {
+      *law = (fricl_law)i;
+      return FRICL_STATUS_OK;
+    }
+  return FRICL_STATUS_INVALID_ARGUMENT;
+}
+
+fricl_status fricl_law_get_info_sized(fricl_law law, fricl_law_info *info,
+                                      size_t info_size) {
+  const fricl__law_meta *m = fricl__law_meta_get(law);
+  if (!m || !info || fricl__struct_out_check(info_size, FRICL__MIN_LAW_INFO))
+    return FRICL_STATUS_INVALID_ARGUMENT;
+  fricl__struct_out(info, info_size, &m->info, sizeof m->info);
+  return FRICL_STATUS_OK;
+}
+
+/* The exported name, for binaries built before the header's macro. */
+fricl_status(fricl_law_get_info)(fricl_law law, fricl_law_info *info) {
+  return fricl_law_get_info_sized(law, info, FRICL__LAW_INFO_SIZE_0_2);
+}
+
+static const struct {
+  uint32_t bit;
+  const char *name;
+} option_names[] = {{FRICL_LAW_OPT_ISDF_CONTINUOUS, "isdf_continuous"},
+                    {FRICL_LAW_OPT_STRIBECK_ODD, "stribeck_odd"},
+                    {FRICL_LAW_OPT_LUGRE_EXP_SHAPE, "lugre_exp_shape"}};
+
+const char *fricl_law_option_name(uint32_t option) {
+  for (size_t i = 0; i < sizeof option_names / sizeof option_names[0]; ++i)
+    if (option_names[i].bit == option)
+      return option_names[i].name;
+  return NULL;
+}
+
+fricl_status fricl_law_option_from_name(const char *name, uint32_t *option) {
+  if (!name || !option)
+    return FRICL_STATUS_INVALID_ARGUMENT;
+  for (size_t i = 0; i < sizeof option_names / sizeof option_names[0]; ++i)
+    if (strcmp(option_names[i].name, name) == 0) {
+      *option = option_names[i].bit;
+      return FRICL_STATUS_OK;
+    }
+  return FRICL_STATUS_INVALID_ARGUMENT;
+}

@@ -1,7 +1,10 @@
-/* barrier_host.c - the barrier on the host: the per-contact math of
- * kernels/fricl_barrier_math.h (once per precision) over chunks of
- * contacts split on the host threads, each chunk's records then added into
- * the global outputs in contact order on the calling thread. */
+/* barrier_pass.c - the barrier's pass over chunks of contacts: the
+ * per-contact math of kernels/fricl_barrier_math.h (once per precision) on
+ * the host threads, or the records a backend supplies
+ * (fricl__barrier_source), each chunk's records then added into the global
+ * outputs in contact order on the calling thread. In core, not in
+ * src/host, because every backend assembles through it and backends never
+ * call each other. */
 #include <stdlib.h>
 
 #include "core/barrier.h"
@@ -36,7 +39,7 @@
 
 #include "fricl_barrier_math.h"
 /* after the math it instantiates */
-#include "barrier_host_impl.h"
+#include "barrier_pass_impl.h"
 #undef FRICL_REAL
 #undef FRICL_FN
 #undef FRICL_SQRT
@@ -54,7 +57,7 @@
 
 #include "fricl_barrier_math.h"
 /* after the math it instantiates */
-#include "barrier_host_impl.h"
+#include "barrier_pass_impl.h"
 #undef FRICL_REAL
 #undef FRICL_FN
 #undef FRICL_SQRT
