@@ -512,7 +512,7 @@ static fricl_status parse_list(fricl_context *ctx, const char *spec,
   if (strcmp(spec, "all-gpu") == 0) {
     fricl_device_info infos[64];
     size_t n = 0;
-    fricl__ocl_devices_list(infos, 64, &n);
+    fricl__ocl_devices_list(infos, sizeof infos[0], 64, &n);
     for (size_t i = 0; i < n && i < 64; ++i) {
       if (!infos[i].is_gpu)
         continue;
