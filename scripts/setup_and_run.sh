@@ -22,10 +22,10 @@ esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FRICL_BUILD_DIR:-$root/build}
 
-# Debian packages fricl needs to build and to run its OpenCL tests (zlib:
+# Debian packages fricl needs to build and to run its OpenCL tests (libzip:
 # the .npz reader/writer of the CLI).
 packages=(gcc g++ make cmake pkg-config opencl-headers ocl-icd-opencl-dev
-  ocl-icd-libopencl1 pocl-opencl-icd zlib1g-dev)
+  ocl-icd-libopencl1 pocl-opencl-icd libzip-dev)
 # The Python package and its tests (test mode): headers for the extension,
 # venv and pip for the `pip install .` check. The optional MPI + PETSc part
 # (fricl_petsc, fricl-mpi) and its tests.

@@ -1,83 +1,32 @@
 /* barrier_args.c - option parsing and help of `fricl barrier`. */
 #include "barrier_args.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_args.h"
 
-typedef enum {
-  OPT_OUT,
-  OPT_PSD,
-  OPT_HESSIAN,
-  OPT_PRECISION,
-  OPT_DEVICE,
-  OPT_REPEAT,
-  OPT_COUNT
-} barrier_option;
-
-static const char *const option_names[OPT_COUNT] = {
-    "--out", "--psd", "--hessian", "--precision", "--device", "--repeat"};
-
-static const char *const hessian_names[3] = {"none", "local", "global"};
+static const char *const hessian_names[] = {"none", "local", "global", NULL};
 
 #define HINT " (see 'fricl barrier --help')"
+#define F(field) offsetof(barrier_args, field)
 
-static int apply(void *args, int option, const char *value, char *err,
-                 size_t err_size) {
-  barrier_args *a = args;
-  switch ((barrier_option)option) {
-  case OPT_OUT:
-    a->out_path = value;
-    return 0;
-  case OPT_PSD:
-    if (fricl_psd_from_name(value, &a->psd) != FRICL_STATUS_OK) {
-      snprintf(err, err_size, "--psd '%s': not none, clamp or abs", value);
-      return -1;
-    }
-    return 0;
-  case OPT_HESSIAN:
-    for (int h = 0; h < 3; ++h)
-      if (strcmp(value, hessian_names[h]) == 0) {
-        a->hessian = (barrier_hessian)h;
-        return 0;
-      }
-    snprintf(err, err_size, "--hessian '%s': not none, local or global", value);
-    return -1;
-  case OPT_PRECISION:
-    return cli_parse_precision(value, &a->precision, err, err_size);
-  case OPT_DEVICE:
-    a->device = value;
-    return 0;
-  case OPT_REPEAT: {
-    char *end = NULL;
-    const long n = strtol(value, &end, 10);
-    if (!*value || *end || n < 1 || n > 100000) {
-      snprintf(err, err_size, "--repeat '%s': not an integer in 1..100000",
-               value);
-      return -1;
-    }
-    a->repeat = (int)n;
-    return 0;
-  }
-  case OPT_COUNT:
-    break;
-  }
-  return -1;
-}
-
-static int apply_flag(void *args, const char *arg) {
-  barrier_args *a = args;
-  if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0)
-    a->verbose = 1;
-  else if (strcmp(arg, "--physical-barrier") == 0)
-    a->physical_barrier = 1;
-  else if (strcmp(arg, "--compress") == 0)
-    a->compress = 1;
-  else
-    return 0;
-  return 1;
-}
+static const cli_option options[] = {
+    {"--out", NULL, CLI_STRING, F(out_path), NULL, NULL, 0, 0},
+    {"--psd", NULL, CLI_PSD, F(psd), NULL, NULL, 0, 0},
+    {"--hessian", NULL, CLI_CHOICE, F(hessian), hessian_names,
+     "not none, local or global", 0, 0},
+    {"--precision", NULL, CLI_PRECISION, F(precision), NULL, NULL, 0, 0},
+    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
+    {"--repeat", NULL, CLI_INT, F(repeat), NULL, "not an integer in 1..100000",
+     1, 100000},
+    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
+    {"--physical-barrier", NULL, CLI_FLAG, F(physical_barrier), NULL, NULL, 0,
+     0},
+    {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
+};
+#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 
 int barrier_args_parse(int argc, char **argv, barrier_args *a, char *err,
                        size_t err_size) {
@@ -90,20 +39,11 @@ int barrier_args_parse(int argc, char **argv, barrier_args *a, char *err,
     a->help = 1;
     return 0;
   }
-  int seen[OPT_COUNT] = {0};
-  if (cli_parse_options(argc, argv, option_names, OPT_COUNT, HINT, a,
-                        apply_flag, apply, &a->in_path, seen, err,
-                        err_size) != 0)
+  int seen[N_OPTIONS] = {0};
+  if (cli_parse_table(argc, argv, options, N_OPTIONS, HINT, a, &a->in_path,
+                      seen, err, err_size) != 0)
     return -1;
-  if (!a->in_path) {
-    snprintf(err, err_size, "the input IN.npz is required" HINT);
-    return -1;
-  }
-  if (!a->out_path) {
-    snprintf(err, err_size, "-o/--out OUT.npz is required" HINT);
-    return -1;
-  }
-  return 0;
+  return cli_require_in_out(a->in_path, a->out_path, HINT, err, err_size);
 }
 
 void barrier_print_help(FILE *f) {

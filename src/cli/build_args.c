@@ -1,62 +1,25 @@
 /* build_args.c - option parsing and help of `fricl build`. */
 #include "build_args.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "cli_args.h"
 
-typedef enum {
-  OPT_OUT,
-  OPT_BLEND,
-  OPT_PRECISION,
-  OPT_DEVICE,
-  OPT_COUNT
-} build_option;
-
-static const char *const option_names[OPT_COUNT] = {"--out", "--blend",
-                                                    "--precision", "--device"};
-
 #define HINT " (see 'fricl build --help')"
+#define F(field) offsetof(build_args, field)
 
-static int apply(void *args, int option, const char *value, char *err,
-                 size_t err_size) {
-  build_args *a = args;
-  const build_option opt = (build_option)option;
-  switch (opt) {
-  case OPT_OUT:
-    a->out_path = value;
-    return 0;
-  case OPT_BLEND:
-    if (fricl_mu_blend_from_name(value, &a->blend) != FRICL_STATUS_OK) {
-      snprintf(err, err_size,
-               "--blend '%s': not average, min, max, product or harmonic",
-               value);
-      return -1;
-    }
-    return 0;
-  case OPT_PRECISION:
-    return cli_parse_precision(value, &a->precision, err, err_size);
-  case OPT_DEVICE:
-    a->device = value;
-    return 0;
-  case OPT_COUNT:
-    break;
-  }
-  return -1;
-}
-
-static int apply_flag(void *args, const char *arg) {
-  build_args *a = args;
-  if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0)
-    a->verbose = 1;
-  else if (strcmp(arg, "--physical-barrier") == 0)
-    a->physical_barrier = 1;
-  else if (strcmp(arg, "--compress") == 0)
-    a->compress = 1;
-  else
-    return 0;
-  return 1;
-}
+static const cli_option options[] = {
+    {"--out", NULL, CLI_STRING, F(out_path), NULL, NULL, 0, 0},
+    {"--blend", NULL, CLI_BLEND, F(blend), NULL, NULL, 0, 0},
+    {"--precision", NULL, CLI_PRECISION, F(precision), NULL, NULL, 0, 0},
+    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
+    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
+    {"--physical-barrier", NULL, CLI_FLAG, F(physical_barrier), NULL, NULL, 0,
+     0},
+    {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
+};
+#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 
 int build_args_parse(int argc, char **argv, build_args *a, char *err,
                      size_t err_size) {
@@ -67,20 +30,11 @@ int build_args_parse(int argc, char **argv, build_args *a, char *err,
     a->help = 1;
     return 0;
   }
-  int seen[OPT_COUNT] = {0};
-  if (cli_parse_options(argc, argv, option_names, OPT_COUNT, HINT, a,
-                        apply_flag, apply, &a->in_path, seen, err,
-                        err_size) != 0)
+  int seen[N_OPTIONS] = {0};
+  if (cli_parse_table(argc, argv, options, N_OPTIONS, HINT, a, &a->in_path,
+                      seen, err, err_size) != 0)
     return -1;
-  if (!a->in_path) {
-    snprintf(err, err_size, "the input IN.npz is required" HINT);
-    return -1;
-  }
-  if (!a->out_path) {
-    snprintf(err, err_size, "-o/--out OUT.npz is required" HINT);
-    return -1;
-  }
-  return 0;
+  return cli_require_in_out(a->in_path, a->out_path, HINT, err, err_size);
 }
 
 void build_print_schema(FILE *f) {

@@ -145,3 +145,103 @@ int cli_parse_precision(const char *value, fricl_precision *precision,
   }
   return 0;
 }
+
+/* cli_parse_options' callbacks over a table: the table and the struct. */
+typedef struct table_ctx {
+  const cli_option *table;
+  int n;
+  void *args;
+} table_ctx;
+
+static int table_flag(void *ctx, const char *arg) {
+  const table_ctx *t = ctx;
+  for (int k = 0; k < t->n; ++k) {
+    const cli_option *o = &t->table[k];
+    if (o->kind == CLI_FLAG && (strcmp(arg, o->name) == 0 ||
+                                (o->alias && strcmp(arg, o->alias) == 0))) {
+      *(int *)(void *)((char *)t->args + o->offset) = 1;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int table_apply(void *ctx, int opt, const char *value, char *err,
+                       size_t err_size) {
+  const table_ctx *t = ctx;
+  const cli_option *o = &t->table[opt];
+  void *field = (char *)t->args + o->offset;
+  switch (o->kind) {
+  case CLI_STRING:
+    *(const char **)field = value;
+    return 0;
+  case CLI_PRECISION:
+    return cli_parse_precision(value, field, err, err_size);
+  case CLI_PSD:
+    if (fricl_psd_from_name(value, field) == FRICL_STATUS_OK)
+      return 0;
+    snprintf(err, err_size, "--psd '%s': not none, clamp or abs", value);
+    return -1;
+  case CLI_BLEND:
+    if (fricl_mu_blend_from_name(value, field) == FRICL_STATUS_OK)
+      return 0;
+    snprintf(err, err_size,
+             "--blend '%s': not average, min, max, product or harmonic", value);
+    return -1;
+  case CLI_PROFILE:
+    if (fricl_mu_profile_from_name(value, field) == FRICL_STATUS_OK)
+      return 0;
+    snprintf(err, err_size, "%s '%s': not cubic or ipctk", o->name, value);
+    return -1;
+  case CLI_CHOICE:
+    for (int c = 0; o->choices[c]; ++c)
+      if (strcmp(value, o->choices[c]) == 0) {
+        *(int *)field = c;
+        return 0;
+      }
+    break;
+  case CLI_INT: {
+    char *end = NULL;
+    const long v = strtol(value, &end, 10);
+    if (*value && !*end && v >= o->min && v <= o->max) {
+      *(int *)field = (int)v;
+      return 0;
+    }
+    break;
+  }
+  case CLI_FLAG:
+    return -1; /* flags never reach here */
+  }
+  snprintf(err, err_size, "%s '%s': %s", o->name, value, o->expected);
+  return -1;
+}
+
+int cli_parse_table(int argc, char **argv, const cli_option *table, int n,
+                    const char *hint, void *args, const char **in_path,
+                    int *seen, char *err, size_t err_size) {
+  /* The names cli_parse_options matches: a flag's row can never match,
+   * since a flag's spelling was taken by table_flag before. */
+  const char *names[32];
+  if (n > 32) {
+    snprintf(err, err_size, "internal error: option table too long");
+    return -1;
+  }
+  for (int k = 0; k < n; ++k)
+    names[k] = table[k].kind == CLI_FLAG ? "" : table[k].name;
+  table_ctx ctx = {table, n, args};
+  return cli_parse_options(argc, argv, names, n, hint, &ctx, table_flag,
+                           table_apply, in_path, seen, err, err_size);
+}
+
+int cli_require_in_out(const char *in_path, const char *out_path,
+                       const char *hint, char *err, size_t err_size) {
+  if (!in_path) {
+    snprintf(err, err_size, "the input IN.npz is required%s", hint);
+    return -1;
+  }
+  if (!out_path) {
+    snprintf(err, err_size, "-o/--out OUT.npz is required%s", hint);
+    return -1;
+  }
+  return 0;
+}

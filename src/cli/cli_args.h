@@ -40,6 +40,43 @@ int cli_parse_options(int argc, char **argv, const char *const *option_names,
                       const char **in_path, int *seen, char *err,
                       size_t err_size);
 
+/*
+ * The same grammar described by a table: one row per option, the field of
+ * the command's argument struct it sets (by offset) and how its value is
+ * read. Row 0 must be "--out" (also spelt "-o"). Flags (CLI_FLAG) take no
+ * value and set an int to 1; `alias` is a second spelling ("-v").
+ */
+typedef enum cli_kind {
+  CLI_FLAG,      /* int = 1 */
+  CLI_STRING,    /* const char * borrowed from argv */
+  CLI_PRECISION, /* fricl_precision: f64 | f32 */
+  CLI_PSD,       /* fricl_psd by name */
+  CLI_BLEND,     /* fricl_mu_blend by name */
+  CLI_PROFILE,   /* fricl_mu_profile by name */
+  CLI_CHOICE,    /* int: the index of the value in `choices` */
+  CLI_INT        /* int in [min, max] */
+} cli_kind;
+
+typedef struct cli_option {
+  const char *name;
+  const char *alias;
+  cli_kind kind;
+  size_t offset;
+  const char *const *choices; /* CLI_CHOICE: NULL-terminated */
+  const char *expected;       /* CLI_CHOICE, CLI_INT: "not ..." message */
+  long min, max;              /* CLI_INT */
+} cli_option;
+
+/* Parse argv with @p table (@p n rows); seen[row] is set for each value
+ * option given. @return 0, or -1 with err set. */
+int cli_parse_table(int argc, char **argv, const cli_option *table, int n,
+                    const char *hint, void *args, const char **in_path,
+                    int *seen, char *err, size_t err_size);
+
+/* The checks every NPZ command ends with: an input and -o/--out. */
+int cli_require_in_out(const char *in_path, const char *out_path,
+                       const char *hint, char *err, size_t err_size);
+
 /* --precision VALUE: "f64" or "f32". @return 0, or -1 with err set. */
 int cli_parse_precision(const char *value, fricl_precision *precision,
                         char *err, size_t err_size);

@@ -11,9 +11,11 @@ set(FRICL_CLI_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/atomic_file.c
     ${CMAKE_CURRENT_LIST_DIR}/same_file.c
     ${CMAKE_CURRENT_LIST_DIR}/npy.c)
-# npz.c (numpy .npz archives, `fricl tangential`) needs zlib: the CLI links
-# FRICL_CLI_LIBS; the library itself never does.
-find_package(ZLIB REQUIRED)
+# npz.c (numpy .npz archives, `fricl tangential`) reads and writes the ZIP
+# container with libzip: the CLI links FRICL_CLI_LIBS; the library itself
+# never does.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
 list(APPEND FRICL_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/npz.c
      ${CMAKE_CURRENT_LIST_DIR}/npz_input.c
      ${CMAKE_CURRENT_LIST_DIR}/cmd_tangential.c
@@ -26,4 +28,4 @@ list(APPEND FRICL_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/npz.c
      ${CMAKE_CURRENT_LIST_DIR}/barrier_args.c
      ${CMAKE_CURRENT_LIST_DIR}/barrier_input.c
      ${CMAKE_CURRENT_LIST_DIR}/cmd_barrier.c)
-set(FRICL_CLI_LIBS ZLIB::ZLIB)
+set(FRICL_CLI_LIBS PkgConfig::LIBZIP)

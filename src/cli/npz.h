@@ -6,44 +6,32 @@
  * "<key>.npy". This module reads such an archive into named arrays (parsed
  * by npy.c) and writes one, member after member.
  *
+ * The ZIP container (central directory, ZIP64, deflate, CRC-32) is read
+ * and written by libzip; this module adds fricl's rules on top.
+ *
  * Reading
- *   - The central directory is authoritative (as in Python's zipfile): the
- *     end-of-central-directory record is located from the end of the file,
- *     with its ZIP64 locator and record when present; every entry's sizes
- *     and offset come from the central directory, with ZIP64 extra fields
- *     (numpy writes every member with force_zip64: the local header holds
- *     0xFFFFFFFF sizes and a ZIP64 extra field).
- *   - Members must be stored (method 0) or deflated (method 8), not
- *     encrypted, on disk 0, named "<key>.npy" with a non-empty key of
- *     printable characters, each key once. Their local headers must agree
- *     with the central directory (signature, name, method) and the data of
- *     the members must lie one after another, without overlap, before the
- *     central directory (this bounds what an archive can make the reader
- *     allocate: stored data is the file's own bytes and deflate expands at
- *     most 1032:1, so no "zip bomb" inflates more than about a thousand
- *     times the file's size).
- *   - Deflated data must inflate to exactly the declared size and end the
- *     stream exactly at the declared compressed size. Every member's CRC-32
- *     is checked. Each member must then be a valid .npy file (npy.c) with
- *     no bytes after the array data.
- *   - Offsets are taken as absolute (no repair of archives with bytes
- *     prepended after they were written). Bytes that no member covers
- *     (gaps, a stub before the first member) are ignored; an archive
- *     comment must end the file exactly. Multi-disk archives are refused.
+ *   - libzip opens the archive from memory with ZIP_CHECKCONS (local
+ *     headers agree with the central directory, members do not overlap)
+ *     and checks every member's CRC-32 as it is read; multi-disk archives
+ *     are refused.
+ *   - Members must be stored or deflated, not encrypted, named "<key>.npy"
+ *     with a non-empty key of printable characters, each key once. A
+ *     deflated member may not declare more than 1032 times its compressed
+ *     size (deflate's largest expansion), which bounds what an archive can
+ *     make the reader allocate (no "zip bomb").
+ *   - Each member must inflate to exactly its declared size and be a valid
+ *     .npy file (npy.c) with no bytes after the array data.
  *   Every failure is reported with NPY_E_FORMAT or NPY_E_UNSUPPORTED and a
  *   one-line message that names the member when one is at fault.
  *
  * Writing
- *   Members are written one at a time straight to the output stream (no
- *   copy of the array): stored with their CRC-32, or raw-deflated with
- *   NPZ_WRITE_DEFLATE (the stream must then be seekable: the local header
- *   is rewritten once the compressed size is known). Local headers always
- *   carry a ZIP64 extra field (as numpy writes them), the central directory
- *   and end record use ZIP64 where a size, offset or count needs it (or
- *   always, with NPZ_WRITE_FORCE_ZIP64, for tests). Timestamps are fixed
- *   (1980-01-01 00:00), so equal inputs give byte-identical archives.
+ *   The archive is assembled in memory by libzip (stored members, or
+ *   deflated with NPZ_WRITE_DEFLATE; ZIP64 where a size needs it) and
+ *   copied to the output stream by npz_writer_finish, so the stream need
+ *   not be seekable. Timestamps are fixed (1980-01-01 00:00), so equal
+ *   inputs give byte-identical archives.
  *
- * zlib provides inflate, deflate and crc32; only the CLI links it.
+ * Only the CLI links libzip; the library itself never does.
  */
 #ifndef FRICL_CLI_NPZ_H
 #define FRICL_CLI_NPZ_H
@@ -82,13 +70,11 @@ void npz_archive_free(npz_archive *a);
 
 /* ------------------------------------------------------------ writing */
 
-#define NPZ_WRITE_DEFLATE 0x1u     /* deflate members (savez_compressed) */
-#define NPZ_WRITE_FORCE_ZIP64 0x2u /* ZIP64 everywhere (tests) */
+#define NPZ_WRITE_DEFLATE 0x1u /* deflate members (savez_compressed) */
 
 typedef struct npz_writer npz_writer;
 
-/** Start an archive on @p f (binary mode, positioned at its start; with
- *  NPZ_WRITE_DEFLATE it must be seekable). */
+/** Start an archive for @p f (binary mode; written by finish). */
 npy_status npz_writer_open(npz_writer **w, FILE *f, unsigned flags,
                            npy_error *err);
 

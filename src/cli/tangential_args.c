@@ -1,98 +1,38 @@
 /* tangential_args.c - option parsing and help of `fricl tangential`. */
 #include "tangential_args.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "build_args.h"
 #include "cli_args.h"
 
-typedef enum {
-  OPT_OUT,
-  OPT_PSD,
-  OPT_HESSIAN,
-  OPT_PRECISION,
-  OPT_DEVICE,
-  OPT_MU_PROFILE,
-  OPT_BLEND,
-  OPT_COUNT
-} tangential_option;
-
-static const char *const option_names[OPT_COUNT] = {
-    "--out",    "--psd",        "--hessian", "--precision",
-    "--device", "--mu-profile", "--blend"};
-
-static const char *const hessian_names[4] = {"none", "local", "factored",
-                                             "global"};
+static const char *const hessian_names[] = {"none", "local", "factored",
+                                            "global", NULL};
 
 #define HINT " (see 'fricl tangential --help')"
+#define F(field) offsetof(tangential_args, field)
 
-static int apply(void *args, int option, const char *value, char *err,
-                 size_t err_size) {
-  tangential_args *a = args;
-  const tangential_option opt = (tangential_option)option;
-  switch (opt) {
-  case OPT_OUT:
-    a->out_path = value;
-    return 0;
-  case OPT_PSD:
-    if (fricl_psd_from_name(value, &a->psd) != FRICL_STATUS_OK) {
-      snprintf(err, err_size, "--psd '%s': not none, clamp or abs", value);
-      return -1;
-    }
-    return 0;
-  case OPT_HESSIAN:
-    for (int h = 0; h < 4; ++h)
-      if (strcmp(value, hessian_names[h]) == 0) {
-        a->hessian = (tangential_hessian)h;
-        return 0;
-      }
-    snprintf(err, err_size,
-             "--hessian '%s': not none, local, factored or global", value);
-    return -1;
-  case OPT_PRECISION:
-    return cli_parse_precision(value, &a->precision, err, err_size);
-  case OPT_DEVICE:
-    a->device = value;
-    return 0;
-  case OPT_MU_PROFILE:
-    if (fricl_mu_profile_from_name(value, &a->profile) != FRICL_STATUS_OK) {
-      snprintf(err, err_size, "--mu-profile '%s': not cubic or ipctk", value);
-      return -1;
-    }
-    return 0;
-  case OPT_BLEND:
-    if (fricl_mu_blend_from_name(value, &a->blend) != FRICL_STATUS_OK) {
-      snprintf(err, err_size,
-               "--blend '%s': not average, min, max, product or harmonic",
-               value);
-      return -1;
-    }
-    return 0;
-  case OPT_COUNT:
-    break;
-  }
-  return -1;
-}
-
-/* Flags without a value. @return 1 if arg is one (and applied). */
-static int apply_flag(void *args, const char *arg) {
-  tangential_args *a = args;
-  if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0)
-    a->verbose = 1;
-  else if (strcmp(arg, "--ipctk-abs") == 0)
-    a->ipctk_abs = 1;
-  else if (strcmp(arg, "--check-basis") == 0)
-    a->check_basis = 1;
-  else if (strcmp(arg, "--compress") == 0)
-    a->compress = 1;
-  else if (strcmp(arg, "--build") == 0)
-    a->build = 1;
-  else if (strcmp(arg, "--physical-barrier") == 0)
-    a->physical_barrier = 1;
-  else
-    return 0;
-  return 1;
-}
+/* --blend is row OPT_BLEND: it needs --build. */
+enum { OPT_BLEND = 6 };
+static const cli_option options[] = {
+    {"--out", NULL, CLI_STRING, F(out_path), NULL, NULL, 0, 0},
+    {"--psd", NULL, CLI_PSD, F(psd), NULL, NULL, 0, 0},
+    {"--hessian", NULL, CLI_CHOICE, F(hessian), hessian_names,
+     "not none, local, factored or global", 0, 0},
+    {"--precision", NULL, CLI_PRECISION, F(precision), NULL, NULL, 0, 0},
+    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
+    {"--mu-profile", NULL, CLI_PROFILE, F(profile), NULL, NULL, 0, 0},
+    {"--blend", NULL, CLI_BLEND, F(blend), NULL, NULL, 0, 0},
+    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
+    {"--ipctk-abs", NULL, CLI_FLAG, F(ipctk_abs), NULL, NULL, 0, 0},
+    {"--check-basis", NULL, CLI_FLAG, F(check_basis), NULL, NULL, 0, 0},
+    {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
+    {"--build", NULL, CLI_FLAG, F(build), NULL, NULL, 0, 0},
+    {"--physical-barrier", NULL, CLI_FLAG, F(physical_barrier), NULL, NULL, 0,
+     0},
+};
+#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 
 int tangential_args_parse(int argc, char **argv, tangential_args *a, char *err,
                           size_t err_size) {
@@ -106,25 +46,16 @@ int tangential_args_parse(int argc, char **argv, tangential_args *a, char *err,
     a->help = 1;
     return 0;
   }
-  int seen[OPT_COUNT] = {0};
-  if (cli_parse_options(argc, argv, option_names, OPT_COUNT, HINT, a,
-                        apply_flag, apply, &a->in_path, seen, err,
-                        err_size) != 0)
+  int seen[N_OPTIONS] = {0};
+  if (cli_parse_table(argc, argv, options, N_OPTIONS, HINT, a, &a->in_path,
+                      seen, err, err_size) != 0)
     return -1;
   if (!a->build && (seen[OPT_BLEND] || a->physical_barrier)) {
     snprintf(err, err_size, "%s applies to the build: it needs --build" HINT,
              seen[OPT_BLEND] ? "--blend" : "--physical-barrier");
     return -1;
   }
-  if (!a->in_path) {
-    snprintf(err, err_size, "the input IN.npz is required" HINT);
-    return -1;
-  }
-  if (!a->out_path) {
-    snprintf(err, err_size, "-o/--out OUT.npz is required" HINT);
-    return -1;
-  }
-  return 0;
+  return cli_require_in_out(a->in_path, a->out_path, HINT, err, err_size);
 }
 
 void tangential_print_help(FILE *f) {

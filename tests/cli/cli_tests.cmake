@@ -12,13 +12,14 @@ endforeach()
 
 # The .npz (ZIP) layer over it; the numpy-written fixtures are in
 # tests/data/npz (make_npz_fixtures.py).
-find_package(ZLIB REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
 add_executable(test_npz ${CMAKE_CURRENT_LIST_DIR}/test_npz.c
                         ${PROJECT_SOURCE_DIR}/src/cli/npz.c
                         ${PROJECT_SOURCE_DIR}/src/cli/npy.c)
 target_include_directories(test_npz PRIVATE ${PROJECT_SOURCE_DIR}/src/cli)
 target_compile_options(test_npz PRIVATE ${FRICL_C_FLAGS})
-target_link_libraries(test_npz PRIVATE ZLIB::ZLIB)
+target_link_libraries(test_npz PRIVATE PkgConfig::LIBZIP)
 foreach(group read malformed write)
   add_test(NAME npz_${group}
            COMMAND test_npz ${group} ${PROJECT_SOURCE_DIR}/tests/data/npz)
