@@ -53,14 +53,6 @@ TOOL_CMAKE = ["src/cli/CMakeLists.txt", "src/cli/cli_sources.cmake",
 # Known exceptions: (file, what it reaches). Keep each with its reason;
 # remove an entry when its violation is gone (a stale entry fails).
 ALLOWED = {
-    # The OpenCL backend's multi-device combinator still lives in
-    # src/opencl, drives single-device OpenCL backends directly and gives
-    # every device after the first a private context (context -> backend ->
-    # context); moving it to src/multi over backend-neutral operations,
-    # with children from the core registry, is issue 20, item 4.
-    ("src/opencl/multi.c", "fricl__context_alloc"),
-    ("src/opencl/multi.c", "fricl__context_destroy"),
-    #
     # The bench target (not installed): fricl-bench, the benchmark harness,
     # is a program of its own that `fricl bench` runs; its kernel-level
     # suites time the OpenCL backend's and core's internals directly, which
