@@ -17,8 +17,8 @@
  * messages into its device's error sink (core/error_sink.h), not into the
  * context, which the runner then names the failing device in.
  */
-#ifndef FRICL_OPENCL_MULTI_H
-#define FRICL_OPENCL_MULTI_H
+#ifndef FRICL_MULTI_MULTI_H
+#define FRICL_MULTI_MULTI_H
 
 #include "core/error_sink.h"
 #include "opencl/opencl.h"

@@ -35,8 +35,8 @@
 #include "core/backend.h"
 #include "core/error_sink.h"
 #include "core/fault.h"
+#include "multi/multi.h"
 #include "opencl/devices.h"
-#include "opencl/multi.h"
 
 _Static_assert((int)FRICL__FEATURE_COUNT == (int)FRICL_FEATURE_COUNT,
                "the public feature list names the internal one");
@@ -292,7 +292,8 @@ static fricl_status scalar_part(fricl__multi *m, size_t d, void *arg) {
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
     b.out[t] = (void *)(uintptr_t)at(b.out[t], off);
   const fricl__scalar_work sw = {&b, w->mask};
-  return fricl__ocl_scalar(&m->dev[d].o->base, &sw);
+  fricl__backend *be = &m->dev[d].o->base;
+  return be->ops->scalar(be, &sw);
 }
 
 static fricl_status multi_scalar(fricl__backend *be,
@@ -368,7 +369,8 @@ static fricl_status build_part(fricl__multi *m, size_t d, void *arg) {
   sb.groups = groups;
   sb.report = NULL;
   const fricl__build_work sw = {&sb, status, hi - lo};
-  const fricl_status st = fricl__ocl_build(&m->dev[d].o->base, &sw);
+  fricl__backend *be = &m->dev[d].o->base;
+  const fricl_status st = be->ops->build(be, &sw);
   free(groups);
   free(status);
   return st;
