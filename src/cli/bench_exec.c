@@ -16,7 +16,10 @@
 /* Where fricl-bench may be, relative to the folder of this executable: the
  * same folder (a user who copies it next to an installed fricl), then the
  * build tree, where the CLI is build/src/cli/fricl and the harness
- * build/bench/fricl-bench. */
+ * build/bench/fricl-bench. The build-tree path is tried only from a folder
+ * that ends in src/cli/, so that an installed fricl never runs whatever
+ * happens to lie two folders up. */
+#define BUILD_TREE_DIR "src/cli/"
 static const char *const near_self[] = {"", "../../bench/"};
 
 /* Replaces the process with @p path when it is an executable file; returns
@@ -48,7 +51,12 @@ int fricl_bench_main(int argc, char **argv) {
     char *slash = strrchr(self, '/');
     if (slash) {
       slash[1] = '\0';
+      const size_t len = strlen(self), tail = strlen(BUILD_TREE_DIR);
+      const int in_build_tree =
+          len >= tail && strcmp(self + len - tail, BUILD_TREE_DIR) == 0;
       for (size_t i = 0; i < sizeof near_self / sizeof *near_self; ++i) {
+        if (i > 0 && !in_build_tree)
+          break;
         char path[PATH_MAX];
         if (snprintf(path, sizeof path, "%s%s%s", self, near_self[i],
                      BENCH_NAME) < (int)sizeof path)
