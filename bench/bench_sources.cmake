@@ -1,6 +1,6 @@
-# Sources of `fricl bench`, compiled into the fricl_cli target (see
-# src/cli/CMakeLists.txt). The long-double reference of tests/ref is
-# compiled in here rather than linked from the fricl_ref_ld library, which
+# Sources of the benchmark harness, compiled into the fricl_bench target
+# (fricl-bench, bench/CMakeLists.txt; `fricl bench` runs it). The
+# long-double reference of tests/ref is compiled in here rather than linked from the fricl_ref_ld library, which
 # exists only when tests are built. The OpenCL side (copy kernel, device
 # tiers; declared in bench_ocl.h) is compiled only when the library has
 # its OpenCL backend.

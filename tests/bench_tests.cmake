@@ -2,7 +2,7 @@
 
 # The independent long-double reference of the scalar family, for tests
 # that need an oracle finer than double (the benchmark compiles the same
-# source into fricl_cli itself; see bench/bench_sources.cmake).
+# source into fricl-bench itself; see bench/bench_sources.cmake).
 add_library(fricl_ref_ld STATIC ${CMAKE_CURRENT_SOURCE_DIR}/ref/scalar_ref_ld.c)
 target_include_directories(fricl_ref_ld PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/ref)
 target_compile_options(fricl_ref_ld PRIVATE ${FRICL_C_FLAGS})

@@ -12,12 +12,20 @@
  *     threads, and as the reference backend, for every feature, on
  *     problems large enough for its parallel paths; and with each of its
  *     instruction-set variants (baseline, AVX2, AVX-512: FRICL_HOST_ISA)
- *     for the vectorised loops (scalar family, laws).
+ *     for the vectorised loops (scalar family, laws);
+ *   - an error sink (core/error_sink.h) takes the messages of the thread
+ *     that entered it, and only of that thread, and leaves the context's
+ *     message alone: what lets the children of a combinator over several
+ *     devices report at once without contexts of their own.
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <pthread.h>
+#include <string.h>
+
 #include "test_util.h"
 
+#include "core/error_sink.h"
 #include "core/internal.h"
 #include "fricl/fricl_cl.h"
 
@@ -378,11 +386,57 @@ done:
   free(y), free(e), free(ms), free(mk), free(ref), free(out);
 }
 
+/* A worker thread's failure, written while it is inside its own sink. */
+typedef struct {
+  fricl_context *ctx;
+  fricl__error_sink sink;
+} sink_job;
+
+static void *sink_worker(void *arg) {
+  sink_job *j = arg;
+  fricl__error_sink *previous = fricl__sink_enter(&j->sink);
+  fricl__fail(j->ctx, FRICL_STATUS_OPENCL_ERROR, "worker %d", 2);
+  fricl__sink_leave(previous);
+  return NULL;
+}
+
+static void error_sinks(void) {
+  fricl_context *ctx = make("reference", 1, 0);
+  fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "the context's own");
+  fricl__error_sink mine = {NULL};
+  CHECK(strcmp(fricl__sink_message(&mine), "") == 0, "empty sink: '%s'",
+        fricl__sink_message(&mine));
+  fricl__error_sink *previous = fricl__sink_enter(&mine);
+  CHECK(previous == NULL, "no sink was entered before");
+  fricl__fail(ctx, FRICL_STATUS_OPENCL_ERROR, "caller %d", 1);
+  sink_job job = {ctx, {NULL}};
+  pthread_t t;
+  CHECK(pthread_create(&t, NULL, sink_worker, &job) == 0, "thread");
+  pthread_join(t, NULL);
+  CHECK(strcmp(fricl__sink_message(&mine), "caller 1") == 0,
+        "the caller's sink: '%s'", fricl__sink_message(&mine));
+  CHECK(strcmp(fricl__sink_message(&job.sink), "worker 2") == 0,
+        "the worker's sink: '%s'", fricl__sink_message(&job.sink));
+  fricl__clear_error(ctx); /* clears the sink, not the context */
+  CHECK(strcmp(fricl__sink_message(&mine), "") == 0, "cleared sink: '%s'",
+        fricl__sink_message(&mine));
+  fricl__sink_leave(previous);
+  CHECK(strcmp(fricl_context_last_error(ctx), "the context's own") == 0,
+        "the context's message: '%s'", fricl_context_last_error(ctx));
+  fricl__fail(ctx, FRICL_STATUS_OPENCL_ERROR, "after leaving");
+  CHECK(strcmp(fricl_context_last_error(ctx), "after leaving") == 0,
+        "after leaving: '%s'", fricl_context_last_error(ctx));
+  fricl__sink_clear(&mine);
+  fricl__sink_clear(&job.sink);
+  fricl_context_destroy(ctx);
+}
+
 int main(void) {
   size_t count = 0;
   fricl_devices_list(NULL, 0, &count);
   auto_choice(count > 0);
   threads_bitwise();
   isa_variants();
+  error_sinks();
   return test_report("test_dispatch");
 }

@@ -225,6 +225,17 @@ FRICL_API void fricl_build_batch_init(fricl_build_batch *batch);
 FRICL_API fricl_status fricl_build(fricl_context *ctx,
                                    const fricl_build_batch *batch);
 
+/**
+ * Every check fricl_build makes before any work, with the same messages,
+ * and nothing else: for a caller that has the batch on the host but runs
+ * the build elsewhere (fricl_build_cl on buffers it uploads, which cannot
+ * read device data back to check it).
+ * @return OK or INVALID_ARGUMENT (details in fricl_context_last_error).
+ * @since 0.4
+ */
+FRICL_API fricl_status fricl_build_validate(fricl_context *ctx,
+                                            const fricl_build_batch *batch);
+
 #ifdef __cplusplus
 }
 #endif

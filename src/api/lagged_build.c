@@ -247,10 +247,20 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   return st;
 }
 
-fricl_status fricl__build_validate(fricl_context *ctx,
-                                   const fricl_build_batch *b) {
+fricl_status fricl_build_validate(fricl_context *ctx,
+                                  const fricl_build_batch *batch) {
+  if (!ctx || !batch)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
-  return validate(ctx, b);
+  /* The caller's layout (perhaps an older one) over our defaults, as
+   * fricl_build reads it. */
+  fricl_build_batch in;
+  fricl_build_batch_init(&in);
+  const fricl_status st =
+      fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                       FRICL__MIN_BUILD_BATCH, "fricl_build_batch_init");
+  return st != FRICL_STATUS_OK ? st : validate(ctx, &in);
 }
 
 /* --------------------------------------------------------------- build */

@@ -1,7 +1,8 @@
-# Sources of the `fricl` tool (bench/ adds the benchmark harness's own).
+# Sources of the `fricl` tool (the benchmark harness is bench/'s fricl-bench).
 # npy.c is also compiled into tests/cli/test_npy.
 set(FRICL_CLI_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/main.c
+    ${CMAKE_CURRENT_LIST_DIR}/bench_exec.c
     ${CMAKE_CURRENT_LIST_DIR}/cli_args.c
     ${CMAKE_CURRENT_LIST_DIR}/cmd_devices.c
     ${CMAKE_CURRENT_LIST_DIR}/devices_shares.c

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_exec.h"
 #include "commands.h"
 #include "fricl/fricl.h"
 

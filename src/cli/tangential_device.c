@@ -22,10 +22,11 @@ fricl_status tangential_device_run(fricl_context *ctx, build_input *b,
 
 #else
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/lagged_build.h"
+#include "fricl/fricl_build.h"
 #include "fricl/fricl_cl.h"
 
 int tangential_device_wanted(fricl_context *ctx, const char *device_arg) {
@@ -126,7 +127,7 @@ fricl_status tangential_device_run(fricl_context *ctx, build_input *b,
   fricl_build_group hg[BUILD_N_TYPES];
   build_input_batch(b, blend, physical_barrier, &hb, hg);
   /* The same checks, and messages, as the host path. */
-  fricl_status st = fricl__build_validate(ctx, &hb);
+  fricl_status st = fricl_build_validate(ctx, &hb);
   if (st != FRICL_STATUS_OK)
     return st;
   dev_mem *d = calloc(1, sizeof *d);
@@ -234,10 +235,15 @@ fricl_status tangential_device_run(fricl_context *ctx, build_input *b,
   eb.gradient = out(d, eval->gradient, nv * dim * esz);
   eb.hessian_values = out(d, eval->hessian_values, nnz * dim * dim * esz);
   eb.hessian_product = out(d, eval->hessian_product, nv * dim * esz);
-  if (st == FRICL_STATUS_OK && d->err != CL_SUCCESS)
-    st = fricl__fail(ctx, FRICL_STATUS_OPENCL_ERROR,
-                     "OpenCL error %d creating or filling the device arrays",
-                     (int)d->err);
+  /* The CLI's own OpenCL calls failed, not the library's: the context's
+   * last error does not describe them, so the detail is printed here. */
+  if (st == FRICL_STATUS_OK && d->err != CL_SUCCESS) {
+    fprintf(stderr,
+            "fricl tangential: OpenCL error %d creating or filling the "
+            "device arrays\n",
+            (int)d->err);
+    st = FRICL_STATUS_OPENCL_ERROR;
+  }
   /* The build, then the evaluation on its buffers: one in-order queue,
    * nothing between them passes through the host. */
   if (st == FRICL_STATUS_OK)
@@ -273,10 +279,12 @@ fricl_status tangential_device_run(fricl_context *ctx, build_input *b,
     down(d, eb.hessian_product, eval->hessian_product, nv * dim * esz);
   }
   const cl_int fin = clFinish(d->q);
-  if (st == FRICL_STATUS_OK && (d->err != CL_SUCCESS || fin != CL_SUCCESS))
-    st = fricl__fail(ctx, FRICL_STATUS_OPENCL_ERROR,
-                     "OpenCL error %d reading the results back",
-                     (int)(d->err != CL_SUCCESS ? d->err : fin));
+  if (st == FRICL_STATUS_OK && (d->err != CL_SUCCESS || fin != CL_SUCCESS)) {
+    fprintf(stderr,
+            "fricl tangential: OpenCL error %d reading the results back\n",
+            (int)(d->err != CL_SUCCESS ? d->err : fin));
+    st = FRICL_STATUS_OPENCL_ERROR;
+  }
   if (st == FRICL_STATUS_OK)
     report(b);
   for (int i = 0; i < d->n; ++i)

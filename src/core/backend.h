@@ -125,6 +125,17 @@ struct fricl__backend_entry {
   const char *(*device_name)(const fricl__backend *be);
 };
 
+/*
+ * A child backend for a combinator over several devices: the backend that
+ * the context's registry (ctx->backends) gives for the explicit `spec`,
+ * created by the first entry that accepts it. It serves ctx, as the
+ * combinator does (its options; its messages, unless the caller has entered
+ * an error sink, core/error_sink.h), and the combinator destroys it through
+ * its ops. No context is created for it.
+ */
+fricl_status fricl__backend_child(fricl_context *ctx, const char *spec,
+                                  fricl__backend **out);
+
 /* ------------------------------------------------------------ dispatch */
 
 /*

@@ -116,6 +116,24 @@ entry_for(const fricl__backend_entry *const *backends, size_t n,
   return NULL;
 }
 
+fricl_status fricl__backend_child(fricl_context *ctx, const char *spec,
+                                  fricl__backend **out) {
+  *out = NULL;
+  const fricl__backend_entry *e =
+      strcmp(spec, "auto") == 0
+          ? NULL
+          : entry_for(ctx->backends, ctx->n_backends, spec);
+  if (!e)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "device \"%.256s\": no backend takes it", spec);
+  int found = 0;
+  const fricl_status st = e->create(ctx, spec, &found, out);
+  if (st == FRICL_STATUS_OK && !*out)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "device \"%.256s\": not found", spec);
+  return st;
+}
+
 fricl_status fricl__context_open(fricl_context **out,
                                  const fricl_context_params *params,
                                  const fricl__backend_entry *const *backends,

@@ -22,12 +22,6 @@
 #define FRICL__BO_MUK 0x40u
 #define FRICL__BO_STATUS 0x80u
 
-/* Everything fricl_build checks before any work, alone (for a caller that
- * has the batch on the host and runs the build elsewhere: the CLI's
- * device-resident path). */
-fricl_status fricl__build_validate(fricl_context *ctx,
-                                   const fricl_build_batch *b);
-
 /* The mu source of one coefficient for one group. */
 static inline int fricl__mu_mode(const void *contact, const void *vertex) {
   return contact ? FRICL__MU_CONTACT

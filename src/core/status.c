@@ -4,11 +4,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error_sink.h"
 #include "core/fault.h"
 #include "core/internal.h"
 
+/* The sink this thread writes to instead of the contexts (error_sink.h). */
+static _Thread_local fricl__error_sink *thread_sink;
+
+fricl__error_sink *fricl__sink_enter(fricl__error_sink *sink) {
+  fricl__error_sink *previous = thread_sink;
+  thread_sink = sink;
+  return previous;
+}
+
+void fricl__sink_leave(fricl__error_sink *previous) { thread_sink = previous; }
+
+const char *fricl__sink_message(const fricl__error_sink *sink) {
+  return sink->message ? sink->message : "";
+}
+
+void fricl__sink_clear(fricl__error_sink *sink) {
+  free(sink->message);
+  sink->message = NULL;
+}
+
 void fricl__clear_error(fricl_context *ctx) {
-  if (ctx && ctx->last_error)
+  if (ctx && thread_sink)
+    fricl__sink_clear(thread_sink);
+  else if (ctx && ctx->last_error)
     ctx->last_error[0] = '\0';
 }
 
@@ -27,8 +50,9 @@ fricl_status fricl__fail(fricl_context *ctx, fricl_status status,
   char *msg = len >= 0 ? fricl__malloc((size_t)len + 1) : NULL;
   if (msg) {
     vsnprintf(msg, (size_t)len + 1, fmt, ap2);
-    free(ctx->last_error);
-    ctx->last_error = msg;
+    char **slot = thread_sink ? &thread_sink->message : &ctx->last_error;
+    free(*slot);
+    *slot = msg;
   }
   va_end(ap2);
   return status;

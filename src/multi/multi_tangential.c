@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "core/fault.h"
-#include "opencl/multi.h"
+#include "multi/multi.h"
 #include "opencl/tangential_run.h"
 
 #include "fricl_tangential_codes.h"
@@ -197,7 +197,8 @@ static fricl_status finish(fricl__multi *m, size_t d, void *arg) {
 
 /* A whole call on device d alone (small calls). */
 static fricl_status whole(fricl__multi *m, size_t d, void *arg) {
-  return fricl__ocl_tangential(&m->dev[d].o->base, arg);
+  fricl__backend *be = &m->dev[d].o->base;
+  return be->ops->tangential(be, arg);
 }
 
 fricl_status fricl__multi_tangential(fricl__backend *be,

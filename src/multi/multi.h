@@ -9,22 +9,26 @@
  * fixed blocks stay whole) and gathers on the first device, in contact
  * order, from its own records and the others' (multi_tangential.c).
  *
- * Each device has its own queue, programs and scratch. The first device
- * reports into the caller's context; every other one has a private context
- * (its errors, its chunk limits), so that the devices can run at once:
- * every part of a call runs on its own host thread, the first on the
- * calling thread.
+ * Each device has its own queue, programs and scratch. Every device's
+ * backend comes from the context's registry (fricl__backend_child) and
+ * serves the caller's context (its options, its chunk limits); no context
+ * is created for it. The devices run at once: every part of a call runs on
+ * its own host thread, the first on the calling thread, and writes its
+ * messages into its device's error sink (core/error_sink.h), not into the
+ * context, which the runner then names the failing device in.
  */
-#ifndef FRICL_OPENCL_MULTI_H
-#define FRICL_OPENCL_MULTI_H
+#ifndef FRICL_MULTI_MULTI_H
+#define FRICL_MULTI_MULTI_H
 
+#include "core/error_sink.h"
 #include "opencl/opencl.h"
 
 #define FRICL__MULTI_MAX 8
 
 typedef struct fricl__multi_dev {
   fricl__ocl *o;
-  fricl_context *sub; /* private context; NULL for device 0 */
+  /* Where the device's messages go while it works for the combinator. */
+  fricl__error_sink sink;
   int platform_index, device_index;
   /* Relative speed before anything is measured: compute units x clock. */
   double estimate;

@@ -32,9 +32,11 @@
 #include <time.h>
 
 #include "core/abi.h"
+#include "core/backend.h"
+#include "core/error_sink.h"
 #include "core/fault.h"
+#include "multi/multi.h"
 #include "opencl/devices.h"
-#include "opencl/multi.h"
 
 _Static_assert((int)FRICL__FEATURE_COUNT == (int)FRICL_FEATURE_COUNT,
                "the public feature list names the internal one");
@@ -57,11 +59,6 @@ static size_t program_count(const fricl__ocl *o) {
   return n;
 }
 
-/* The context a device reports into. */
-static fricl_context *dev_ctx(const fricl__multi *m, size_t d) {
-  return m->dev[d].sub ? m->dev[d].sub : m->base.ctx;
-}
-
 /* ------------------------------------------------------------ runner */
 
 typedef struct {
@@ -77,11 +74,13 @@ typedef struct {
 static void run_part(part_job *j) {
   const fricl__ocl *o = j->m->dev[j->d].o;
   const size_t before = program_count(o);
-  if (j->m->dev[j->d].sub)
-    fricl__clear_error(j->m->dev[j->d].sub);
+  fricl__error_sink *sink = &j->m->dev[j->d].sink;
+  fricl__sink_clear(sink);
+  fricl__error_sink *previous = fricl__sink_enter(sink);
   const double t0 = now_s();
   j->st = j->fn(j->m, j->d, j->arg);
   j->seconds = now_s() - t0;
+  fricl__sink_leave(previous);
   j->built = program_count(o) != before;
 }
 
@@ -127,14 +126,9 @@ fricl_status fricl__multi_parallel(fricl__multi *m, const int *active,
     /* The first failure in device order names its device. */
     st = jobs[d].st;
     fricl_context *ctx = m->base.ctx;
-    const char *msg = dev_ctx(m, d)->last_error;
-    char *copy = fricl__malloc(strlen(msg) + 1);
-    if (copy)
-      strcpy(copy, msg);
     fricl__fail(ctx, st, "device %zu of %zu (opencl:%d:%d, %s): %s", d + 1,
                 m->n, m->dev[d].platform_index, m->dev[d].device_index,
-                m->dev[d].o->name, copy ? copy : "out of memory");
-    free(copy);
+                m->dev[d].o->name, fricl__sink_message(&m->dev[d].sink));
   }
   return st;
 }
@@ -298,7 +292,8 @@ static fricl_status scalar_part(fricl__multi *m, size_t d, void *arg) {
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
     b.out[t] = (void *)(uintptr_t)at(b.out[t], off);
   const fricl__scalar_work sw = {&b, w->mask};
-  return fricl__ocl_scalar(&m->dev[d].o->base, &sw);
+  fricl__backend *be = &m->dev[d].o->base;
+  return be->ops->scalar(be, &sw);
 }
 
 static fricl_status multi_scalar(fricl__backend *be,
@@ -331,7 +326,7 @@ static fricl_status build_part(fricl__multi *m, size_t d, void *arg) {
   if (!groups || !status) {
     free(groups);
     free(status);
-    return fricl__fail(dev_ctx(m, d), FRICL_STATUS_OUT_OF_MEMORY,
+    return fricl__fail(m->base.ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "out of memory");
   }
   size_t ng = 0, gbase = 0;
@@ -374,7 +369,8 @@ static fricl_status build_part(fricl__multi *m, size_t d, void *arg) {
   sb.groups = groups;
   sb.report = NULL;
   const fricl__build_work sw = {&sb, status, hi - lo};
-  const fricl_status st = fricl__ocl_build(&m->dev[d].o->base, &sw);
+  fricl__backend *be = &m->dev[d].o->base;
+  const fricl_status st = be->ops->build(be, &sw);
   free(groups);
   free(status);
   return st;
@@ -445,10 +441,17 @@ static fricl_status multi_barrier(fricl__backend *be,
   for (size_t d = 0; d < m->n && st == FRICL_STATUS_OK; ++d) {
     if (!can_run(&m->dev[d], w->b->precision))
       continue;
+    /* The first device reports into the context, as on its own; the
+     * others' messages are named by their device. */
+    fricl__error_sink *sink = &m->dev[d].sink;
+    fricl__sink_clear(sink);
+    fricl__error_sink *previous = d > 0 ? fricl__sink_enter(sink) : NULL;
     st = fricl__ocl_barrier_open(m->dev[d].o, w->b, &s.state[d]);
+    if (d > 0)
+      fricl__sink_leave(previous);
     if (st != FRICL_STATUS_OK && d > 0)
       st = fricl__fail(ctx, st, "device %zu of %zu (%s): %s", d + 1, m->n,
-                       m->dev[d].o->name, dev_ctx(m, d)->last_error);
+                       m->dev[d].o->name, fricl__sink_message(sink));
   }
   if (st == FRICL_STATUS_OK) {
     const fricl__barrier_source src = {barrier_records, &s};
@@ -478,11 +481,12 @@ static fricl_status multi_prepare(fricl__backend *be,
 
 static void multi_destroy(fricl__backend *be) {
   fricl__multi *m = (fricl__multi *)be;
-  for (size_t d = 0; d < m->n; ++d) {
-    if (m->dev[d].sub)
-      fricl__context_destroy(m->dev[d].sub); /* and its device */
-    else if (m->dev[d].o)
+  /* Every device, and the one whose opening failed (m->n counts only the
+   * opened ones). */
+  for (size_t d = 0; d < FRICL__MULTI_MAX; ++d) {
+    if (m->dev[d].o)
       m->dev[d].o->base.ops->destroy(&m->dev[d].o->base);
+    fricl__sink_clear(&m->dev[d].sink);
   }
   free(m->rec_host);
   free(m->part_host);
@@ -607,34 +611,29 @@ static double device_estimate(cl_device_id dev) {
   return (double)(cu ? cu : 1) * (double)(mhz ? mhz : 1000);
 }
 
-/* Device d of the list: device 0 reports into ctx, the others into a
- * private context with the same options. */
+/* Device d of the list, a backend from the context's registry that serves
+ * ctx: device 0 reports into ctx, the others into their error sink, and
+ * their message is then named by the device. */
 static fricl_status open_device(fricl_context *ctx, fricl__multi *m, size_t d,
                                 const char *spec) {
   fricl__multi_dev *v = &m->dev[d];
-  int found = 0;
   fricl__backend *be = NULL;
-  fricl_status st;
-  if (d == 0) {
-    st = fricl__ocl_create(ctx, spec, &found, &be);
-  } else {
-    fricl_context_params p;
-    memset(&p, 0, sizeof p); /* what fricl_context_params_init does */
-    p.struct_size = (uint32_t)sizeof p;
-    p.flags = ctx->flags;
-    p.max_chunk_elements = ctx->max_chunk_elements;
-    p.build_options = ctx->build_options;
-    st = fricl__context_alloc(&v->sub, &p, 1);
-    if (st != FRICL_STATUS_OK)
-      return fricl__fail(ctx, st, "out of memory");
-    v->sub->mode = FRICL__MODE_OPENCL;
-    st = fricl__ocl_create(v->sub, spec, &found, &be);
-    if (st != FRICL_STATUS_OK)
-      st = fricl__fail(ctx, st, "%s", v->sub->last_error);
-    v->sub->dev = be;
+  fricl__error_sink *previous = d > 0 ? fricl__sink_enter(&v->sink) : NULL;
+  fricl_status st = fricl__backend_child(ctx, spec, &be);
+  if (d > 0)
+    fricl__sink_leave(previous);
+  if (st == FRICL_STATUS_OK && be->ops != &fricl__ocl_ops) {
+    /* The list names OpenCL devices only (parse_list); what splits a call
+     * below still drives them through the OpenCL backend's functions. */
+    be->ops->destroy(be);
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "device list entry %zu (\"%s\") is not an OpenCL "
+                       "device",
+                       d + 1, spec);
   }
   if (st != FRICL_STATUS_OK)
-    return st;
+    return d > 0 ? fricl__fail(ctx, st, "%s", fricl__sink_message(&v->sink))
+                 : st;
   v->o = (fricl__ocl *)be;
   v->estimate = device_estimate(v->o->device);
   return FRICL_STATUS_OK;
@@ -682,9 +681,6 @@ fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
       m->n = i + 1;
       m->dev[i].platform_index = m->dev[i].o->platform_index;
       m->dev[i].device_index = m->dev[i].o->device_index;
-    } else if (m->dev[i].sub) {
-      fricl__context_destroy(m->dev[i].sub);
-      m->dev[i].sub = NULL;
     }
   }
   if (st == FRICL_STATUS_OK)
