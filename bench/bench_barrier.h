@@ -10,4 +10,10 @@
 int bench_barrier_run(const bench_options *o, fricl_context *ctx,
                       size_t contacts);
 
+/* One row on its own (the headline suite): potential, gradient and global
+ * BSR Hessian (PSD clamp) of n 3-D contacts of `type` in f64 on ctx, the
+ * fastest of `repeats` calls in *seconds. 0 on success. */
+int bench_barrier_global(fricl_context *ctx, fricl_stencil type, size_t n,
+                         int repeats, double *seconds);
+
 #endif

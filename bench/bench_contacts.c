@@ -130,6 +130,31 @@ done:
   return rc;
 }
 
+int bench_contacts_one(const bench_options *o, fricl_context *ctx,
+                       fricl_context *ref, fricl_stencil type,
+                       fricl_precision p, bench_eval_mode md, size_t count,
+                       bench_contact_row *row) {
+  const double e = 1e-3;
+  bench_scene s;
+  if (bench_scene_make(&s, type, count, e))
+    return 1;
+  fricl_tangential_plan *plan = NULL, *plan_ref = NULL;
+  int bad =
+      bench_scene_plan(&s, ctx, &plan) || bench_scene_plan(&s, ref, &plan_ref);
+  if (!bad) {
+    size_t nnz = 0;
+    fricl_tangential_plan_bsr(plan, NULL, &nnz, NULL, NULL);
+    bench_roofs rs;
+    memset(&rs, 0, sizeof rs);
+    bad = one_row(o, ctx, ref, &s, p, md, plan, plan_ref, nnz, e, &rs, row);
+    bench_roofs_close(&rs);
+  }
+  fricl_tangential_plan_destroy(plan);
+  fricl_tangential_plan_destroy(plan_ref);
+  bench_scene_free(&s);
+  return bad;
+}
+
 int bench_contacts_run(const bench_options *o, fricl_context *ctx,
                        fricl_context *ref, size_t count,
                        bench_contacts_result *res) {

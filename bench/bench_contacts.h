@@ -39,6 +39,14 @@ int bench_contacts_run(const bench_options *o, fricl_context *ctx,
                        fricl_context *ref, size_t count,
                        bench_contacts_result *res);
 
+/* One row of that table on its own (the headline suite): `count` contacts
+ * of `type`, precision p, outputs md, with its copy roofline and the C
+ * reference (ref). 0 on success. */
+int bench_contacts_one(const bench_options *o, fricl_context *ctx,
+                       fricl_context *ref, fricl_stencil type,
+                       fricl_precision p, bench_eval_mode md, size_t count,
+                       bench_contact_row *row);
+
 /* "contacts": [...] (a member of the --json object). */
 void bench_contacts_json(FILE *f, const bench_contacts_result *res);
 

@@ -14,6 +14,7 @@
 #include "bench_barrier.h"
 #include "bench_build.h"
 #include "bench_contacts.h"
+#include "bench_headline.h"
 #include "bench_laws.h"
 #include "bench_multi.h"
 #include "bench_ocl.h"
@@ -87,7 +88,9 @@ static void usage(FILE *out) {
       "                      LIST --help)\n"
       "  --suite S[,S...]    scalar, contacts, build, laws, sweep or all\n"
       "                      (barrier: the normal-contact barrier's rows,\n"
-      "                      not part of all)\n"
+      "                      not part of all; headline: the few rows that\n"
+      "                      matter most, printed first: tangential and\n"
+      "                      barrier at --contacts contacts, latency at 10)\n"
       "                      (default all); `--suite resident` alone runs\n"
       "                      the device-resident Newton iteration rows (also\n"
       "                      after the build rows; --suite resident --help)\n"
@@ -133,10 +136,10 @@ static int parse_suites(const char *s, unsigned *suites) {
     const char *name;
     unsigned bit;
   } names[] = {
-      {"scalar", BENCH_SUITE_SCALAR},  {"contacts", BENCH_SUITE_CONTACTS},
-      {"laws", BENCH_SUITE_LAWS},      {"build", BENCH_SUITE_BUILD},
-      {"sweep", BENCH_SUITE_SWEEP},    {"all", BENCH_SUITES_ALL},
-      {"barrier", BENCH_SUITE_BARRIER}};
+      {"scalar", BENCH_SUITE_SCALAR},   {"contacts", BENCH_SUITE_CONTACTS},
+      {"laws", BENCH_SUITE_LAWS},       {"build", BENCH_SUITE_BUILD},
+      {"sweep", BENCH_SUITE_SWEEP},     {"all", BENCH_SUITES_ALL},
+      {"barrier", BENCH_SUITE_BARRIER}, {"headline", BENCH_SUITE_HEADLINE}};
   *suites = 0;
   while (*s) {
     const size_t len = strcspn(s, ",");
@@ -539,6 +542,9 @@ int fricl_bench_main(int argc, char **argv) {
     fprintf(stderr, "fricl bench: --device is not used by the sweep (it "
                     "opens every backend)\n");
 
+  if ((opt.suites & BENCH_SUITE_HEADLINE) &&
+      bench_headline_run(&opt, env.ctx, env.ref))
+    goto cleanup;
   if ((opt.suites & BENCH_SUITE_SCALAR) &&
       run_scalar(&env, res.rows, &res.nrows))
     goto cleanup;

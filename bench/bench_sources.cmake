@@ -21,6 +21,7 @@ set(FRICL_BENCH_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/bench_lattice.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_multi.c
     ${CMAKE_CURRENT_LIST_DIR}/bench_barrier.c
+    ${CMAKE_CURRENT_LIST_DIR}/bench_headline.c
     ${CMAKE_CURRENT_LIST_DIR}/../tests/ref/scalar_ref_ld.c)
 if(FRICL_WITH_OPENCL)
   list(APPEND FRICL_BENCH_SOURCES

@@ -21,6 +21,9 @@
 #define BENCH_SUITE_SWEEP 0x10u
 /* Not in "all": run with --suite barrier (bench_barrier.c). */
 #define BENCH_SUITE_BARRIER 0x20u
+/* Not in "all": the few rows that matter most (bench_headline.c), the
+ * default of `scripts/setup_and_run.sh bench`. */
+#define BENCH_SUITE_HEADLINE 0x40u
 #define BENCH_SUITES_ALL 0x1Fu
 #define BENCH_NAME_MAX 48
 #define BENCH_MAX_SIZES 16

@@ -4,8 +4,14 @@
 # One command from a fresh Debian machine (as root, or with sudo) to a
 # result: installs what is missing (compiler, CMake, OpenCL headers, the ICD
 # loader, PoCL as the CPU OpenCL device), builds fricl in ./build, then
-#   bench  runs `fricl bench` on the default device (extra args go to it)
-#   test   runs the whole test suite with CTest (extra args go to ctest)
+#   bench  runs `fricl bench --suite headline` on the default device: the
+#          few rows that matter most, in a few minutes; `bench --full` runs
+#          every suite at full size (other extra args go to `fricl bench`)
+#   test   runs the test suite with CTest (extra args go to ctest), less the
+#          build checks (label build_check: `pip install .` into a fresh
+#          venv, a second build without OpenCL, the install consumers),
+#          which are builds rather than tests; FRICL_BUILD_CHECKS=1 runs
+#          them too (.ci/run does)
 # FRICL_INTEL_OPENCL=1 also runs it on Intel's OpenCL CPU runtime (below).
 set -euo pipefail
 
@@ -93,14 +99,16 @@ if [ "$intel" != 0 ]; then
     "$build/intel-icd" "$build/src/cli/fricl")
   ((${#intel_env[@]})) || exit 1
 fi
-# intel_extra: arguments added to the command on Intel only. Intel's runtime
-# is then the only vendor with one CPU device, so the tests that name a
-# second PoCL device (label pocl_pair) are left out of that pass.
+# default_extra, intel_extra: arguments added to the command on the
+# default device, on Intel. Intel's runtime is then the only vendor with
+# one CPU device, so the tests that name a second PoCL device (label
+# pocl_pair) are left out of that pass.
+default_extra=()
 intel_extra=()
 run() { # run CMD...: on the default device unless only Intel, then Intel
   local status=0
   if [ "$intel" != only ]; then
-    "$@" || status=$?
+    "$@" ${default_extra[@]+"${default_extra[@]}"} || status=$?
   fi
   if [ "$intel" != 0 ]; then
     echo "== on Intel's OpenCL CPU runtime (${intel_env[*]}) =="
@@ -111,9 +119,31 @@ run() { # run CMD...: on the default device unless only Intel, then Intel
 }
 
 if [ "$mode" = bench ]; then
-  run "$build/src/cli/fricl" bench "$@"
+  # Default: the headline rows only; --full (anywhere) runs every suite at
+  # full size, as `fricl bench` does without --suite. An explicit --suite
+  # is passed through as given.
+  bench_args=()
+  full=0
+  suite=0
+  for a in "$@"; do
+    case "$a" in
+    --full) full=1 ;;
+    --suite | --suite=* | --group | --group=*) suite=1 ;& # and keep it
+    *) bench_args+=("$a") ;;
+    esac
+  done
+  if [ $full = 0 ] && [ $suite = 0 ]; then
+    bench_args=(--suite headline ${bench_args[@]+"${bench_args[@]}"})
+  fi
+  run "$build/src/cli/fricl" bench ${bench_args[@]+"${bench_args[@]}"}
   exit
 fi
 cd "$build"
-intel_extra=(-LE pocl_pair)
+# Labels left out: build_check unless FRICL_BUILD_CHECKS=1, and on Intel
+# also pocl_pair (above). As one -LE regex per pass.
+exclude=build_check
+[ "${FRICL_BUILD_CHECKS:-0}" = 0 ] || exclude=
+default_extra=()
+[ -z "$exclude" ] || default_extra=(-LE "^($exclude)\$")
+intel_extra=(-LE "^(${exclude:+$exclude|}pocl_pair)\$")
 run ctest --output-on-failure -j "$jobs" "$@"

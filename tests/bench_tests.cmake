@@ -75,3 +75,11 @@ add_test(NAME bench_barrier_smoke
                  --device host)
 set_tests_properties(bench_barrier_smoke PROPERTIES LABELS "bench" TIMEOUT 180
                      PASS_REGULAR_EXPRESSION "pv 2d +f32")
+
+# `fricl bench --suite headline` (the default of `setup_and_run.sh bench`),
+# quick: its three rows print.
+add_test(NAME bench_headline_smoke
+         COMMAND fricl_cli bench --suite headline --quick)
+set_tests_properties(bench_headline_smoke PROPERTIES LABELS "bench" TIMEOUT 180
+  PASS_REGULAR_EXPRESSION
+  "global H +16384 .*latency +10 .*barrier FV pot\\+grad\\+global H +16384")

@@ -5,7 +5,8 @@
 # source of that build can include them by accident even on a machine that
 # has them. Included by tests/CMakeLists.txt (OpenCL builds only: an
 # OFF build is its own check). Takes a few minutes (a second build of the
-# library); label no_opencl, so `ctest -LE no_opencl` skips it.
+# library); labels no_opencl and build_check: the README's test command
+# (`ctest -LE build_check`) leaves it out, .ci/run runs it.
 if(FRICL_WITH_OPENCL)
   set(FRICL_NO_OPENCL_POISON ${CMAKE_CURRENT_BINARY_DIR}/no_opencl_poison)
   foreach(h CL/cl.h CL/opencl.h CL/cl_platform.h CL/cl_ext.h OpenCL/opencl.h)
@@ -23,6 +24,6 @@ if(FRICL_WITH_OPENCL)
                    -DBUILD_TYPE=${CMAKE_BUILD_TYPE}
                    -DSANITIZE=${FRICL_SANITIZE}
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/no_opencl_check.cmake)
-  set_tests_properties(no_opencl_build PROPERTIES LABELS "no_opencl"
+  set_tests_properties(no_opencl_build PROPERTIES LABELS "no_opencl;build_check"
                                                   TIMEOUT 1800)
 endif()

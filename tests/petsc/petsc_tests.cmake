@@ -93,5 +93,7 @@ add_test(NAME install_consumer_petsc
          COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/install_consumer_petsc.sh
                  ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/install_consumer_petsc)
+# A build check (label build_check: .ci/run runs it, the README's test
+# command does not).
 set_tests_properties(install_consumer_petsc PROPERTIES TIMEOUT 300
-                     ENVIRONMENT "${FRICL_MPI_ENV}")
+                     LABELS build_check ENVIRONMENT "${FRICL_MPI_ENV}")
