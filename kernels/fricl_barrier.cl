@@ -23,6 +23,595 @@
 #define FRICL_BAR_DTYPE 0x4
 #define FRICL_BAR_REST 0x8
 
+/* ------------------------------------------- one contact, kernel form
+ *
+ * fricl_barrier_contact (fricl_barrier_math.h) computed the way a GPU can
+ * run it: the same building blocks and the same arithmetic, in the same
+ * order, but without the 144 + 288 reals of private scratch the host
+ * form fills. Those arrays, indexed by run-time values, cannot live in
+ * registers: clang gave the per-contact kernels a 3.7 KB per-work-item
+ * stack for nvptx64, which a GPU keeps in off-chip memory. Here every
+ * loop has a trip count the stencil fixes and is fully unrolled, so every
+ * private array is indexed by constants and becomes registers; the local
+ * Hessian is never held: each entry is evaluated where it is written
+ * (FRICL_BK_STREAM), from the reduced-basis matrix (at most 5 x 5, 9 x 9
+ * for mollified edges) or, unprojected, from the distance's closest
+ * feature. tests/gpu/compile_variants.sh holds the stack to 512 bytes.
+ */
+#define FRICL_BK_INLINE static inline __attribute__((always_inline))
+
+/* Round rd of a sweep of bk_project_psd (the pairs of the circle method,
+ * each rotated where its entry is above thr). Written out per round by
+ * the caller: the whole sweep of a 9 x 9 matrix is too large for the
+ * compiler to unroll as one loop. */
+FRICL_BK_INLINE void FRICL_FN(bk_round)(const int n, const int rd,
+                                        FRICL_REAL *A, FRICL_REAL *V,
+                                        FRICL_REAL thr, int *rotated) {
+  const FRICL_REAL zero = FRICL_R(0), one = FRICL_R(1);
+  const int N = n + (n & 1);
+  FRICL_UNROLL
+  for (int i = 0; i < N / 2; ++i) {
+    int a = N - 1, b = rd;
+    if (i > 0) {
+      a = (rd + i) % (N - 1);
+      b = (rd + N - 1 - i) % (N - 1);
+    }
+    if (a >= n || b >= n)
+      continue;
+    const int p = a < b ? a : b, q = a < b ? b : a;
+    const FRICL_REAL apq = A[p * n + q];
+    if (!(apq * apq > thr))
+      continue;
+    const FRICL_REAL d = A[q * n + q] - A[p * n + p];
+    const FRICL_REAL e = FRICL_R(2) * apq;
+    const FRICL_REAL ad = d < zero ? -d : d;
+    const FRICL_REAL h = FRICL_SQRT(d * d + e * e);
+    const FRICL_REAL u = ad + h;
+    const FRICL_REAL iw = one / FRICL_SQRT(FRICL_R(2) * h * u);
+    const FRICL_REAL se = d < zero ? -e : e;
+    const FRICL_REAL t = se / u, c = u * iw, s = se * iw;
+    *rotated = 1;
+    A[p * n + p] -= t * apq;
+    A[q * n + q] += t * apq;
+    A[p * n + q] = zero;
+    A[q * n + p] = zero;
+    FRICL_UNROLL
+    for (int r = 0; r < n; ++r) {
+      if (r != p && r != q) {
+        const FRICL_REAL arp = A[r * n + p], arq = A[r * n + q];
+        const FRICL_REAL np = c * arp - s * arq;
+        const FRICL_REAL nq = s * arp + c * arq;
+        A[r * n + p] = np;
+        A[p * n + r] = np;
+        A[r * n + q] = nq;
+        A[q * n + r] = nq;
+      }
+      const FRICL_REAL vrp = V[r * n + p], vrq = V[r * n + q];
+      V[r * n + p] = c * vrp - s * vrq;
+      V[r * n + q] = s * vrp + c * vrq;
+    }
+  }
+}
+
+/* eig_project_psd (fricl_eigen_math.h) for a constant n <= 9 with every
+ * index folded: the same cyclic Jacobi (round-robin pairs, the same
+ * thresholds and rotations, the same sweep cap). Each pair's angle is
+ * computed just before its rotation instead of all of a round's first:
+ * the pairs of a round are disjoint, so no rotation of the round touches
+ * another pair's (p, p), (q, q), (p, q) entries and the values are the
+ * same. H: n x n, row stride n. */
+FRICL_BK_INLINE void FRICL_FN(bk_project_psd)(const int n, FRICL_REAL *H,
+                                              int mode) {
+  if (mode == 0)
+    return;
+  const FRICL_REAL zero = FRICL_R(0), one = FRICL_R(1);
+  const FRICL_REAL eps = sizeof(FRICL_REAL) == 8
+                             ? FRICL_R(1) / FRICL_R(4503599627370496)
+                             : FRICL_R(1) / FRICL_R(8388608);
+  FRICL_REAL A[81], V[81];
+  /* (Loops over rows and columns, not n n entries: the compiler would
+   * not unroll 81 iterations in full.) */
+  FRICL_UNROLL
+  for (int i = 0; i < n; ++i)
+    FRICL_UNROLL
+  for (int j = 0; j < n; ++j) {
+    A[i * n + j] = H[i * n + j];
+    V[i * n + j] = i == j ? one : zero;
+  }
+  /* The eigenvalues are A's diagonal times scale (eig_jacobi scales the
+   * matrix to entries of at most 1; it leaves a matrix of one entry, of
+   * zeros or with NaN entries as it is). */
+  FRICL_REAL scale = one;
+  FRICL_REAL amax = zero;
+  FRICL_UNROLL
+  for (int i = 0; i < n; ++i)
+    FRICL_UNROLL
+  for (int j = 0; j < n; ++j) {
+    const FRICL_REAL a = A[i * n + j] < zero ? -A[i * n + j] : A[i * n + j];
+    amax = a > amax ? a : amax;
+  }
+  if (n >= 2 && amax > zero) {
+    scale = amax;
+    const FRICL_REAL isc = one / amax;
+    FRICL_REAL fro = zero;
+    FRICL_UNROLL
+    for (int i = 0; i < n; ++i)
+      FRICL_UNROLL
+    for (int j = 0; j < n; ++j) {
+      A[i * n + j] *= isc;
+      fro += A[i * n + j] * A[i * n + j];
+    }
+    const FRICL_REAL thr = (FRICL_R(1000) * eps) * (FRICL_R(1000) * eps) * fro /
+                           FRICL_R(n * (n - 1) / 2);
+    const int N = n + (n & 1);
+    for (int sweep = 0; sweep < FRICL_EIG_MAX_SWEEPS; ++sweep) {
+      int rotated = 0;
+      /* N - 1 <= 9 rounds. */
+#define FRICL_BK_ROUND(rd)                                                     \
+  if ((rd) < N - 1)                                                            \
+  FRICL_FN(bk_round)(n, rd, A, V, thr, &rotated)
+      FRICL_BK_ROUND(0);
+      FRICL_BK_ROUND(1);
+      FRICL_BK_ROUND(2);
+      FRICL_BK_ROUND(3);
+      FRICL_BK_ROUND(4);
+      FRICL_BK_ROUND(5);
+      FRICL_BK_ROUND(6);
+      FRICL_BK_ROUND(7);
+      FRICL_BK_ROUND(8);
+#undef FRICL_BK_ROUND
+      if (!rotated)
+        break;
+    }
+  }
+  const FRICL_REAL f = mode == 2 ? FRICL_R(2) : FRICL_R(1);
+  FRICL_UNROLL
+  for (int i = 0; i < n; ++i) {
+    const FRICL_REAL lam = A[i * n + i] * scale;
+    if (!(lam < FRICL_R(0)))
+      continue;
+    const FRICL_REAL fl = f * lam;
+    FRICL_UNROLL
+    for (int r = 0; r < n; ++r) {
+      const FRICL_REAL vr = fl * V[r * n + i];
+      FRICL_UNROLL
+      for (int s = 0; s < n; ++s) {
+        /* from r on; a constant trip count, which the compiler unrolls
+         * within the unrolled loop over r */
+        if (s < r)
+          continue;
+        H[r * n + s] -= vr * V[s * n + i];
+        H[s * n + r] = H[r * n + s];
+      }
+    }
+  }
+}
+
+/* Where the local Hessian goes, entry by entry in row-major order: lh
+ * (row stride ndof) and rh (row stride 12) where nonzero, and t = H p
+ * (the host's order: each row's sum in column order) where dot. */
+typedef struct FRICL_FN(bk_sink) {
+  __global FRICL_REAL *lh, *rh;
+  int dot;
+  FRICL_REAL p[12], t[12];
+} FRICL_FN(bk_sink);
+
+FRICL_BK_INLINE void FRICL_FN(bk_put)(FRICL_FN(bk_sink) * k, int ndof, int u,
+                                      int v, FRICL_REAL h) {
+  if (k->lh)
+    k->lh[u * ndof + v] = h;
+  if (k->rh)
+    k->rh[u * 12 + v] = h;
+  if (k->dot)
+    k->t[u] = (v == 0 ? FRICL_R(0) : k->t[u]) + h * k->p[v];
+}
+
+/* Every entry (u, v) of the symmetric ndof x ndof Hessian, EXPR its
+ * value in terms of lo <= hi (the upper triangle, which is what the host
+ * computes and mirrors). */
+#define FRICL_BK_STREAM(sink, ndof, EXPR)                                      \
+  FRICL_UNROLL                                                                 \
+  for (int u_ = 0; u_ < (ndof); ++u_)                                          \
+    FRICL_UNROLL                                                               \
+  for (int v_ = 0; v_ < (ndof); ++v_) {                                        \
+    const int lo = u_ < v_ ? u_ : v_, hi = u_ < v_ ? v_ : u_;                  \
+    FRICL_FN(bk_put)(sink, ndof, u_, v_, (EXPR));                              \
+  }
+
+/* The distance's unprojected Hessian (dist_hessian_full; for PV 2 n n^T /
+ * |n|^2), as its parts: d^2 and the gradient as dist_contact gives them,
+ * the closest feature's c, F and F G^-1 (fm[u][a] = sum_b Gi_ab F_bu). */
+typedef struct FRICL_FN(bk_full) {
+  int nf;
+  FRICL_REAL c[4], F[2][12], fm[12][2], pn[3], nn;
+} FRICL_FN(bk_full);
+
+FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_dist_full)(
+    int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
+    int dtype, FRICL_REAL *grad, FRICL_FN(bk_full) * h) {
+  const FRICL_REAL two = FRICL_R(2);
+  if (type == FRICL_D_PV) {
+    const FRICL_REAL nn = FRICL_FN(g_dot)(pn, pn, dim);
+    const FRICL_REAL s = FRICL_FN(g_dot)(pn, x, dim) + pc;
+    const FRICL_REAL sn = s / nn;
+    FRICL_UNROLL
+    for (int i = 0; i < dim; ++i) {
+      grad[i] = two * (sn * pn[i]);
+      h->pn[i] = pn[i];
+    }
+    h->nn = nn;
+    return s * s / nn;
+  }
+  FRICL_FN(dist_feature) f;
+  FRICL_FN(dist_clear)(&f);
+  const int k = type == FRICL_D_VV ? 2 : type == FRICL_D_EV ? 3 : 4;
+  if (type == FRICL_D_VV)
+    FRICL_FN(dist_pp)(&f, x, dim, 0, 1);
+  else if (type == FRICL_D_EV)
+    FRICL_FN(dist_pe)(&f, x, dim, 0, 1, 2, dtype);
+  else if (type == FRICL_D_EE)
+    FRICL_FN(dist_ee)(&f, x, dtype);
+  else
+    FRICL_FN(dist_pt)(&f, x, dtype);
+  FRICL_UNROLL
+  for (int i = 0; i < k; ++i) {
+    h->c[i] = f.c[i];
+    FRICL_UNROLL
+    for (int s = 0; s < dim; ++s)
+      grad[i * dim + s] = two * (f.c[i] * f.r[s]);
+  }
+  h->nf = f.nf;
+  if (f.nf == 0)
+    return f.d2;
+  FRICL_REAL J[2][3];
+  FRICL_FN(dist_jacobian)(&f, k, dim, x, J);
+  FRICL_UNROLL
+  for (int a = 0; a < 2; ++a)
+    FRICL_UNROLL
+  for (int i = 0; i < k; ++i)
+    FRICL_UNROLL
+  for (int s = 0; s < dim; ++s)
+    h->F[a][i * dim + s] = f.dc[a][i] * f.r[s] + f.c[i] * J[a][s];
+  FRICL_REAL Gi[2][2];
+  FRICL_FN(dist_gram_inverse)(f.nf, dim, J, Gi);
+  FRICL_UNROLL
+  for (int u = 0; u < k * dim; ++u)
+    FRICL_UNROLL
+  for (int a = 0; a < 2; ++a) {
+    FRICL_REAL v = FRICL_R(0);
+    FRICL_UNROLL
+    for (int b = 0; b < 2; ++b)
+      if (b < f.nf)
+        v += Gi[a][b] * h->F[b][u];
+    h->fm[u][a] = v;
+  }
+  return f.d2;
+}
+
+/* Entry (lo, hi), lo <= hi, of that Hessian, as dist_hessian_full forms
+ * it: 2 c_i c_j on the diagonal of the vertex block, less 2 F G^-1 F^T. */
+FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_full_entry)(int type, int dim,
+                                                   const FRICL_FN(bk_full) * h,
+                                                   int lo, int hi) {
+  const FRICL_REAL two = FRICL_R(2);
+  if (type == FRICL_D_PV)
+    return two * (h->pn[lo] * h->pn[hi] / h->nn);
+  const int i = lo / dim, s = lo % dim, j = hi / dim, t = hi % dim;
+  FRICL_REAL e = s == t ? two * (h->c[i] * h->c[j]) : FRICL_R(0);
+  if (h->nf == 0)
+    return e;
+  FRICL_REAL v = FRICL_R(0);
+  FRICL_UNROLL
+  for (int a = 0; a < 2; ++a)
+    if (a < h->nf)
+      v += h->F[a][lo] * h->fm[hi][a];
+  return e - two * v;
+}
+
+/* dist_expand's parts (Q^T M Q by vertex blocks: c, the c block in the
+ * original axes Mc, w and z) and its entry (lo, hi), lo <= hi. */
+typedef struct FRICL_FN(bk_exp) {
+  FRICL_REAL c[4], rh[3], w[4][3], z[4][4], Mc[3][3];
+} FRICL_FN(bk_exp);
+
+FRICL_BK_INLINE void FRICL_FN(bk_expand_parts)(int k, int dim, int nf,
+                                               const FRICL_REAL *bas,
+                                               const FRICL_REAL *M, int ld,
+                                               FRICL_FN(bk_exp) * x) {
+  const FRICL_REAL *E = bas + 15;
+  FRICL_REAL EM[3][3], y[4][2];
+  FRICL_UNROLL
+  for (int i = 0; i < k; ++i)
+    x->c[i] = bas[i];
+  FRICL_UNROLL
+  for (int s = 0; s < dim; ++s)
+    x->rh[s] = bas[12 + s];
+  FRICL_UNROLL
+  for (int s = 0; s < dim; ++s)
+    FRICL_UNROLL
+  for (int t = 0; t < dim; ++t) {
+    FRICL_REAL v = FRICL_R(0);
+    FRICL_UNROLL
+    for (int q = 0; q < dim; ++q)
+      v += E[s * 3 + q] * M[q * ld + t];
+    EM[s][t] = v;
+  }
+  FRICL_UNROLL
+  for (int s = 0; s < dim; ++s)
+    FRICL_UNROLL
+  for (int t = s; t < dim; ++t) {
+    FRICL_REAL v = FRICL_R(0);
+    FRICL_UNROLL
+    for (int q = 0; q < dim; ++q)
+      v += EM[s][q] * E[t * 3 + q];
+    x->Mc[s][t] = v;
+    x->Mc[t][s] = v;
+  }
+  FRICL_UNROLL
+  for (int i = 0; i < k; ++i) {
+    FRICL_REAL wf[3];
+    FRICL_UNROLL
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = FRICL_R(0);
+      FRICL_UNROLL
+      for (int a = 0; a < nf; ++a)
+        v += M[s * ld + dim + a] * bas[4 + 4 * a + i];
+      wf[s] = v;
+    }
+    FRICL_UNROLL
+    for (int s = 0; s < dim; ++s) {
+      FRICL_REAL v = FRICL_R(0);
+      FRICL_UNROLL
+      for (int q = 0; q < dim; ++q)
+        v += E[s * 3 + q] * wf[q];
+      x->w[i][s] = v;
+    }
+    FRICL_UNROLL
+    for (int b = 0; b < nf; ++b) {
+      FRICL_REAL v = FRICL_R(0);
+      FRICL_UNROLL
+      for (int a = 0; a < nf; ++a)
+        v += bas[4 + 4 * a + i] * M[(dim + a) * ld + dim + b];
+      y[i][b] = v;
+    }
+  }
+  FRICL_UNROLL
+  for (int i = 0; i < k; ++i)
+    FRICL_UNROLL
+  for (int j = i; j < k; ++j) {
+    FRICL_REAL v = FRICL_R(0);
+    FRICL_UNROLL
+    for (int b = 0; b < nf; ++b)
+      v += y[i][b] * bas[4 + 4 * b + j];
+    x->z[i][j] = v;
+  }
+}
+
+FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_expand_entry)(int dim,
+                                                     const FRICL_FN(bk_exp) * x,
+                                                     int lo, int hi) {
+  const int i = lo / dim, s = lo % dim, j = hi / dim, t = hi % dim;
+  const FRICL_REAL cij = x->c[i] * x->c[j];
+  return cij * x->Mc[s][t] + x->c[i] * x->w[j][s] * x->rh[t] +
+         x->c[j] * x->w[i][t] * x->rh[s] + x->z[i][j] * x->rh[s] * x->rh[t];
+}
+
+/* The mollified edge-edge Hessian's entry (lo, hi), lo <= hi, as
+ * fricl_barrier_contact forms it. */
+FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_moll_entry)(
+    int type, int dim, const FRICL_FN(bk_full) * hf, const FRICL_REAL *gx,
+    const FRICL_REAL *blk, const FRICL_REAL *gd, FRICL_REAL mp, FRICL_REAL mpp,
+    FRICL_REAL s0, FRICL_REAL s1, FRICL_REAL wm, FRICL_REAL fp, FRICL_REAL fpp,
+    int live, int lo, int hi) {
+  const FRICL_REAL hm =
+      mpp * gx[lo] * gx[hi] + mp * FRICL_FN(bar_ee_cross_hess)(blk, lo, hi);
+  FRICL_REAL h = s0 * hm;
+  if (live)
+    h += s1 * (gd[lo] * (mp * gx[hi]) + (mp * gx[lo]) * gd[hi]) +
+         wm * fpp * gd[lo] * gd[hi] +
+         wm * fp * FRICL_FN(bk_full_entry)(type, dim, hf, lo, hi);
+  return h;
+}
+
+/* fricl_barrier_contact with the Hessian (want >= 2) streamed into sink
+ * instead of held. */
+FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_contact)(
+    int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
+    const FRICL_REAL *pn, FRICL_REAL pc, int dtype, FRICL_REAL dhat,
+    FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int psd,
+    int want, FRICL_REAL *g, FRICL_FN(bk_sink) * sink) {
+  const int k = type == FRICL_D_VV   ? 2
+                : type == FRICL_D_EV ? 3
+                : type == FRICL_D_PV ? 1
+                                     : 4;
+  const int ndof = k * dim;
+  const int nb = type == FRICL_D_PV   ? 1
+                 : type == FRICL_D_VV ? dim
+                 : type == FRICL_D_EV ? dim + 1
+                                      : dim + 2;
+  int moll = 0;
+  FRICL_REAL m = FRICL_R(1), mp = FRICL_R(0), mpp = FRICL_R(0);
+  FRICL_REAL gx[12], blk[27];
+  if (type == FRICL_D_EE) {
+    FRICL_REAL ra[3], rb[3];
+    FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
+    FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
+    const FRICL_REAL eps_x = FRICL_R(1) / FRICL_R(1000) *
+                             FRICL_FN(g_dot)(ra, ra, 3) *
+                             FRICL_FN(g_dot)(rb, rb, 3);
+    const FRICL_REAL xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
+    if (xm < eps_x) {
+      moll = 1;
+      const FRICL_REAL xe = xm / eps_x;
+      m = (-xe + FRICL_R(2)) * xe;
+      const FRICL_REAL ie = FRICL_R(1) / eps_x;
+      mp = FRICL_R(2) * ie * (FRICL_R(1) - ie * xm);
+      mpp = -FRICL_R(2) / (eps_x * eps_x);
+    }
+  }
+  FRICL_REAL gd[12], bas[FRICL_DIST_BAS], gr[FRICL_DIST_NB] = {0, 0, 0, 0, 0},
+                                          Hr[FRICL_DIST_NB * FRICL_DIST_NB];
+  FRICL_FN(bk_full) hf;
+  /* The unprojected distance Hessian where the reduced basis is not used
+   * (PSD none, the mollified edges), as the host forms it in full. */
+  const int full = want >= 2 && (psd == 0 || moll);
+  const FRICL_REAL d2 =
+      full ? FRICL_FN(bk_dist_full)(type, dim, x, pn, pc, dtype, gd, &hf)
+           : FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd, want >= 2,
+                                    0, bas, gr, Hr);
+  const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
+  FRICL_REAL b, bp, bpp;
+  FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);
+  if (physical) {
+    const FRICL_REAL ps = dhat / (xh * xh);
+    b *= ps;
+    bp *= ps;
+    bpp *= ps;
+  }
+  const FRICL_REAL f = kappa * b, fp = kappa * bp, fpp = kappa * bpp;
+  const FRICL_REAL B = w * m * f;
+  if (want < 1)
+    return B;
+  if (!moll) {
+    const FRICL_REAL s1 = w * fp;
+    FRICL_UNROLL
+    for (int i = 0; i < ndof; ++i)
+      g[i] = s1 * gd[i];
+  } else if (!(m > FRICL_R(0))) {
+    FRICL_UNROLL
+    for (int i = 0; i < ndof; ++i)
+      g[i] = FRICL_R(0);
+  } else {
+    const FRICL_REAL s0 = w * f, s1 = w * m * fp;
+    FRICL_UNROLL
+    for (int i = 0; i < ndof; ++i)
+      g[i] = s0 * (mp * gx[i]) + s1 * gd[i];
+  }
+  if (want < 2)
+    return B;
+  if (!moll && full) {
+    const FRICL_REAL s2 = w * fpp, s1 = w * fp;
+    FRICL_BK_STREAM(sink, ndof,
+                    s2 * gd[lo] * gd[hi] +
+                        s1 * FRICL_FN(bk_full_entry)(type, dim, &hf, lo, hi));
+    return B;
+  }
+  if (!moll) {
+    const FRICL_REAL s2 = w * fpp, s1 = w * fp;
+    FRICL_REAL M[FRICL_DIST_NB * FRICL_DIST_NB];
+    FRICL_UNROLL
+    for (int a = 0; a < nb; ++a)
+      FRICL_UNROLL
+    for (int c = a; c < nb; ++c) {
+      const FRICL_REAL h = s2 * gr[a] * gr[c] + s1 * Hr[a * FRICL_DIST_NB + c];
+      M[a * nb + c] = h;
+      M[c * nb + a] = h;
+    }
+    /* The pre-rotation of fricl_barrier_contact (two free parameters). */
+    FRICL_REAL gc[2] = {FRICL_R(1), FRICL_R(1)}, gs[2] = {0, 0};
+    if (nb == 5) {
+      const FRICL_REAL a = M[8], b9 = M[9], c = M[13], d = M[14];
+      const FRICL_REAL sx[2] = {a * a + b9 * b9, a * a + c * c};
+      const FRICL_REAL sy[2] = {a * c + b9 * d, a * b9 + c * d};
+      const FRICL_REAL sz[2] = {c * c + d * d, b9 * b9 + d * d};
+      FRICL_UNROLL
+      for (int e = 0; e < 2; ++e)
+        FRICL_FN(bar_rot2)(sx[e], sy[e], sz[e], gc + e, gs + e);
+      FRICL_FN(bar_rotate)(M, 1, 2, gc[0], gs[0]);
+      FRICL_FN(bar_rotate)(M, 3, 4, gc[1], gs[1]);
+    }
+    FRICL_FN(bk_project_psd)(nb, M, psd);
+    if (nb == 5) {
+      FRICL_FN(bar_rotate)(M, 1, 2, gc[0], -gs[0]);
+      FRICL_FN(bar_rotate)(M, 3, 4, gc[1], -gs[1]);
+    }
+    if (type == FRICL_D_PV) {
+      FRICL_BK_STREAM(sink, ndof, M[0] * bas[12 + lo] * bas[12 + hi]);
+    } else {
+      FRICL_FN(bk_exp) ex;
+      FRICL_FN(bk_expand_parts)(k, dim, nb - dim, bas, M, nb, &ex);
+      FRICL_BK_STREAM(sink, ndof, FRICL_FN(bk_expand_entry)(dim, &ex, lo, hi));
+    }
+    return B;
+  }
+  /* The mollified edges (EE: k dim = 12): the Hessian's upper triangle,
+   * each entry evaluated once. */
+  const FRICL_REAL s0 = w * f, s1 = w * fp, wm = w * m;
+  const int live = m > FRICL_R(0);
+  FRICL_REAL Hm[144];
+  FRICL_UNROLL
+  for (int u = 0; u < 12; ++u)
+    FRICL_UNROLL
+  for (int v = 0; v < 12; ++v)
+    if (v >= u)
+      Hm[u * 12 + v] =
+          FRICL_FN(bk_moll_entry)(type, dim, &hf, gx, blk, gd, mp, mpp, s0, s1,
+                                  wm, fp, fpp, live, u, v);
+  if (psd == 0 || (!live && w * f >= FRICL_R(0))) {
+    FRICL_BK_STREAM(sink, ndof, Hm[lo * 12 + hi]);
+    return B;
+  }
+  /* M9 = P H P^T in the 9 dimensions orthogonal to the translations (see
+   * fricl_barrier_contact), one row of T = P H at a time. */
+  const FRICL_REAL h2 = FRICL_R(1) / FRICL_SQRT(FRICL_R(2));
+  const FRICL_REAL h1 = FRICL_R(1) / FRICL_R(2);
+  FRICL_REAL M9[81];
+  FRICL_UNROLL
+  for (int a = 0; a < 9; ++a) {
+    const int sa = a % 3, part = a / 3;
+    FRICL_REAL t[12];
+    FRICL_UNROLL
+    for (int v = 0; v < 12; ++v) {
+#define FRICL_BK_H(r) Hm[(r) < v ? (r)*12 + v : v * 12 + (r)]
+      if (part == 0)
+        t[v] = h2 * (FRICL_BK_H(3 + sa) - FRICL_BK_H(sa));
+      else if (part == 1)
+        t[v] = h2 * (FRICL_BK_H(9 + sa) - FRICL_BK_H(6 + sa));
+      else
+        t[v] = h1 * ((FRICL_BK_H(sa) + FRICL_BK_H(3 + sa)) -
+                     (FRICL_BK_H(6 + sa) + FRICL_BK_H(9 + sa)));
+#undef FRICL_BK_H
+    }
+    FRICL_UNROLL
+    for (int s = 0; s < 3; ++s) {
+      const FRICL_REAL m0 = h2 * (t[3 + s] - t[s]);
+      const FRICL_REAL m1 = h2 * (t[9 + s] - t[6 + s]);
+      const FRICL_REAL m2 = h1 * ((t[s] + t[3 + s]) - (t[6 + s] + t[9 + s]));
+      if (s >= a)
+        M9[a * 9 + s] = m0;
+      if (3 + s >= a)
+        M9[a * 9 + 3 + s] = m1;
+      if (6 + s >= a)
+        M9[a * 9 + 6 + s] = m2;
+    }
+  }
+  FRICL_UNROLL
+  for (int a = 0; a < 9; ++a)
+    FRICL_UNROLL
+  for (int c = 0; c < a; ++c)
+    M9[a * 9 + c] = M9[c * 9 + a];
+  /* The host's loop form here: unrolled, the 9 x 9 solve took the
+   * compiler ten times as long for 192 bytes less stack. The mollified
+   * edges are rare; splitting them over several work items is what would
+   * bring this path under the bound. */
+  FRICL_REAL work9[162];
+  FRICL_FN(eig_project_psd)(9, M9, psd, work9);
+  const int PA[4][2] = {{0, 6}, {0, 6}, {3, 6}, {3, 6}};
+  const FRICL_REAL PC[4][2] = {{-h2, h1}, {h2, h1}, {-h2, -h1}, {h2, -h1}};
+#define FRICL_BK_P(lo, hi)                                                     \
+  ((PC[(lo) / 3][0] * PC[(hi) / 3][0]) *                                       \
+       M9[(PA[(lo) / 3][0] + (lo) % 3) * 9 + PA[(hi) / 3][0] + (hi) % 3] +     \
+   (PC[(lo) / 3][0] * PC[(hi) / 3][1]) *                                       \
+       M9[(PA[(lo) / 3][0] + (lo) % 3) * 9 + PA[(hi) / 3][1] + (hi) % 3] +     \
+   (PC[(lo) / 3][1] * PC[(hi) / 3][0]) *                                       \
+       M9[(PA[(lo) / 3][1] + (lo) % 3) * 9 + PA[(hi) / 3][0] + (hi) % 3] +     \
+   (PC[(lo) / 3][1] * PC[(hi) / 3][1]) *                                       \
+       M9[(PA[(lo) / 3][1] + (lo) % 3) * 9 + PA[(hi) / 3][1] + (hi) % 3])
+  FRICL_BK_STREAM(sink, ndof, FRICL_R(0) + FRICL_BK_P(lo, hi));
+#undef FRICL_BK_P
+  return B;
+}
+
 __kernel void fricl_barrier_records(
     ulong n, int psd, int physical, int want, int given, FRICL_REAL dhat,
     FRICL_REAL kappa, FRICL_REAL dmin0, __global const FRICL_REAL *X,
@@ -56,18 +645,20 @@ __kernel void fricl_barrier_records(
   const FRICL_REAL w = (given & FRICL_BAR_WEIGHT) ? weight[c] : FRICL_R(1);
   const FRICL_REAL dmin = (given & FRICL_BAR_DMIN) ? dmin_a[c] : dmin0;
   const int dtype = (given & FRICL_BAR_DTYPE) ? (int)dtype_a[c] : -1;
-  FRICL_REAL g[12], H[144], work[288];
-  const FRICL_REAL B =
-      FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dtype, dhat, kappa,
-                                dmin, w, physical, psd, want, g, H, work);
   __global FRICL_REAL *R = rec + c * (ulong)FRICL_BAR_REC;
+  FRICL_REAL g[12];
+  FRICL_FN(bk_sink) sink;
+  sink.lh = R + 13;
+  sink.rh = 0;
+  sink.dot = 0;
+  const FRICL_REAL B =
+      FRICL_FN(bk_contact)(type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin,
+                           w, physical, psd, want, g, &sink);
   R[0] = B;
   if (want >= 1)
-    for (int i = 0; i < ndof; ++i)
-      R[1 + i] = g[i];
-  if (want >= 2)
-    for (int i = 0; i < ndof * ndof; ++i)
-      R[13 + i] = H[i];
+    FRICL_UNROLL
+  for (int i = 0; i < ndof; ++i)
+    R[1 + i] = g[i];
 }
 
 /* ------------------------------------------------------ the cl_mem tier
@@ -140,39 +731,41 @@ __kernel void fricl_barrier_contacts(
       (given & FRICL_BAR_WEIGHT) ? weight[w_off + c] : FRICL_R(1);
   const FRICL_REAL dmin = (given & FRICL_BAR_DMIN) ? dmin_a[dm_off + c] : dmin0;
   const int dtype = (given & FRICL_BAR_DTYPE) ? (int)dtype_a[dt_off + c] : -1;
-  FRICL_REAL g[12], H[144], work[288];
+  __global FRICL_REAL *R = rec + (rec_base + c) * (ulong)rstride;
+  const int to_rec = (outs & FRICL_BAR_O_REC) != 0;
+  FRICL_REAL g[12];
+  FRICL_FN(bk_sink) sink;
+  sink.lh =
+      (outs & FRICL_BAR_O_LH) ? lh + lh_off + c * (ulong)(ndof * ndof) : 0;
+  sink.rh = to_rec && rstride > FRICL_BAR_R_H ? R + FRICL_BAR_R_H : 0;
+  sink.dot = to_rec && (outs & FRICL_BAR_O_T);
+  if (sink.dot)
+    FRICL_UNROLL
+  for (int j = 0; j < k; ++j)
+    FRICL_UNROLL
+  for (int u = 0; u < dim; ++u)
+    sink.p[j * dim + u] = dir[dir_off + vx[j] * (ulong)dim + (ulong)u];
   const FRICL_REAL B =
-      FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dtype, dhat, kappa,
-                                dmin, w, physical, psd, want, g, H, work);
+      FRICL_FN(bk_contact)(type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin,
+                           w, physical, psd, want, g, &sink);
   if (outs & FRICL_BAR_O_POT)
     pot[pot_off + c] = B;
   if (outs & FRICL_BAR_O_LG)
-    for (int i = 0; i < ndof; ++i)
-      lg[lg_off + c * (ulong)ndof + (ulong)i] = g[i];
-  if (outs & FRICL_BAR_O_LH)
-    for (int i = 0; i < ndof * ndof; ++i)
-      lh[lh_off + c * (ulong)(ndof * ndof) + (ulong)i] = H[i];
-  if (!(outs & FRICL_BAR_O_REC))
+    FRICL_UNROLL
+  for (int i = 0; i < ndof; ++i)
+    lg[lg_off + c * (ulong)ndof + (ulong)i] = g[i];
+  if (!to_rec)
     return;
-  __global FRICL_REAL *R = rec + (rec_base + c) * (ulong)rstride;
   R[FRICL_BAR_R_B] = B;
   if (rstride > FRICL_BAR_R_G)
-    for (int i = 0; i < ndof; ++i)
-      R[FRICL_BAR_R_G + i] = g[i];
-  if (outs & FRICL_BAR_O_T)
-    /* The host's order: t_r = sum over (j, u) of H[r][j u] p[v_j][u]. */
-    for (int r = 0; r < ndof; ++r) {
-      FRICL_REAL s = FRICL_R(0);
-      for (int j = 0; j < k; ++j)
-        for (int u = 0; u < dim; ++u)
-          s += H[r * ndof + j * dim + u] *
-               dir[dir_off + vx[j] * (ulong)dim + (ulong)u];
-      R[FRICL_BAR_R_T + r] = s;
-    }
-  if (rstride > FRICL_BAR_R_H)
-    for (int r = 0; r < ndof; ++r)
-      for (int s = 0; s < ndof; ++s)
-        R[FRICL_BAR_R_H + r * 12 + s] = H[r * ndof + s];
+    FRICL_UNROLL
+  for (int i = 0; i < ndof; ++i)
+    R[FRICL_BAR_R_G + i] = g[i];
+  /* t = H p (streamed by the sink in the host's order). */
+  if (sink.dot)
+    FRICL_UNROLL
+  for (int r = 0; r < ndof; ++r)
+    R[FRICL_BAR_R_T + r] = sink.t[r];
 }
 
 /* out[v] (dim entries) = (first ? 0 : out[v]) + the sum, in contact order,

@@ -27,7 +27,12 @@
  * FP_CONTRACT to ON, and the pragma acts only on code after it, so it goes
  * here, before any math. */
 #pragma OPENCL FP_CONTRACT OFF
-#define FRICL_INLINE static inline
+/* Always inlined in kernels: a math function left out of line takes its
+ * array arguments by address, which puts them on the per-work-item stack
+ * (a GPU keeps it in slow off-chip memory; tests/gpu/compile_variants.sh
+ * bounds it). Inlined, their indices fold and the values stay in
+ * registers. */
+#define FRICL_INLINE static inline __attribute__((always_inline))
 #else
 #include <math.h>
 #define FRICL_INLINE static inline
@@ -45,6 +50,23 @@
 #define FRICL_UNROLL _Pragma("GCC unroll 16")
 #else
 #define FRICL_UNROLL
+#endif
+
+/* The same, in kernels only: for the loops of code the host backend also
+ * runs, whose host form (and speed) is kept as measured. */
+#if FRICL_OPENCL_C
+#define FRICL_CL_UNROLL _Pragma("unroll")
+#else
+#define FRICL_CL_UNROLL
+#endif
+
+/* A loop bound: in kernels the constant largest value c (the loop skips
+ * the iterations past n itself), so that the loop can be unrolled; on the
+ * host n, the loop as it was measured. */
+#if FRICL_OPENCL_C
+#define FRICL_CL_BOUND(n, c) (c)
+#else
+#define FRICL_CL_BOUND(n, c) (n)
 #endif
 
 /* A constant of the working precision. Integer-valued arguments are exact;

@@ -416,16 +416,24 @@ FRICL_INLINE void FRICL_FN(dist_ee)(FRICL_FN(dist_feature) * f,
 FRICL_INLINE void FRICL_FN(dist_jacobian)(const FRICL_FN(dist_feature) * f,
                                           int k, int dim, const FRICL_REAL *x,
                                           FRICL_REAL J[2][3]) {
+  FRICL_CL_UNROLL
   for (int a = 0; a < 2; ++a)
-    for (int s = 0; s < 3; ++s)
-      J[a][s] = FRICL_R(0);
-  for (int a = 0; a < f->nf; ++a)
+    FRICL_CL_UNROLL
+  for (int s = 0; s < 3; ++s)
+    J[a][s] = FRICL_R(0);
+  FRICL_CL_UNROLL
+  for (int a = 0; a < FRICL_CL_BOUND(f->nf, 2); ++a) {
+    if (a >= f->nf)
+      continue;
+    FRICL_CL_UNROLL
     for (int s = 0; s < dim; ++s) {
       FRICL_REAL v = FRICL_R(0);
+      FRICL_CL_UNROLL
       for (int i = 0; i < k; ++i)
         v += f->dc[a][i] * x[i * dim + s];
       J[a][s] = v;
     }
+  }
 }
 
 /* Gi = G^-1 for the Gram matrix G = J J^T of nf = 1 or 2 rows (for two,
@@ -527,14 +535,18 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     const FRICL_REAL nn = FRICL_FN(g_dot)(pn, pn, dim);
     const FRICL_REAL s = FRICL_FN(g_dot)(pn, x, dim) + pc;
     const FRICL_REAL sn = s / nn;
+    FRICL_CL_UNROLL
     for (int i = 0; i < dim; ++i)
       grad[i] = two * (sn * pn[i]);
     if (hess && hfull) {
+      FRICL_CL_UNROLL
       for (int i = 0; i < dim; ++i)
-        for (int j = 0; j < dim; ++j)
-          hfull[i * dim + j] = two * (pn[i] * pn[j] / nn);
+        FRICL_CL_UNROLL
+      for (int j = 0; j < dim; ++j)
+        hfull[i * dim + j] = two * (pn[i] * pn[j] / nn);
     } else if (hess) {
       const FRICL_REAL ln = FRICL_SQRT(nn);
+      FRICL_CL_UNROLL
       for (int i = 0; i < dim; ++i)
         bas[12 + i] = pn[i] / ln;
       gr[0] = two * (s / ln);
@@ -559,9 +571,11 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
   }
   const int nfm = type == FRICL_D_VV ? 0 : type == FRICL_D_EV ? 1 : 2;
   const int nb = dim + nfm;
+  FRICL_CL_UNROLL
   for (int i = 0; i < k; ++i)
-    for (int s = 0; s < dim; ++s)
-      grad[i * dim + s] = two * (f.c[i] * f.r[s]);
+    FRICL_CL_UNROLL
+  for (int s = 0; s < dim; ++s)
+    grad[i * dim + s] = two * (f.c[i] * f.r[s]);
   if (!hess)
     return f.d2;
   if (hfull) {
@@ -569,15 +583,18 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     return f.d2;
   }
   FRICL_REAL cc = zero;
+  FRICL_CL_UNROLL
   for (int i = 0; i < k; ++i)
     cc += f.c[i] * f.c[i];
   const FRICL_REAL cn = FRICL_SQRT(cc);
   FRICL_REAL rr = zero;
+  FRICL_CL_UNROLL
   for (int s = 0; s < dim; ++s)
     rr += f.r[s] * f.r[s];
   const FRICL_REAL rn = FRICL_SQRT(rr);
   const FRICL_REAL ir = rn > zero ? FRICL_R(1) / rn : zero;
   FRICL_REAL rh[3] = {0, 0, 0};
+  FRICL_CL_UNROLL
   for (int s = 0; s < dim; ++s)
     rh[s] = f.r[s] * ir;
   FRICL_REAL J[2][3];
@@ -597,6 +614,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
     } else {
       FRICL_REAL t1[3] = {J[0][0], J[0][1], J[0][2]};
       const FRICL_REAL jr = FRICL_FN(g_dot)(t1, rh, 3);
+      FRICL_CL_UNROLL
       for (int s = 0; s < 3; ++s)
         t1[s] -= jr * rh[s];
       FRICL_REAL tt = FRICL_FN(g_dot)(t1, t1, 3);
@@ -608,15 +626,18 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
         const FRICL_REAL a1 = rh[1] < zero ? -rh[1] : rh[1];
         const FRICL_REAL a2 = rh[2] < zero ? -rh[2] : rh[2];
         const int ax = a0 <= a1 && a0 <= a2 ? 0 : a1 <= a2 ? 1 : 2;
+        FRICL_CL_UNROLL
         for (int s = 0; s < 3; ++s)
           t1[s] = (s == ax ? FRICL_R(1) : zero) - rh[ax] * rh[s];
         tt = FRICL_FN(g_dot)(t1, t1, 3);
       }
       const FRICL_REAL it = FRICL_R(1) / FRICL_SQRT(tt);
+      FRICL_CL_UNROLL
       for (int s = 0; s < 3; ++s)
         t1[s] *= it;
       FRICL_REAL t2[3];
       FRICL_FN(g_cross)(rh, t1, t2);
+      FRICL_CL_UNROLL
       for (int s = 0; s < 3; ++s) {
         E[s][0] = rh[s];
         E[s][1] = t1[s];
@@ -624,22 +645,29 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
       }
     }
   }
+  FRICL_CL_UNROLL
   for (int a = 0; a < nb; ++a) {
     gr[a] = zero;
+    FRICL_CL_UNROLL
     for (int b = 0; b < nb; ++b)
       Hr[a * FRICL_DIST_NB + b] = zero;
   }
+  FRICL_CL_UNROLL
   for (int i = 0; i < FRICL_DIST_BAS; ++i)
     bas[i] = zero;
+  FRICL_CL_UNROLL
   for (int i = 0; i < k; ++i)
     bas[i] = f.c[i] / cn;
+  FRICL_CL_UNROLL
   for (int s = 0; s < dim; ++s) {
     FRICL_REAL v = zero;
+    FRICL_CL_UNROLL
     for (int t = 0; t < dim; ++t)
       v += f.r[t] * E[t][s];
     gr[s] = two * (cn * v);
     Hr[s * FRICL_DIST_NB + s] = two * cc;
     bas[12 + s] = rh[s];
+    FRICL_CL_UNROLL
     for (int t = 0; t < dim; ++t)
       bas[15 + t * 3 + s] = E[t][s];
   }
@@ -648,47 +676,68 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
   /* u_a: dc_a without its part along c, orthonormalised (Gram-Schmidt in
    * R^k; dc_0, dc_1 and c are independent for every feature). */
   FRICL_REAL U[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-  for (int a = 0; a < f.nf; ++a) {
+  FRICL_CL_UNROLL
+  for (int a = 0; a < FRICL_CL_BOUND(f.nf, 2); ++a) {
+    if (a >= f.nf)
+      continue;
+    FRICL_CL_UNROLL
     for (int i = 0; i < k; ++i)
       U[a][i] = f.dc[a][i];
+    FRICL_CL_UNROLL
     for (int pass = 0; pass < 2; ++pass) {
       FRICL_REAL dcc = zero;
+      FRICL_CL_UNROLL
       for (int i = 0; i < k; ++i)
         dcc += f.c[i] * U[a][i];
       const FRICL_REAL t = dcc / cc;
+      FRICL_CL_UNROLL
       for (int i = 0; i < k; ++i)
         U[a][i] -= t * f.c[i];
+      FRICL_CL_UNROLL
       for (int b = 0; b < a; ++b) {
         FRICL_REAL d = zero;
+        FRICL_CL_UNROLL
         for (int i = 0; i < k; ++i)
           d += U[b][i] * U[a][i];
+        FRICL_CL_UNROLL
         for (int i = 0; i < k; ++i)
           U[a][i] -= d * U[b][i];
       }
     }
     FRICL_REAL uu = zero;
+    FRICL_CL_UNROLL
     for (int i = 0; i < k; ++i)
       uu += U[a][i] * U[a][i];
     const FRICL_REAL iu = FRICL_R(1) / FRICL_SQRT(uu);
+    FRICL_CL_UNROLL
     for (int i = 0; i < k; ++i)
       U[a][i] *= iu;
+    FRICL_CL_UNROLL
     for (int i = 0; i < k; ++i)
       bas[4 + 4 * a + i] = U[a][i];
   }
   /* The coordinates fr_a of F_a. */
   FRICL_REAL fr[2][FRICL_DIST_NB];
-  for (int a = 0; a < f.nf; ++a) {
+  FRICL_CL_UNROLL
+  for (int a = 0; a < FRICL_CL_BOUND(f.nf, 2); ++a) {
+    if (a >= f.nf)
+      continue;
     FRICL_REAL cd = zero;
+    FRICL_CL_UNROLL
     for (int i = 0; i < k; ++i)
       cd += f.c[i] * f.dc[a][i];
+    FRICL_CL_UNROLL
     for (int s = 0; s < dim; ++s) {
       FRICL_REAL v = zero;
+      FRICL_CL_UNROLL
       for (int t = 0; t < dim; ++t)
         v += (cd * f.r[t] + cc * J[a][t]) * E[t][s];
       fr[a][s] = v / cn;
     }
+    FRICL_CL_UNROLL
     for (int b = 0; b < nfm; ++b) {
       FRICL_REAL ud = zero;
+      FRICL_CL_UNROLL
       for (int i = 0; i < k; ++i)
         ud += U[b][i] * f.dc[a][i];
       fr[a][dim + b] = ud * rn;
@@ -698,18 +747,27 @@ FRICL_INLINE FRICL_REAL FRICL_FN(dist_contact)(
   FRICL_REAL Gi[2][2];
   FRICL_FN(dist_gram_inverse)(f.nf, dim, J, Gi);
   /* Hr -= 2 fr G^-1 fr^T, upper triangle mirrored (exactly symmetric). */
+  FRICL_CL_UNROLL
   for (int u = 0; u < nb; ++u) {
     FRICL_REAL m[2];
-    for (int a = 0; a < f.nf; ++a) {
+    FRICL_CL_UNROLL
+    for (int a = 0; a < FRICL_CL_BOUND(f.nf, 2); ++a) {
+      if (a >= f.nf)
+        continue;
       FRICL_REAL v = zero;
-      for (int b = 0; b < f.nf; ++b)
-        v += Gi[a][b] * fr[b][u];
+      FRICL_CL_UNROLL
+      for (int b = 0; b < FRICL_CL_BOUND(f.nf, 2); ++b)
+        if (b < f.nf)
+          v += Gi[a][b] * fr[b][u];
       m[a] = v;
     }
+    FRICL_CL_UNROLL
     for (int w = 0; w <= u; ++w) {
       FRICL_REAL v = zero;
-      for (int a = 0; a < f.nf; ++a)
-        v += fr[a][w] * m[a];
+      FRICL_CL_UNROLL
+      for (int a = 0; a < FRICL_CL_BOUND(f.nf, 2); ++a)
+        if (a < f.nf)
+          v += fr[a][w] * m[a];
       Hr[w * FRICL_DIST_NB + u] -= two * v;
       Hr[u * FRICL_DIST_NB + w] = Hr[w * FRICL_DIST_NB + u];
     }
