@@ -116,18 +116,7 @@ static fricl_status validate_host(fricl_context *ctx,
   const size_t bytes = b->n * esz;
   fricl__region r[4 + FRICL_TERM_COUNT];
   static const char *const out_names[FRICL_TERM_COUNT] = {
-      "out[smooth_friction_f0]",
-      "out[smooth_friction_f1]",
-      "out[smooth_friction_f2]",
-      "out[smooth_friction_f1_over_x]",
-      "out[smooth_friction_f2_x_minus_f1_over_x3]",
-      "out[smooth_mu]",
-      "out[smooth_mu_derivative]",
-      "out[smooth_mu_f0]",
-      "out[smooth_mu_f1]",
-      "out[smooth_mu_f2]",
-      "out[smooth_mu_f1_over_x]",
-      "out[smooth_mu_f2_x_minus_mu_f1_over_x3]"};
+      FRICL_TERM_MAP(FRICL__TERM_OUT_NAME)};
   size_t nr = 0;
   r[nr++] = (fricl__region){b->y, bytes, "y", SIZE_MAX, 0};
   r[nr++] = (fricl__region){b->eps_v_array, bytes, "eps_v_array", SIZE_MAX, 0};

@@ -35,13 +35,12 @@ typedef enum fricl__mode {
 } fricl__mode;
 
 /* The features, for per-feature tables (crossovers, statistics). */
+/* The public list (FRICL_FEATURE_MAP), so that the two cannot differ. */
 typedef enum fricl__feature {
-  FRICL__FEATURE_SCALAR = 0,
-  FRICL__FEATURE_TANGENTIAL = 1,
-  FRICL__FEATURE_BUILD = 2,
-  FRICL__FEATURE_LAWS = 3,
-  FRICL__FEATURE_BARRIER = 4,
-  FRICL__FEATURE_COUNT = 5
+#define FRICL__FEATURE_ENUM_(name, value, text) FRICL__FEATURE_##name = value,
+  FRICL_FEATURE_MAP(FRICL__FEATURE_ENUM_)
+#undef FRICL__FEATURE_ENUM_
+      FRICL__FEATURE_COUNT = FRICL_TABLE_COUNT(FRICL_FEATURE_MAP)
 } fricl__feature;
 
 struct fricl_context {
