@@ -321,6 +321,16 @@ FRICL_API void fricl_context_transfers(const fricl_context *ctx,
                                        uint64_t *to_device,
                                        uint64_t *from_device);
 
+/* ------------------------------------------------------------ group limits */
+
+/* The contact groups of one call: at most FRICL_MAX_GROUPS groups (the
+ * tangential and barrier families, both tiers, and the PETSc plans; the
+ * lagged build takes any number), and at most FRICL_MAX_CONTACTS contacts
+ * over all groups of a call (every family). Both are rejected with
+ * INVALID_ARGUMENT before any work. @since 0.4 */
+#define FRICL_MAX_GROUPS 64
+#define FRICL_MAX_CONTACTS ((uint64_t)1 << 40)
+
 /* -------------------------------------------------------------- precision */
 
 /* FRICL_PRECISION_MAP in <fricl/fricl_tables.h>. */

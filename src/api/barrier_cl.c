@@ -10,8 +10,6 @@
 #include "core/barrier.h"
 #include "opencl/opencl.h"
 
-#define BAR_MAX_GROUPS 64
-
 void fricl_barrier_batch_cl_init(fricl_barrier_batch_cl *batch) {
   if (!batch)
     return;
@@ -33,12 +31,10 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
                                        !b->groups);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_n_groups(ctx, "n_groups", b->n_groups);
   if (st != FRICL_STATUS_OK)
     return st;
-  if (b->n_groups > BAR_MAX_GROUPS)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "n_groups = %zu: at most %d groups per call",
-                       b->n_groups, BAR_MAX_GROUPS);
   const size_t dim = (size_t)b->dim, esz = fricl__elem_bytes(b->precision);
   const size_t nvd = b->n_vertices * dim;
   const int gathered =
@@ -49,19 +45,14 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
     w = 2;
   size_t total = 0;
   /* The caller's buffers, checked together once the rest is valid. */
-  fricl__cl_region r[7 + 9 * BAR_MAX_GROUPS];
+  fricl__cl_region r[7 + 9 * FRICL_MAX_GROUPS];
   size_t nr = 0;
   for (size_t g = 0; g < b->n_groups; ++g) {
     const fricl_barrier_group_cl *G = &b->groups[g];
-    st = fricl__tangential_check_group_type(ctx, b->dim, g, G->type);
+    st = fricl__check_group(ctx, b->dim, g, G->type, G->count, &total);
     if (st != FRICL_STATUS_OK)
       return st;
     const char *name = fricl_stencil_name(G->type);
-    if (G->count > ((size_t)1 << 40) - total)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (%s): count = %zu is too large", g, name,
-                         G->count);
-    total += G->count;
     any |= G->potential.mem || G->local_gradient.mem || G->local_hessian.mem;
     if (G->local_gradient.mem && w < 1)
       w = 1;

@@ -150,27 +150,12 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   size_t total = 0;
   for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
     const fricl_build_group *G = &b->groups[g];
+    st = fricl__check_group(ctx, b->dim, g, G->type, G->count, &total);
+    if (st != FRICL_STATUS_OK)
+      break;
     const char *gn = fricl_stencil_name(G->type);
-    if (!gn) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu].type = %d is not a stencil type", g,
-                       (int)G->type);
-      break;
-    }
-    if (b->dim == 2 && fricl__stencil_only_3d(G->type)) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s) exists only in 3-D, dim is 2", g, gn);
-      break;
-    }
     const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
     const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
-    if (FRICL__TOO_BIG(n, 12 * sizeof(double)) ||
-        n > ((size_t)1 << 58) - total) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s): count = %zu is too large", g, gn, n);
-      break;
-    }
-    total += n;
     if (G->status_counts)
       r[nr++] =
           (region){G->status_counts, FRICL_BUILD_STATUS_COUNT * sizeof(size_t),

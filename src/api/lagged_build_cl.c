@@ -91,27 +91,12 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
       (fricl__cl_region){b->vertex_mu_k, nv, esz, "vertex_mu_k", SIZE_MAX, 0};
   for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
     const fricl_build_group_cl *G = &b->groups[g];
+    st = fricl__check_group(ctx, b->dim, g, G->type, G->count, &total);
+    if (st != FRICL_STATUS_OK)
+      break;
     const char *gn = fricl_stencil_name(G->type);
-    if (!gn) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu].type = %d is not a stencil type", g,
-                       (int)G->type);
-      break;
-    }
-    if (b->dim == 2 && fricl__stencil_only_3d(G->type)) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s) exists only in 3-D, dim is 2", g, gn);
-      break;
-    }
     const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
     const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
-    if (FRICL__TOO_BIG(n, 12 * sizeof(double)) ||
-        n > ((size_t)1 << 58) - total) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s): count = %zu is too large", g, gn, n);
-      break;
-    }
-    total += n;
     const int pv = G->type == FRICL_STENCIL_PV;
     const fricl_buffer_cl none = {NULL, 0};
     const fricl__cl_region gr[15] = {

@@ -20,20 +20,6 @@ void fricl_tangential_batch_init(fricl_tangential_batch *batch) {
   batch->dim = 3;
 }
 
-fricl_status fricl__tangential_check_group_type(fricl_context *ctx, int dim,
-                                                size_t g, fricl_stencil type) {
-  const char *name = fricl_stencil_name(type);
-  if (!name)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu].type = %d is not a stencil type", g,
-                       (int)type);
-  if (dim == 2 && fricl__stencil_only_3d(type))
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s) exists only in 3-D, dim is 2", g,
-                       name);
-  return FRICL_STATUS_OK;
-}
-
 fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
                                            size_t n_vertices, size_t n_groups,
                                            int groups_null) {
@@ -113,17 +99,11 @@ static fricl_status check_topology(fricl_context *ctx, int dim,
   size_t total = 0;
   for (size_t g = 0; g < n_groups; ++g) {
     const fricl_contact_group *G = &groups[g];
-    st = fricl__tangential_check_group_type(ctx, dim, g, G->type);
+    st = fricl__check_group(ctx, dim, g, G->type, G->count, &total);
     if (st != FRICL_STATUS_OK)
       return st;
     const char *name = fricl_stencil_name(G->type);
     const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-    if (FRICL__TOO_BIG(G->count, 144 * sizeof(double)) ||
-        G->count > ((size_t)1 << 58) - total)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (%s): count = %zu is too large", g, name,
-                         G->count);
-    total += G->count;
     if (G->count && !G->vertices)
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "groups[%zu] (%s): vertices is NULL with count = %zu",
@@ -219,12 +199,10 @@ static fricl_status validate(fricl_context *ctx,
       ctx, b->precision, b->mu_profile, b->psd, b->flags, b->eps_v);
   if (st == FRICL_STATUS_OK)
     st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_n_groups(ctx, "batch.n_groups", b->n_groups);
   if (st != FRICL_STATUS_OK)
     return st;
-  if (b->n_groups > 64)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.n_groups = %zu: at most 64 groups per call",
-                       b->n_groups);
   const size_t dim = (size_t)b->dim, m = dim - 1;
   const size_t esz = fricl__elem_bytes(b->precision);
   if (FRICL__TOO_BIG(b->n_vertices, dim * esz))

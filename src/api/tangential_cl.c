@@ -27,26 +27,19 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
                                        !b->groups);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_n_groups(ctx, "batch.n_groups", b->n_groups);
   if (st != FRICL_STATUS_OK)
     return st;
-  if (b->n_groups > 64)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.n_groups = %zu: at most 64 groups per call",
-                       b->n_groups);
   size_t total = 0;
   int hess = b->hessian_values.mem || b->hessian_product.mem;
   int any = b->potential.mem || b->gradient.mem || hess;
   for (size_t g = 0; g < b->n_groups; ++g) {
     const fricl_contact_group_cl *G = &b->groups[g];
-    st = fricl__tangential_check_group_type(ctx, b->dim, g, G->type);
+    st = fricl__check_group(ctx, b->dim, g, G->type, G->count, &total);
     if (st != FRICL_STATUS_OK)
       return st;
     const char *name = fricl_stencil_name(G->type);
-    if (G->count > ((size_t)1 << 58) - total)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (%s): count = %zu is too large", g, name,
-                         G->count);
-    total += G->count;
     any |= G->potential.mem || G->local_hessian.mem || G->factored_gamma.mem ||
            G->factored_grad.mem || G->factored_hessian.mem;
     hess |= G->local_hessian.mem || G->factored_hessian.mem;
