@@ -49,9 +49,7 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
   size_t nr = 0;
   for (size_t g = 0; g < b->n_groups; ++g) {
     const fricl_barrier_group_cl *G = &b->groups[g];
-    st = fricl__check_group(ctx, b->dim, g, G->type, G->count, &total);
-    if (st != FRICL_STATUS_OK)
-      return st;
+    FRICL__TRY(fricl__check_group(ctx, b->dim, g, G->type, G->count, &total));
     const char *name = fricl_stencil_name(G->type);
     any |= G->potential.mem || G->local_gradient.mem || G->local_hessian.mem;
     if (G->local_gradient.mem && w < 1)
@@ -133,9 +131,7 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
        "hessian_values", SIZE_MAX, 1}};
   for (size_t i = 0; i < sizeof gl / sizeof gl[0]; ++i)
     r[nr++] = gl[i];
-  st = fricl__cl_check_regions(ctx, o, r, nr);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__cl_check_regions(ctx, o, r, nr));
   *want = w;
   return FRICL_STATUS_OK;
 }
@@ -149,23 +145,18 @@ fricl_status fricl_barrier_eval_cl(fricl_context *ctx,
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
   fricl__ocl *o = NULL;
-  fricl_status st =
-      fricl__ocl_entry(ctx, "fricl_barrier_eval_cl", num_wait, wait_list, &o);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(
+      fricl__ocl_entry(ctx, "fricl_barrier_eval_cl", num_wait, wait_list, &o));
   fricl_barrier_batch_cl in;
   fricl_barrier_batch_cl_init(&in);
-  st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                        FRICL__MIN_BARRIER_BATCH_CL,
-                        "fricl_barrier_batch_cl_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_BARRIER_BATCH_CL,
+                              "fricl_barrier_batch_cl_init"));
   batch = &in;
   int want = 0;
-  st = validate_cl(ctx, o, batch, &want);
-  if (st != FRICL_STATUS_OK)
-    return st;
-  st = fricl__ocl_barrier_enqueue(o, batch, want, num_wait, wait_list, done);
+  FRICL__TRY(validate_cl(ctx, o, batch, &want));
+  fricl_status st =
+      fricl__ocl_barrier_enqueue(o, batch, want, num_wait, wait_list, done);
   if (st == FRICL_STATUS_OK)
     fricl__ran_on(ctx, &o->base);
   return st;

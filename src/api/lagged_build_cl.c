@@ -25,8 +25,7 @@ void fricl_build_batch_cl_init(fricl_build_batch_cl *batch) {
 static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
                                  const fricl_build_batch_cl *b) {
   fricl_status st = FRICL_STATUS_OK;
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(FRICL_STATUS_OK);
   const fricl_precision p = b->precision;
   if (p != FRICL_F64 && p != FRICL_F32)
     return fricl__check_precision(ctx, p);
@@ -70,9 +69,8 @@ static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
 
 static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
                              const fricl_build_batch_cl *b, int *any_out) {
-  fricl_status st = check_header(ctx, o, b);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  fricl_status st = FRICL_STATUS_OK;
+  FRICL__TRY(check_header(ctx, o, b));
   const size_t esz = fricl__elem_bytes(b->precision);
   const size_t dim = (size_t)b->dim, m = dim - 1, nv = b->n_vertices;
   size_t total = 0;
@@ -154,22 +152,17 @@ fricl_status fricl_build_cl(fricl_context *ctx,
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
   fricl__ocl *o = NULL;
-  fricl_status st =
-      fricl__ocl_entry(ctx, "fricl_build_cl", num_wait, wait_list, &o);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__ocl_entry(ctx, "fricl_build_cl", num_wait, wait_list, &o));
   fricl_build_batch_cl in;
   fricl_build_batch_cl_init(&in);
-  st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                        FRICL__MIN_BUILD_BATCH_CL, "fricl_build_batch_cl_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_BUILD_BATCH_CL,
+                              "fricl_build_batch_cl_init"));
   batch = &in;
   int any_out = 0;
-  st = validate(ctx, o, batch, &any_out);
-  if (st != FRICL_STATUS_OK)
-    return st;
-  st = fricl__ocl_build_enqueue(o, batch, num_wait, wait_list, done);
+  FRICL__TRY(validate(ctx, o, batch, &any_out));
+  fricl_status st =
+      fricl__ocl_build_enqueue(o, batch, num_wait, wait_list, done);
   if (st == FRICL_STATUS_OK)
     fricl__ran_on(ctx, &o->base);
   return st;

@@ -92,26 +92,20 @@ fricl_status fricl__check_vertex_indices(fricl_context *ctx, size_t g,
 static fricl_status check_topology(fricl_context *ctx, int dim,
                                    size_t n_vertices, size_t n_groups,
                                    const fricl_contact_group *groups) {
-  fricl_status st =
-      fricl__tangential_check_sizes(ctx, dim, n_vertices, n_groups, !groups);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(
+      fricl__tangential_check_sizes(ctx, dim, n_vertices, n_groups, !groups));
   size_t total = 0;
   for (size_t g = 0; g < n_groups; ++g) {
     const fricl_contact_group *G = &groups[g];
-    st = fricl__check_group(ctx, dim, g, G->type, G->count, &total);
-    if (st != FRICL_STATUS_OK)
-      return st;
+    FRICL__TRY(fricl__check_group(ctx, dim, g, G->type, G->count, &total));
     const char *name = fricl_stencil_name(G->type);
     const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
     if (G->count && !G->vertices)
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "groups[%zu] (%s): vertices is NULL with count = %zu",
                          g, name, G->count);
-    st = fricl__check_vertex_indices(ctx, g, name, k, G->vertices, G->count,
-                                     n_vertices);
-    if (st != FRICL_STATUS_OK)
-      return st;
+    FRICL__TRY(fricl__check_vertex_indices(ctx, g, name, k, G->vertices,
+                                           G->count, n_vertices));
   }
   return FRICL_STATUS_OK;
 }
@@ -174,9 +168,7 @@ fricl_status fricl__tangential_check_common(fricl_context *ctx,
                                             double eps_v) {
   if (prec != FRICL_F64 && prec != FRICL_F32)
     return fricl__check_precision(ctx, prec);
-  fricl_status st = fricl__check_profile(ctx, profile);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__check_profile(ctx, profile));
   if ((unsigned)psd > 2)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.psd %d is not none (0), clamp (1) or abs (2)",
@@ -185,9 +177,7 @@ fricl_status fricl__tangential_check_common(fricl_context *ctx,
       ~(FRICL_TANGENTIAL_FLAG_IPCTK_ABS | FRICL_TANGENTIAL_FLAG_CHECK_BASIS))
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.flags = 0x%x has unknown bits", (unsigned)flags);
-  st = fricl__check_precision(ctx, prec);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__check_precision(ctx, prec));
   return fricl__check_real(ctx, prec, "batch.", "eps_v", eps_v,
                            FRICL__RULE_GT0);
 }
@@ -347,25 +337,19 @@ fricl_status fricl_tangential_eval(fricl_context *ctx,
   /* The caller's layout (perhaps an older one) over our defaults. */
   fricl_tangential_batch in;
   fricl_tangential_batch_init(&in);
-  fricl_status st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                                     FRICL__MIN_TANGENTIAL_BATCH,
-                                     "fricl_tangential_batch_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_TANGENTIAL_BATCH,
+                              "fricl_tangential_batch_init"));
   batch = &in;
   int need_hess = 0;
   size_t total = 0;
-  st = validate(ctx, batch, &need_hess, &total);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(validate(ctx, batch, &need_hess, &total));
   fricl__backend *be = NULL;
-  st = fricl__dispatch(ctx, FRICL__FEATURE_TANGENTIAL, total, batch->precision,
-                       &be);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_TANGENTIAL, total,
+                             batch->precision, &be));
   const fricl__tangential_work w = {batch, (fricl_tangential_plan *)batch->plan,
                                     need_hess, total};
-  st = be->ops->tangential(be, &w);
+  fricl_status st = be->ops->tangential(be, &w);
   if (st == FRICL_STATUS_OK)
     fricl__ran_on(ctx, be);
   return st;

@@ -257,10 +257,10 @@ fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,
 
 fricl_status fricl__check_n_groups(fricl_context *ctx, const char *field,
                                    size_t n_groups) {
-  if (n_groups > FRICL_MAX_GROUPS)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "%s = %zu: at most %d groups per call", field, n_groups,
-                       FRICL_MAX_GROUPS);
+  FRICL__FAIL_IF(n_groups > FRICL_MAX_GROUPS, ctx,
+                 FRICL_STATUS_INVALID_ARGUMENT,
+                 "%s = %zu: at most %d groups per call", field, n_groups,
+                 FRICL_MAX_GROUPS);
   return FRICL_STATUS_OK;
 }
 
@@ -268,20 +268,17 @@ fricl_status fricl__check_group(fricl_context *ctx, int dim, size_t g,
                                 fricl_stencil type, size_t count,
                                 size_t *total) {
   const char *name = fricl_stencil_name(type);
-  if (!name)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu].type = %d is not a stencil type", g,
-                       (int)type);
-  if (dim == 2 && fricl__stencil_only_3d(type))
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s) exists only in 3-D, dim is 2", g,
-                       name);
+  FRICL__FAIL_IF(!name, ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                 "groups[%zu].type = %d is not a stencil type", g, (int)type);
+  FRICL__FAIL_IF(dim == 2 && fricl__stencil_only_3d(type), ctx,
+                 FRICL_STATUS_INVALID_ARGUMENT,
+                 "groups[%zu] (%s) exists only in 3-D, dim is 2", g, name);
   /* Compared as uint64_t: the limit is above a 32-bit size_t. */
-  if ((uint64_t)count > FRICL_MAX_CONTACTS - (uint64_t)*total)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s): count = %zu is too large: at most "
-                       "%llu contacts per call (FRICL_MAX_CONTACTS)",
-                       g, name, count, (unsigned long long)FRICL_MAX_CONTACTS);
+  FRICL__FAIL_IF((uint64_t)count > FRICL_MAX_CONTACTS - (uint64_t)*total, ctx,
+                 FRICL_STATUS_INVALID_ARGUMENT,
+                 "groups[%zu] (%s): count = %zu is too large: at most "
+                 "%llu contacts per call (FRICL_MAX_CONTACTS)",
+                 g, name, count, (unsigned long long)FRICL_MAX_CONTACTS);
   *total += count;
   return FRICL_STATUS_OK;
 }
