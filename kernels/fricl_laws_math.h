@@ -39,6 +39,25 @@ enum {
       FRICL_INTEGRATOR_MAP(FRICL_INTEG_)
 #undef FRICL_INTEG_
 };
+/* The laws law_element implements, one a branch of its force chain. The
+ * check below names every row of FRICL_LAW_MAP: a law added to the table
+ * without its branch (and its entry here) fails to compile instead of
+ * computing a zero force. */
+enum {
+  FRICL_LAW_IMPL_EXUDYN_STRIBECK = 1,
+  FRICL_LAW_IMPL_EXUDYN_STEP = 1,
+  FRICL_LAW_IMPL_EXUDYN_REGULARIZED = 1,
+  FRICL_LAW_IMPL_ISDF = 1,
+  FRICL_LAW_IMPL_COULOMB = 1,
+  FRICL_LAW_IMPL_STRIBECK = 1,
+  FRICL_LAW_IMPL_MAXWELL = 1,
+  FRICL_LAW_IMPL_MODIFIED_STRIBECK = 1,
+  FRICL_LAW_IMPL_LUGRE = 1,
+  FRICL_LAW_IMPL_GMS = 1
+};
+#define FRICL_LAW_IMPL_(name, value, text) +FRICL_LAW_IMPL_##name
+enum { FRICL_LAW_IMPL_ALL_ = 0 FRICL_LAW_MAP(FRICL_LAW_IMPL_) };
+#undef FRICL_LAW_IMPL_
 /* Option bits (fricl_laws.h FRICL_LAW_OPT_*). */
 #define FRICL_LAW_OPT_ISDF_CONTINUOUS_BIT 0x1u
 #define FRICL_LAW_OPT_STRIBECK_ODD_BIT 0x2u

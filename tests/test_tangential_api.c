@@ -194,6 +194,21 @@ static void api_checks(const test_backend *be) {
   for (int i = 0; i < 12; ++i)
     zeros &= grad[i] == 0;
   CHECK(zeros, "%s: zero contacts give zero sums", be->label);
+  /* The group limits (FRICL_MAX_GROUPS, FRICL_MAX_CONTACTS): at the
+   * limit accepted, one past it rejected. */
+  fricl_contact_group many[FRICL_MAX_GROUPS + 1];
+  for (int g = 0; g <= FRICL_MAX_GROUPS; ++g)
+    many[g] = G;
+  b.groups = many;
+  b.n_groups = FRICL_MAX_GROUPS;
+  CHECK(fricl_tangential_eval(ctx, &b) == FRICL_STATUS_OK, "%s: %d groups: %s",
+        be->label, FRICL_MAX_GROUPS, fricl_context_last_error(ctx));
+  b.n_groups = FRICL_MAX_GROUPS + 1;
+  EXPECT_REJECT(ctx, &b, "n_groups = 65: at most 64 groups per call");
+  b.n_groups = 2;
+  many[1].count = (size_t)FRICL_MAX_CONTACTS;
+  many[0].count = 1;
+  EXPECT_REJECT(ctx, &b, "groups[1] (ev): count = 1099511627776 is too large");
   b.n_groups = 0;
   b.groups = NULL;
   CHECK(fricl_tangential_eval(ctx, &b) == FRICL_STATUS_OK && pot == 0,

@@ -240,13 +240,14 @@ FRICL_API unsigned fricl_context_threads(const fricl_context *ctx);
  * FRICL_FEATURE_COUNT is the number this header knows; it grows when a
  * feature is added, so nothing public is sized by it.
  * @since 0.4 */
+/* SCALAR: fricl_scalar_eval, TANGENTIAL: fricl_tangential_eval, BUILD:
+ * fricl_build, LAWS: fricl_law_eval and fricl_law_step, BARRIER:
+ * fricl_barrier_eval (FRICL_FEATURE_MAP in <fricl/fricl_tables.h>). */
 typedef enum fricl_feature {
-  FRICL_FEATURE_SCALAR = 0,     /* fricl_scalar_eval */
-  FRICL_FEATURE_TANGENTIAL = 1, /* fricl_tangential_eval */
-  FRICL_FEATURE_BUILD = 2,      /* fricl_build */
-  FRICL_FEATURE_LAWS = 3,       /* fricl_law_eval, fricl_law_step */
-  FRICL_FEATURE_BARRIER = 4,    /* fricl_barrier_eval */
-  FRICL_FEATURE_COUNT = 5
+#define FRICL_FEATURE_ENUM_(name, value, text) FRICL_FEATURE_##name = value,
+  FRICL_FEATURE_MAP(FRICL_FEATURE_ENUM_)
+#undef FRICL_FEATURE_ENUM_
+      FRICL_FEATURE_COUNT = FRICL_TABLE_COUNT(FRICL_FEATURE_MAP)
 } fricl_feature;
 
 /* Entries of the per-feature arrays of fricl_context_device. It never
@@ -320,15 +321,31 @@ FRICL_API void fricl_context_transfers(const fricl_context *ctx,
                                        uint64_t *to_device,
                                        uint64_t *from_device);
 
+/* ------------------------------------------------------------ group limits */
+
+/* The contact groups of one call: at most FRICL_MAX_GROUPS groups (the
+ * tangential and barrier families, both tiers, and the PETSc plans; the
+ * lagged build takes any number), and at most FRICL_MAX_CONTACTS contacts
+ * over all groups of a call (every family). Both are rejected with
+ * INVALID_ARGUMENT before any work. @since 0.4 */
+#define FRICL_MAX_GROUPS 64
+#define FRICL_MAX_CONTACTS ((uint64_t)1 << 40)
+
 /* -------------------------------------------------------------- precision */
 
-typedef enum fricl_precision { FRICL_F64 = 0, FRICL_F32 = 1 } fricl_precision;
+/* FRICL_PRECISION_MAP in <fricl/fricl_tables.h>. */
+typedef enum fricl_precision {
+#define FRICL_PRECISION_ENUM_(name, value, text) FRICL_##name = value,
+  FRICL_PRECISION_MAP(FRICL_PRECISION_ENUM_)
+#undef FRICL_PRECISION_ENUM_
+} fricl_precision;
 
 /* The smooth static->kinetic mu: `cubic` is the smoothstep of the IPC Toolkit
  * tutorial (default); `ipctk` is the piecewise quadratic of ipctk >= 1.4. */
 typedef enum fricl_mu_profile {
-  FRICL_MU_CUBIC = 0,
-  FRICL_MU_IPCTK = 1
+#define FRICL_MU_PROFILE_ENUM_(name, value, text) FRICL_MU_##name = value,
+  FRICL_MU_PROFILE_MAP(FRICL_MU_PROFILE_ENUM_)
+#undef FRICL_MU_PROFILE_ENUM_
 } fricl_mu_profile;
 
 /** @return "cubic" / "ipctk", NULL if unknown. @since 0.1 */

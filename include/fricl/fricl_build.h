@@ -70,7 +70,7 @@ typedef enum fricl_build_status {
   FRICL_BUILD_##name = value,
   FRICL_BUILD_STATUS_MAP(FRICL_BUILD_STATUS_ENUM_)
 #undef FRICL_BUILD_STATUS_ENUM_
-      FRICL_BUILD_STATUS_COUNT = 13
+      FRICL_BUILD_STATUS_COUNT = FRICL_TABLE_COUNT(FRICL_BUILD_STATUS_MAP)
 } fricl_build_status;
 
 /** @return "ok", "inactive", "inside_dmin", "ee_parallel",
@@ -93,7 +93,7 @@ typedef enum fricl_mu_blend {
 #define FRICL_MU_BLEND_ENUM_(name, value, text) FRICL_BLEND_##name = value,
   FRICL_MU_BLEND_MAP(FRICL_MU_BLEND_ENUM_)
 #undef FRICL_MU_BLEND_ENUM_
-      FRICL_BLEND_COUNT = 5
+      FRICL_BLEND_COUNT = FRICL_TABLE_COUNT(FRICL_MU_BLEND_MAP)
 } fricl_mu_blend;
 
 /** @return "average", "min", "max", "product", "harmonic"; NULL if

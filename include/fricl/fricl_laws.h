@@ -77,7 +77,7 @@ typedef enum fricl_law {
 #define FRICL_LAW_ENUM_(name, value, text) FRICL_LAW_##name = value,
   FRICL_LAW_MAP(FRICL_LAW_ENUM_)
 #undef FRICL_LAW_ENUM_
-      FRICL_LAW_COUNT = 10
+      FRICL_LAW_COUNT = FRICL_TABLE_COUNT(FRICL_LAW_MAP)
 } fricl_law;
 
 /* Options (fricl_law_batch.options). Each belongs to one law; setting one

@@ -23,21 +23,14 @@ extern "C" {
 /* ------------------------------------------------ smooth friction (scalar) */
 
 /* The twelve functions of the IPC Toolkit friction mollifier family, in the
- * order and with the names of ipctk's Python API. */
+ * order and with the names of ipctk's Python API: FRICL_SMOOTH_FRICTION_F0
+ * (0) .. FRICL_SMOOTH_MU_F2_X_MINUS_MU_F1_OVER_X3 (11). The list is
+ * FRICL_TERM_MAP in <fricl/fricl_tables.h>. */
 typedef enum fricl_term {
-  FRICL_SMOOTH_FRICTION_F0 = 0,
-  FRICL_SMOOTH_FRICTION_F1 = 1,
-  FRICL_SMOOTH_FRICTION_F2 = 2,
-  FRICL_SMOOTH_FRICTION_F1_OVER_X = 3,
-  FRICL_SMOOTH_FRICTION_F2_X_MINUS_F1_OVER_X3 = 4,
-  FRICL_SMOOTH_MU = 5,
-  FRICL_SMOOTH_MU_DERIVATIVE = 6,
-  FRICL_SMOOTH_MU_F0 = 7,
-  FRICL_SMOOTH_MU_F1 = 8,
-  FRICL_SMOOTH_MU_F2 = 9,
-  FRICL_SMOOTH_MU_F1_OVER_X = 10,
-  FRICL_SMOOTH_MU_F2_X_MINUS_MU_F1_OVER_X3 = 11,
-  FRICL_TERM_COUNT = 12
+#define FRICL_TERM_ENUM_(name, value, fn, mu) FRICL_##name = value,
+  FRICL_TERM_MAP(FRICL_TERM_ENUM_)
+#undef FRICL_TERM_ENUM_
+      FRICL_TERM_COUNT = FRICL_TABLE_COUNT(FRICL_TERM_MAP)
 } fricl_term;
 
 /** @return "smooth_friction_f0" etc., NULL for an unknown term. @since 0.1 */

@@ -12,6 +12,13 @@
 #ifndef FRICL_TABLES_H
 #define FRICL_TABLES_H
 
+/* The number of entries of a list: FRICL_TABLE_COUNT(FRICL_LAW_MAP). The
+ * enums' *_COUNT members are this sum, so that a row added to a list
+ * cannot leave a hand-written count behind. Valid for the lists whose
+ * values are 0 .. n-1 (all of them but the statuses). */
+#define FRICL_TABLE_ONE_(...) +1
+#define FRICL_TABLE_COUNT(map) (0 map(FRICL_TABLE_ONE_))
+
 /* Statuses: X(NAME, value, description). */
 #define FRICL_STATUS_MAP(X)                                                    \
   X(OK, 0, "success")                                                          \
@@ -29,6 +36,45 @@
   X(REFERENCE, 0, "reference")                                                 \
   X(OPENCL, 1, "opencl")                                                       \
   X(HOST, 2, "host")
+
+/* Floating-point precisions: X(NAME, value, "name"). */
+#define FRICL_PRECISION_MAP(X)                                                 \
+  X(F64, 0, "f64")                                                             \
+  X(F32, 1, "f32")
+
+/* Static-to-kinetic mu profiles of the smooth_mu* terms:
+ * X(NAME, value, "name"). */
+#define FRICL_MU_PROFILE_MAP(X)                                                \
+  X(CUBIC, 0, "cubic")                                                         \
+  X(IPCTK, 1, "ipctk")
+
+/* The scalar family's terms, ipctk's Python names and order:
+ * X(NAME, value, fn, mu). fn is the math function of the kernels' headers
+ * (its name, stringised, is the public name); mu = 1 for the terms that
+ * read mu_s, mu_k and the mu profile. */
+#define FRICL_TERM_MAP(X)                                                      \
+  X(SMOOTH_FRICTION_F0, 0, smooth_friction_f0, 0)                              \
+  X(SMOOTH_FRICTION_F1, 1, smooth_friction_f1, 0)                              \
+  X(SMOOTH_FRICTION_F2, 2, smooth_friction_f2, 0)                              \
+  X(SMOOTH_FRICTION_F1_OVER_X, 3, smooth_friction_f1_over_x, 0)                \
+  X(SMOOTH_FRICTION_F2_X_MINUS_F1_OVER_X3, 4,                                  \
+    smooth_friction_f2_x_minus_f1_over_x3, 0)                                  \
+  X(SMOOTH_MU, 5, smooth_mu, 1)                                                \
+  X(SMOOTH_MU_DERIVATIVE, 6, smooth_mu_derivative, 1)                          \
+  X(SMOOTH_MU_F0, 7, smooth_mu_f0, 1)                                          \
+  X(SMOOTH_MU_F1, 8, smooth_mu_f1, 1)                                          \
+  X(SMOOTH_MU_F2, 9, smooth_mu_f2, 1)                                          \
+  X(SMOOTH_MU_F1_OVER_X, 10, smooth_mu_f1_over_x, 1)                           \
+  X(SMOOTH_MU_F2_X_MINUS_MU_F1_OVER_X3, 11,                                    \
+    smooth_mu_f2_x_minus_mu_f1_over_x3, 1)
+
+/* Features, the per-feature figures' index: X(NAME, value, "name"). */
+#define FRICL_FEATURE_MAP(X)                                                   \
+  X(SCALAR, 0, "scalar")                                                       \
+  X(TANGENTIAL, 1, "tangential")                                               \
+  X(BUILD, 2, "build")                                                         \
+  X(LAWS, 3, "laws")                                                           \
+  X(BARRIER, 4, "barrier")
 
 /* Contact stencils: X(NAME, value, "name", vertices k, closest-point
  * coordinates nb, 3-D only). Vertex orders are in fricl_tangential.h. */

@@ -46,7 +46,7 @@ typedef enum fricl_stencil {
   FRICL_STENCIL_##name = value,
   FRICL_STENCIL_MAP(FRICL_STENCIL_ENUM_)
 #undef FRICL_STENCIL_ENUM_
-      FRICL_STENCIL_COUNT = 5
+      FRICL_STENCIL_COUNT = FRICL_TABLE_COUNT(FRICL_STENCIL_MAP)
 } fricl_stencil;
 
 /** @return "vv", "ev", "ee", "fv" or "pv"; NULL if unknown. @since 0.2 */

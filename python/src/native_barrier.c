@@ -11,7 +11,6 @@
 #include <fricl/fricl_barrier.h>
 
 #define GROUP_ENTRIES 7
-#define MAX_GROUPS 8
 
 typedef struct barrier_call {
   fricl_barrier_batch b;
@@ -81,7 +80,7 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
   native_context *ctx;
   native_views *views;
   barrier_call c;
-  fricl_barrier_group groups[MAX_GROUPS];
+  fricl_barrier_group groups[FRICL_MAX_GROUPS];
   int dim, psd, want_h;
   unsigned int flags;
   double dhat, kappa, dmin;
@@ -103,9 +102,10 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
     return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
                          "dim must be 2 or 3, got %d", dim);
   ng = PyTuple_GET_SIZE(items);
-  if (ng > MAX_GROUPS)
+  if (ng > FRICL_MAX_GROUPS)
     return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                         "at most %d barrier groups", MAX_GROUPS);
+                         "n_groups = %ld: at most %d groups per call", (long)ng,
+                         FRICL_MAX_GROUPS);
   views = malloc(sizeof *views);
   if (views == NULL)
     return PyErr_NoMemory();

@@ -12,7 +12,6 @@ static fricl_status call_build(fricl_context *ctx, const void *arg) {
 }
 
 #define GROUP_ENTRIES 17
-#define MAX_GROUPS 8
 
 /* A mu given as a float (batch scalar) or n_vertices values. */
 static int vertex_mu(native_views *views, PyObject *obj, const char *name,
@@ -57,7 +56,7 @@ PyObject *native_build(PyObject *self, PyObject *args) {
   native_views *views;
   fricl_build_batch b;
   fricl_build_report report;
-  fricl_build_group groups[MAX_GROUPS];
+  fricl_build_group groups[FRICL_MAX_GROUPS];
   int dim, blend;
   unsigned int flags;
   double kappa, dhat, dmin;
@@ -79,9 +78,10 @@ PyObject *native_build(PyObject *self, PyObject *args) {
     return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
                          "dim must be 2 or 3, got %d", dim);
   ng = PyTuple_GET_SIZE(items);
-  if (ng > MAX_GROUPS)
+  if (ng > FRICL_MAX_GROUPS)
     return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                         "at most %d build groups", MAX_GROUPS);
+                         "n_groups = %ld: at most %d groups per call", (long)ng,
+                         FRICL_MAX_GROUPS);
   views = malloc(sizeof *views);
   if (views == NULL)
     return PyErr_NoMemory();

@@ -118,7 +118,6 @@ static const char *option_name(int i) { return fricl_law_option_name(1u << i); }
 static const char *backend_name(int i) {
   return fricl_backend_name((fricl_backend)i);
 }
-#define COUNT_(...) +1
 static const char *status_name(int i) {
   switch (-i) {
 #define NAME_(name, value, text)                                               \
@@ -142,16 +141,16 @@ static PyObject *tables(PyObject *self, PyObject *unused) {
     int count;
   } t[] = {
       {"terms", term_name, FRICL_TERM_COUNT},
-      {"mu_profiles", profile_name, 2},
+      {"mu_profiles", profile_name, FRICL_TABLE_COUNT(FRICL_MU_PROFILE_MAP)},
       {"stencils", stencil_name, FRICL_STENCIL_COUNT},
-      {"psd", psd_name, 3},
+      {"psd", psd_name, FRICL_TABLE_COUNT(FRICL_PSD_MAP)},
       {"blends", blend_name, FRICL_BLEND_COUNT},
       {"build_statuses", build_status_name, FRICL_BUILD_STATUS_COUNT},
       {"build_status_texts", build_status_text, FRICL_BUILD_STATUS_COUNT},
       {"laws", law_name, FRICL_LAW_COUNT},
-      {"integrators", integrator_name, 3},
+      {"integrators", integrator_name, FRICL_TABLE_COUNT(FRICL_INTEGRATOR_MAP)},
       {"law_options", option_name, 3},
-      {"backends", backend_name, 0 FRICL_BACKEND_MAP(COUNT_)},
+      {"backends", backend_name, FRICL_TABLE_COUNT(FRICL_BACKEND_MAP)},
       {"statuses", status_name, N_STATUS},
       {"status_texts", status_text, N_STATUS},
   };

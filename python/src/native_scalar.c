@@ -6,6 +6,9 @@
 
 #include <stdlib.h>
 
+/* The label of term t's output in messages, as the library's own. */
+#define FRICL__TERM_OUT_NAME(name, value, fn, mu) [value] = "out[" #fn "]",
+
 static fricl_status call_scalar(fricl_context *ctx, const void *arg) {
   return fricl_scalar_eval(ctx, (const fricl_scalar_batch *)arg);
 }
@@ -30,18 +33,7 @@ static int parameter(native_views *views, PyObject *obj, const char *name,
  *             [, repeat]) -> None (or the list of call times) */
 PyObject *native_scalar_eval(PyObject *self, PyObject *args) {
   static const char *out_names[FRICL_TERM_COUNT] = {
-      "out[smooth_friction_f0]",
-      "out[smooth_friction_f1]",
-      "out[smooth_friction_f2]",
-      "out[smooth_friction_f1_over_x]",
-      "out[smooth_friction_f2_x_minus_f1_over_x3]",
-      "out[smooth_mu]",
-      "out[smooth_mu_derivative]",
-      "out[smooth_mu_f0]",
-      "out[smooth_mu_f1]",
-      "out[smooth_mu_f2]",
-      "out[smooth_mu_f1_over_x]",
-      "out[smooth_mu_f2_x_minus_mu_f1_over_x3]"};
+      FRICL_TERM_MAP(FRICL__TERM_OUT_NAME)};
   PyObject *ctx_obj, *prec_obj, *y, *eps_v, *mu_s, *mu_k, *outs,
       *repeat_obj = NULL, *result = NULL;
   int profile;
@@ -66,7 +58,7 @@ PyObject *native_scalar_eval(PyObject *self, PyObject *args) {
     return NULL;
   if (PyTuple_GET_SIZE(outs) != FRICL_TERM_COUNT)
     return native_raise(FRICL_STATUS_INVALID_ARGUMENT,
-                        "outs must be a tuple of 12 entries");
+                        "outs must be a tuple of one entry per term");
   if (native_repeat(repeat_obj, &repeat, &times) != 0)
     return NULL;
   b.mu_profile = (fricl_mu_profile)profile;

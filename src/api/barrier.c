@@ -13,8 +13,6 @@
 #include "core/barrier.h"
 #include "core/fault.h"
 
-#define BAR_MAX_GROUPS 64
-
 void fricl_barrier_batch_init(fricl_barrier_batch *batch) {
   if (!batch)
     return;
@@ -40,32 +38,22 @@ static fricl_status check_topology(fricl_context *ctx, int dim,
                                    const fricl_barrier_group *groups) {
   fricl_status st =
       fricl__tangential_check_sizes(ctx, dim, n_vertices, n_groups, !groups);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_n_groups(ctx, "n_groups", n_groups);
   if (st != FRICL_STATUS_OK)
     return st;
-  if (n_groups > BAR_MAX_GROUPS)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "n_groups = %zu: at most %d groups per call", n_groups,
-                       BAR_MAX_GROUPS);
+  size_t total = 0;
   for (size_t g = 0; g < n_groups; ++g) {
     const fricl_barrier_group *G = &groups[g];
-    st = fricl__tangential_check_group_type(ctx, dim, g, G->type);
-    if (st != FRICL_STATUS_OK)
-      return st;
+    FRICL__TRY(fricl__check_group(ctx, dim, g, G->type, G->count, &total));
     const char *name = fricl_stencil_name(G->type);
     const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-    if (FRICL__TOO_BIG(G->count, 144 * sizeof(double)) ||
-        G->count > ((size_t)1 << 40))
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (%s): count = %zu is too large", g, name,
-                         G->count);
     if (G->count && !G->vertices)
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "groups[%zu] (%s): vertices is NULL with count = %zu",
                          g, name, G->count);
-    st = fricl__check_vertex_indices(ctx, g, name, k, G->vertices, G->count,
-                                     n_vertices);
-    if (st != FRICL_STATUS_OK)
-      return st;
+    FRICL__TRY(fricl__check_vertex_indices(ctx, g, name, k, G->vertices,
+                                           G->count, n_vertices));
   }
   return FRICL_STATUS_OK;
 }
@@ -79,10 +67,8 @@ fricl_status fricl_barrier_plan_create(fricl_context *ctx, int dim,
                        "ctx and out must not be NULL");
   *out = NULL;
   fricl__clear_error(ctx);
-  fricl_status st = check_topology(ctx, dim, n_vertices, n_groups, groups);
-  if (st != FRICL_STATUS_OK)
-    return st;
-  fricl_contact_group cg[BAR_MAX_GROUPS];
+  FRICL__TRY(check_topology(ctx, dim, n_vertices, n_groups, groups));
+  fricl_contact_group cg[FRICL_MAX_GROUPS];
   as_contact_groups(n_groups, groups, cg);
   return fricl_tangential_plan_create(ctx, dim, n_vertices, n_groups, cg, out);
 }
@@ -91,10 +77,8 @@ fricl_status fricl_barrier_plan_create(fricl_context *ctx, int dim,
 static fricl_status check_normals(fricl_context *ctx, fricl_precision p,
                                   size_t g, int dim, const void *n,
                                   size_t count) {
-  fricl_status st = fricl__check_group_reals(ctx, p, g, "pv", "plane_normal", n,
-                                             count, (size_t)dim, 0);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__check_group_reals(ctx, p, g, "pv", "plane_normal", n, count,
+                                      (size_t)dim, 0));
   for (size_t c = 0; c < count; ++c) {
     double s = 0;
     for (int r = 0; r < dim; ++r) {
@@ -186,7 +170,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
                        "pattern sizes the array): create one with "
                        "fricl_barrier_plan_create");
   if (plan) {
-    fricl_contact_group cg[BAR_MAX_GROUPS];
+    fricl_contact_group cg[FRICL_MAX_GROUPS];
     as_contact_groups(b->n_groups, b->groups, cg);
     if (plan->ctx != ctx)
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
@@ -202,7 +186,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
                          "indices differ): make a new plan");
   }
   /* Inputs: positions (NaN propagates), then per group. */
-  fricl__region r[7 + 9 * BAR_MAX_GROUPS];
+  fricl__region r[7 + 9 * FRICL_MAX_GROUPS];
   size_t nr = 0;
   r[nr++] = (fricl__region){b->positions, vbytes, "positions", SIZE_MAX, 0};
   r[nr++] =
@@ -279,25 +263,19 @@ fricl_status fricl_barrier_eval(fricl_context *ctx,
   /* The caller's layout (perhaps an older one) over our defaults. */
   fricl_barrier_batch in;
   fricl_barrier_batch_init(&in);
-  fricl_status st =
-      fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                       FRICL__MIN_BARRIER_BATCH, "fricl_barrier_batch_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_BARRIER_BATCH,
+                              "fricl_barrier_batch_init"));
   batch = &in;
   int want = 0;
   size_t total = 0;
-  st = validate(ctx, batch, &want, &total);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(validate(ctx, batch, &want, &total));
   fricl__backend *be = NULL;
-  st = fricl__dispatch(ctx, FRICL__FEATURE_BARRIER, total, batch->precision,
-                       &be);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_BARRIER, total,
+                             batch->precision, &be));
   const fricl__barrier_work w = {
       batch, batch->hessian_values ? batch->plan : NULL, want, total};
-  st = be->ops->barrier(be, &w);
+  fricl_status st = be->ops->barrier(be, &w);
   if (st == FRICL_STATUS_OK)
     fricl__ran_on(ctx, be);
   return st;

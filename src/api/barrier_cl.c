@@ -10,8 +10,6 @@
 #include "core/barrier.h"
 #include "opencl/opencl.h"
 
-#define BAR_MAX_GROUPS 64
-
 void fricl_barrier_batch_cl_init(fricl_barrier_batch_cl *batch) {
   if (!batch)
     return;
@@ -33,12 +31,10 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
                                        !b->groups);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_n_groups(ctx, "n_groups", b->n_groups);
   if (st != FRICL_STATUS_OK)
     return st;
-  if (b->n_groups > BAR_MAX_GROUPS)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "n_groups = %zu: at most %d groups per call",
-                       b->n_groups, BAR_MAX_GROUPS);
   const size_t dim = (size_t)b->dim, esz = fricl__elem_bytes(b->precision);
   const size_t nvd = b->n_vertices * dim;
   const int gathered =
@@ -49,19 +45,12 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
     w = 2;
   size_t total = 0;
   /* The caller's buffers, checked together once the rest is valid. */
-  fricl__cl_region r[7 + 9 * BAR_MAX_GROUPS];
+  fricl__cl_region r[7 + 9 * FRICL_MAX_GROUPS];
   size_t nr = 0;
   for (size_t g = 0; g < b->n_groups; ++g) {
     const fricl_barrier_group_cl *G = &b->groups[g];
-    st = fricl__tangential_check_group_type(ctx, b->dim, g, G->type);
-    if (st != FRICL_STATUS_OK)
-      return st;
+    FRICL__TRY(fricl__check_group(ctx, b->dim, g, G->type, G->count, &total));
     const char *name = fricl_stencil_name(G->type);
-    if (G->count > ((size_t)1 << 40) - total)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (%s): count = %zu is too large", g, name,
-                         G->count);
-    total += G->count;
     any |= G->potential.mem || G->local_gradient.mem || G->local_hessian.mem;
     if (G->local_gradient.mem && w < 1)
       w = 1;
@@ -142,9 +131,7 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
        "hessian_values", SIZE_MAX, 1}};
   for (size_t i = 0; i < sizeof gl / sizeof gl[0]; ++i)
     r[nr++] = gl[i];
-  st = fricl__cl_check_regions(ctx, o, r, nr);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__cl_check_regions(ctx, o, r, nr));
   *want = w;
   return FRICL_STATUS_OK;
 }
@@ -158,23 +145,18 @@ fricl_status fricl_barrier_eval_cl(fricl_context *ctx,
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
   fricl__ocl *o = NULL;
-  fricl_status st =
-      fricl__ocl_entry(ctx, "fricl_barrier_eval_cl", num_wait, wait_list, &o);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(
+      fricl__ocl_entry(ctx, "fricl_barrier_eval_cl", num_wait, wait_list, &o));
   fricl_barrier_batch_cl in;
   fricl_barrier_batch_cl_init(&in);
-  st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                        FRICL__MIN_BARRIER_BATCH_CL,
-                        "fricl_barrier_batch_cl_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_BARRIER_BATCH_CL,
+                              "fricl_barrier_batch_cl_init"));
   batch = &in;
   int want = 0;
-  st = validate_cl(ctx, o, batch, &want);
-  if (st != FRICL_STATUS_OK)
-    return st;
-  st = fricl__ocl_barrier_enqueue(o, batch, want, num_wait, wait_list, done);
+  FRICL__TRY(validate_cl(ctx, o, batch, &want));
+  fricl_status st =
+      fricl__ocl_barrier_enqueue(o, batch, want, num_wait, wait_list, done);
   if (st == FRICL_STATUS_OK)
     fricl__ran_on(ctx, &o->base);
   return st;

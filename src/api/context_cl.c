@@ -21,11 +21,9 @@ fricl_status fricl_context_create_from_cl(fricl_context **out,
     return FRICL_STATUS_INVALID_ARGUMENT;
   }
   fricl_context *ctx = NULL;
-  fricl_status st = fricl__context_alloc(&ctx, params, 0);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__context_alloc(&ctx, params, 0));
   ctx->mode = FRICL__MODE_OPENCL;
-  st = fricl__ocl_adopt(ctx, cl_ctx, device, queue, &ctx->dev);
+  fricl_status st = fricl__ocl_adopt(ctx, cl_ctx, device, queue, &ctx->dev);
   if (st != FRICL_STATUS_OK) {
     fricl__context_report(params, ctx->last_error);
     fricl_context_destroy(ctx);

@@ -80,9 +80,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.blend = %d is not a fricl_mu_blend",
                        (int)b->blend);
-  st = fricl__check_precision(ctx, p);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__check_precision(ctx, p));
   if (b->report &&
       fricl__struct_out_check(b->report->struct_size, FRICL__MIN_BUILD_REPORT))
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
@@ -150,27 +148,12 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   size_t total = 0;
   for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
     const fricl_build_group *G = &b->groups[g];
+    st = fricl__check_group(ctx, b->dim, g, G->type, G->count, &total);
+    if (st != FRICL_STATUS_OK)
+      break;
     const char *gn = fricl_stencil_name(G->type);
-    if (!gn) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu].type = %d is not a stencil type", g,
-                       (int)G->type);
-      break;
-    }
-    if (b->dim == 2 && fricl__stencil_only_3d(G->type)) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s) exists only in 3-D, dim is 2", g, gn);
-      break;
-    }
     const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
     const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
-    if (FRICL__TOO_BIG(n, 12 * sizeof(double)) ||
-        n > ((size_t)1 << 58) - total) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s): count = %zu is too large", g, gn, n);
-      break;
-    }
-    total += n;
     if (G->status_counts)
       r[nr++] =
           (region){G->status_counts, FRICL_BUILD_STATUS_COUNT * sizeof(size_t),
@@ -301,15 +284,11 @@ fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
   /* The caller's layout (perhaps an older one) over our defaults. */
   fricl_build_batch in;
   fricl_build_batch_init(&in);
-  fricl_status st =
-      fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                       FRICL__MIN_BUILD_BATCH, "fricl_build_batch_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_BUILD_BATCH,
+                              "fricl_build_batch_init"));
   batch = &in;
-  st = validate(ctx, batch);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(validate(ctx, batch));
   const size_t ng = batch->n_groups;
   /* Statuses land in the user's array, else in one scratch block. */
   size_t scratch_bytes = 0;
@@ -340,7 +319,8 @@ fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
   for (size_t g = 0; g < ng; ++g)
     total += batch->groups[g].count;
   fricl__backend *be = NULL;
-  st = fricl__dispatch(ctx, FRICL__FEATURE_BUILD, total, batch->precision, &be);
+  fricl_status st =
+      fricl__dispatch(ctx, FRICL__FEATURE_BUILD, total, batch->precision, &be);
   if (st == FRICL_STATUS_OK && total) {
     const fricl__build_work w = {batch, status, total};
     st = be->ops->build(be, &w);

@@ -25,8 +25,7 @@ void fricl_build_batch_cl_init(fricl_build_batch_cl *batch) {
 static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
                                  const fricl_build_batch_cl *b) {
   fricl_status st = FRICL_STATUS_OK;
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(FRICL_STATUS_OK);
   const fricl_precision p = b->precision;
   if (p != FRICL_F64 && p != FRICL_F32)
     return fricl__check_precision(ctx, p);
@@ -70,9 +69,8 @@ static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
 
 static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
                              const fricl_build_batch_cl *b, int *any_out) {
-  fricl_status st = check_header(ctx, o, b);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  fricl_status st = FRICL_STATUS_OK;
+  FRICL__TRY(check_header(ctx, o, b));
   const size_t esz = fricl__elem_bytes(b->precision);
   const size_t dim = (size_t)b->dim, m = dim - 1, nv = b->n_vertices;
   size_t total = 0;
@@ -91,27 +89,12 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
       (fricl__cl_region){b->vertex_mu_k, nv, esz, "vertex_mu_k", SIZE_MAX, 0};
   for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
     const fricl_build_group_cl *G = &b->groups[g];
+    st = fricl__check_group(ctx, b->dim, g, G->type, G->count, &total);
+    if (st != FRICL_STATUS_OK)
+      break;
     const char *gn = fricl_stencil_name(G->type);
-    if (!gn) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu].type = %d is not a stencil type", g,
-                       (int)G->type);
-      break;
-    }
-    if (b->dim == 2 && fricl__stencil_only_3d(G->type)) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s) exists only in 3-D, dim is 2", g, gn);
-      break;
-    }
     const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
     const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
-    if (FRICL__TOO_BIG(n, 12 * sizeof(double)) ||
-        n > ((size_t)1 << 58) - total) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s): count = %zu is too large", g, gn, n);
-      break;
-    }
-    total += n;
     const int pv = G->type == FRICL_STENCIL_PV;
     const fricl_buffer_cl none = {NULL, 0};
     const fricl__cl_region gr[15] = {
@@ -169,22 +152,17 @@ fricl_status fricl_build_cl(fricl_context *ctx,
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
   fricl__ocl *o = NULL;
-  fricl_status st =
-      fricl__ocl_entry(ctx, "fricl_build_cl", num_wait, wait_list, &o);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__ocl_entry(ctx, "fricl_build_cl", num_wait, wait_list, &o));
   fricl_build_batch_cl in;
   fricl_build_batch_cl_init(&in);
-  st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                        FRICL__MIN_BUILD_BATCH_CL, "fricl_build_batch_cl_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_BUILD_BATCH_CL,
+                              "fricl_build_batch_cl_init"));
   batch = &in;
   int any_out = 0;
-  st = validate(ctx, o, batch, &any_out);
-  if (st != FRICL_STATUS_OK)
-    return st;
-  st = fricl__ocl_build_enqueue(o, batch, num_wait, wait_list, done);
+  FRICL__TRY(validate(ctx, o, batch, &any_out));
+  fricl_status st =
+      fricl__ocl_build_enqueue(o, batch, num_wait, wait_list, done);
   if (st == FRICL_STATUS_OK)
     fricl__ran_on(ctx, &o->base);
   return st;

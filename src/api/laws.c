@@ -373,14 +373,12 @@ static fricl_status run_host(fricl_context *ctx, const fricl_law_batch *b,
   if (!b)
     return FAIL("batch is NULL");
   fricl_law_batch in;
-  fricl_status st = struct_in_host(ctx, b, &in);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(struct_in_host(ctx, b, &in));
   b = &in;
   fricl__law_view w;
   view_of_host(b, &w);
   fricl__law_plan pl;
-  st = fricl__law_check_view(ctx, &w, stepping, &pl);
+  fricl_status st = fricl__law_check_view(ctx, &w, stepping, &pl);
   if (st == FRICL_STATUS_OK)
     st = check_param_arrays(ctx, &pl, b);
   if (st == FRICL_STATUS_OK)
@@ -388,10 +386,8 @@ static fricl_status run_host(fricl_context *ctx, const fricl_law_batch *b,
   if (st != FRICL_STATUS_OK || b->n == 0)
     return st;
   fricl__backend *be = NULL;
-  st = fricl__dispatch(ctx, FRICL__FEATURE_LAWS, pl.n * pl.n_steps * pl.m,
-                       pl.prec, &be);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_LAWS, pl.n * pl.n_steps * pl.m,
+                             pl.prec, &be));
   const fricl__laws_work work = {&pl, b};
   st = be->ops->laws(be, &work);
   if (st == FRICL_STATUS_OK)
@@ -415,20 +411,17 @@ fricl_status fricl_law_prepare(fricl_context *ctx, const fricl_law_batch *b,
   if (!b)
     return FAIL("batch is NULL");
   fricl_law_batch in;
-  fricl_status st = struct_in_host(ctx, b, &in);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(struct_in_host(ctx, b, &in));
   b = &in;
   fricl__law_view w;
   view_of_host(b, &w);
   w.n = 0; /* only the shape matters */
   fricl__law_plan pl;
-  st = fricl__law_check_view(ctx, &w, stepping != 0, &pl);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__law_check_view(ctx, &w, stepping != 0, &pl));
   /* The backend a large call would run on (small calls need nothing). */
   fricl__backend *be = NULL;
-  st = fricl__dispatch(ctx, FRICL__FEATURE_LAWS, SIZE_MAX - 1, pl.prec, &be);
+  fricl_status st =
+      fricl__dispatch(ctx, FRICL__FEATURE_LAWS, SIZE_MAX - 1, pl.prec, &be);
   if (st != FRICL_STATUS_OK || !be->ops->prepare)
     return st;
   fricl__prepare_work pw;

@@ -94,24 +94,14 @@ int fricl_stencil_coord_count(fricl_stencil type) {
 
 /* ----------------------------------------------------- scalar family */
 
+#define TERM_NAME_(name, value, fn, mu) [value] = #fn,
 static const char *const term_names[FRICL_TERM_COUNT] = {
-    "smooth_friction_f0",
-    "smooth_friction_f1",
-    "smooth_friction_f2",
-    "smooth_friction_f1_over_x",
-    "smooth_friction_f2_x_minus_f1_over_x3",
-    "smooth_mu",
-    "smooth_mu_derivative",
-    "smooth_mu_f0",
-    "smooth_mu_f1",
-    "smooth_mu_f2",
-    "smooth_mu_f1_over_x",
-    "smooth_mu_f2_x_minus_mu_f1_over_x3",
-};
+    FRICL_TERM_MAP(TERM_NAME_)};
+#undef TERM_NAME_
 
 FRICL_NAME_FNS(fricl_term, fricl_term, term_names, FRICL_TERM_COUNT)
 
-static const char *const profile_names[] = {"cubic", "ipctk"};
+static const char *const profile_names[] = {FRICL_MU_PROFILE_MAP(NAME3_)};
 
 FRICL_NAME_FNS(fricl_mu_profile, fricl_mu_profile, profile_names,
                N_OF(profile_names))

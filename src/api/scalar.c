@@ -73,18 +73,14 @@ static fricl_status check_param_array(fricl_context *ctx, fricl_precision p,
 static fricl_status validate_host(fricl_context *ctx,
                                   const fricl_scalar_batch *b,
                                   unsigned *mask_out) {
-  fricl_status st =
-      fricl__scalar_check_header(ctx, b->precision, b->mu_profile);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  fricl_status st = FRICL_STATUS_OK;
+  FRICL__TRY(fricl__scalar_check_header(ctx, b->precision, b->mu_profile));
   int has_out[FRICL_TERM_COUNT];
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
     has_out[t] = b->out[t] != NULL;
   unsigned mask = 0;
-  st = fricl__scalar_requested_terms(ctx, b->terms, has_out, b->n, "batch.out",
-                                     &mask);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__scalar_requested_terms(ctx, b->terms, has_out, b->n,
+                                           "batch.out", &mask));
   *mask_out = mask;
   if (b->n > 0 && !b->y)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
@@ -116,18 +112,7 @@ static fricl_status validate_host(fricl_context *ctx,
   const size_t bytes = b->n * esz;
   fricl__region r[4 + FRICL_TERM_COUNT];
   static const char *const out_names[FRICL_TERM_COUNT] = {
-      "out[smooth_friction_f0]",
-      "out[smooth_friction_f1]",
-      "out[smooth_friction_f2]",
-      "out[smooth_friction_f1_over_x]",
-      "out[smooth_friction_f2_x_minus_f1_over_x3]",
-      "out[smooth_mu]",
-      "out[smooth_mu_derivative]",
-      "out[smooth_mu_f0]",
-      "out[smooth_mu_f1]",
-      "out[smooth_mu_f2]",
-      "out[smooth_mu_f1_over_x]",
-      "out[smooth_mu_f2_x_minus_mu_f1_over_x3]"};
+      FRICL_TERM_MAP(FRICL__TERM_OUT_NAME)};
   size_t nr = 0;
   r[nr++] = (fricl__region){b->y, bytes, "y", SIZE_MAX, 0};
   r[nr++] = (fricl__region){b->eps_v_array, bytes, "eps_v_array", SIZE_MAX, 0};
@@ -151,14 +136,12 @@ fricl_status fricl_scalar_eval(fricl_context *ctx,
   /* The caller's layout (perhaps an older one) over our defaults. */
   fricl_scalar_batch in;
   fricl_scalar_batch_init(&in);
-  fricl_status st =
-      fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                       FRICL__MIN_SCALAR_BATCH, "fricl_scalar_batch_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_SCALAR_BATCH,
+                              "fricl_scalar_batch_init"));
   batch = &in;
   unsigned mask = 0;
-  st = validate_host(ctx, batch, &mask);
+  fricl_status st = validate_host(ctx, batch, &mask);
   if (st != FRICL_STATUS_OK || batch->n == 0)
     return st;
   /* Backends see out[t] non-NULL exactly for the requested terms. */
@@ -167,9 +150,8 @@ fricl_status fricl_scalar_eval(fricl_context *ctx,
     if (!(mask & FRICL_TERM_BIT(t)))
       b.out[t] = NULL;
   fricl__backend *be = NULL;
-  st = fricl__dispatch(ctx, FRICL__FEATURE_SCALAR, b.n, b.precision, &be);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(
+      fricl__dispatch(ctx, FRICL__FEATURE_SCALAR, b.n, b.precision, &be));
   const fricl__scalar_work w = {&b, mask};
   st = be->ops->scalar(be, &w);
   if (st == FRICL_STATUS_OK)
@@ -186,32 +168,27 @@ fricl_status fricl_scalar_prepare(fricl_context *ctx,
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "batch is NULL");
   fricl_scalar_batch in;
   fricl_scalar_batch_init(&in);
-  fricl_status st =
-      fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                       FRICL__MIN_SCALAR_BATCH, "fricl_scalar_batch_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_SCALAR_BATCH,
+                              "fricl_scalar_batch_init"));
   batch = &in;
-  st = fricl__scalar_check_header(ctx, batch->precision, batch->mu_profile);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(
+      fricl__scalar_check_header(ctx, batch->precision, batch->mu_profile));
   /* Prepare the backend a large call would run on ("auto": the device, if
    * it would ever take one; small calls need no preparation). A backend
    * without kernels has nothing to prepare: the header is all it checks,
    * as documented. */
   fricl__backend *be = NULL;
-  st = fricl__dispatch(ctx, FRICL__FEATURE_SCALAR, SIZE_MAX - 1,
-                       batch->precision, &be);
+  fricl_status st = fricl__dispatch(ctx, FRICL__FEATURE_SCALAR, SIZE_MAX - 1,
+                                    batch->precision, &be);
   if (st != FRICL_STATUS_OK || !be->ops->prepare)
     return st;
   int has_out[FRICL_TERM_COUNT];
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
     has_out[t] = batch->out[t] != NULL;
   unsigned mask = 0;
-  st = fricl__scalar_requested_terms(ctx, batch->terms, has_out, 0, "batch.out",
-                                     &mask);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__scalar_requested_terms(ctx, batch->terms, has_out, 0,
+                                           "batch.out", &mask));
   const fricl__prepare_work w = {
       FRICL__FEATURE_SCALAR,      batch->precision,
       batch->mu_profile,          mask,

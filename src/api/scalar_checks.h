@@ -5,8 +5,12 @@
 
 #include "core/validate.h"
 
-/* Terms 5..11 read mu_s and mu_k. */
-#define FRICL__SCALAR_MU_TERMS 0xFE0u
+/* The terms that read mu_s and mu_k (the mu column of FRICL_TERM_MAP). */
+#define FRICL__SCALAR_MU_BIT_(name, value, fn, mu) | ((unsigned)(mu) << (value))
+#define FRICL__SCALAR_MU_TERMS (0u FRICL_TERM_MAP(FRICL__SCALAR_MU_BIT_))
+
+/* The label of term t's output in messages: "out[smooth_mu_f0]". */
+#define FRICL__TERM_OUT_NAME(name, value, fn, mu) [value] = "out[" #fn "]",
 
 /* Precision (known, and f64 possible), mu profile. The struct_size was
  * handled by fricl__struct_in at the entry point. */

@@ -23,27 +23,23 @@ fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
   if (!batch)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "batch is NULL");
   fricl__ocl *o = NULL;
-  fricl_status st = fricl__ocl_of(ctx, "fricl_scalar_eval_cl", &o);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__ocl_of(ctx, "fricl_scalar_eval_cl", &o));
   /* The caller's layout (perhaps an older one) over our defaults. */
   fricl_scalar_batch_cl in;
   fricl_scalar_batch_cl_init(&in);
-  st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                        FRICL__MIN_SCALAR_BATCH_CL,
-                        "fricl_scalar_batch_cl_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_SCALAR_BATCH_CL,
+                              "fricl_scalar_batch_cl_init"));
   batch = &in;
-  st = fricl__scalar_check_header(ctx, batch->precision, batch->mu_profile);
+  fricl_status st =
+      fricl__scalar_check_header(ctx, batch->precision, batch->mu_profile);
   if (st == FRICL_STATUS_OK && batch->precision == FRICL_F64 &&
       !o->base.has_fp64)
-    st = fricl__fail(ctx, FRICL_STATUS_NO_FP64,
-                     "device \"%s\" has no double precision: use FRICL_F32 "
-                     "or another device",
-                     o->name);
-  if (st != FRICL_STATUS_OK)
-    return st;
+    FRICL__TRY(
+        fricl__fail(ctx, FRICL_STATUS_NO_FP64,
+                    "device \"%s\" has no double precision: use FRICL_F32 "
+                    "or another device",
+                    o->name));
   if (num_wait > 0 && !wait_list)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "wait_list is NULL with num_wait = %u",
@@ -52,10 +48,8 @@ fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
     has_out[t] = batch->out[t].mem != NULL;
   unsigned mask = 0;
-  st = fricl__scalar_requested_terms(ctx, batch->terms, has_out, batch->n,
-                                     "batch.out.mem", &mask);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__scalar_requested_terms(ctx, batch->terms, has_out, batch->n,
+                                           "batch.out.mem", &mask));
   if (batch->n > 0 && !batch->y.mem)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.y.mem is NULL with n = %zu", batch->n);

@@ -20,20 +20,6 @@ void fricl_tangential_batch_init(fricl_tangential_batch *batch) {
   batch->dim = 3;
 }
 
-fricl_status fricl__tangential_check_group_type(fricl_context *ctx, int dim,
-                                                size_t g, fricl_stencil type) {
-  const char *name = fricl_stencil_name(type);
-  if (!name)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu].type = %d is not a stencil type", g,
-                       (int)type);
-  if (dim == 2 && fricl__stencil_only_3d(type))
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s) exists only in 3-D, dim is 2", g,
-                       name);
-  return FRICL_STATUS_OK;
-}
-
 fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
                                            size_t n_vertices, size_t n_groups,
                                            int groups_null) {
@@ -106,32 +92,20 @@ fricl_status fricl__check_vertex_indices(fricl_context *ctx, size_t g,
 static fricl_status check_topology(fricl_context *ctx, int dim,
                                    size_t n_vertices, size_t n_groups,
                                    const fricl_contact_group *groups) {
-  fricl_status st =
-      fricl__tangential_check_sizes(ctx, dim, n_vertices, n_groups, !groups);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(
+      fricl__tangential_check_sizes(ctx, dim, n_vertices, n_groups, !groups));
   size_t total = 0;
   for (size_t g = 0; g < n_groups; ++g) {
     const fricl_contact_group *G = &groups[g];
-    st = fricl__tangential_check_group_type(ctx, dim, g, G->type);
-    if (st != FRICL_STATUS_OK)
-      return st;
+    FRICL__TRY(fricl__check_group(ctx, dim, g, G->type, G->count, &total));
     const char *name = fricl_stencil_name(G->type);
     const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-    if (FRICL__TOO_BIG(G->count, 144 * sizeof(double)) ||
-        G->count > ((size_t)1 << 58) - total)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (%s): count = %zu is too large", g, name,
-                         G->count);
-    total += G->count;
     if (G->count && !G->vertices)
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "groups[%zu] (%s): vertices is NULL with count = %zu",
                          g, name, G->count);
-    st = fricl__check_vertex_indices(ctx, g, name, k, G->vertices, G->count,
-                                     n_vertices);
-    if (st != FRICL_STATUS_OK)
-      return st;
+    FRICL__TRY(fricl__check_vertex_indices(ctx, g, name, k, G->vertices,
+                                           G->count, n_vertices));
   }
   return FRICL_STATUS_OK;
 }
@@ -194,9 +168,7 @@ fricl_status fricl__tangential_check_common(fricl_context *ctx,
                                             double eps_v) {
   if (prec != FRICL_F64 && prec != FRICL_F32)
     return fricl__check_precision(ctx, prec);
-  fricl_status st = fricl__check_profile(ctx, profile);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__check_profile(ctx, profile));
   if ((unsigned)psd > 2)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.psd %d is not none (0), clamp (1) or abs (2)",
@@ -205,9 +177,7 @@ fricl_status fricl__tangential_check_common(fricl_context *ctx,
       ~(FRICL_TANGENTIAL_FLAG_IPCTK_ABS | FRICL_TANGENTIAL_FLAG_CHECK_BASIS))
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.flags = 0x%x has unknown bits", (unsigned)flags);
-  st = fricl__check_precision(ctx, prec);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__check_precision(ctx, prec));
   return fricl__check_real(ctx, prec, "batch.", "eps_v", eps_v,
                            FRICL__RULE_GT0);
 }
@@ -219,12 +189,10 @@ static fricl_status validate(fricl_context *ctx,
       ctx, b->precision, b->mu_profile, b->psd, b->flags, b->eps_v);
   if (st == FRICL_STATUS_OK)
     st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_n_groups(ctx, "batch.n_groups", b->n_groups);
   if (st != FRICL_STATUS_OK)
     return st;
-  if (b->n_groups > 64)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.n_groups = %zu: at most 64 groups per call",
-                       b->n_groups);
   const size_t dim = (size_t)b->dim, m = dim - 1;
   const size_t esz = fricl__elem_bytes(b->precision);
   if (FRICL__TOO_BIG(b->n_vertices, dim * esz))
@@ -369,25 +337,19 @@ fricl_status fricl_tangential_eval(fricl_context *ctx,
   /* The caller's layout (perhaps an older one) over our defaults. */
   fricl_tangential_batch in;
   fricl_tangential_batch_init(&in);
-  fricl_status st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                                     FRICL__MIN_TANGENTIAL_BATCH,
-                                     "fricl_tangential_batch_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_TANGENTIAL_BATCH,
+                              "fricl_tangential_batch_init"));
   batch = &in;
   int need_hess = 0;
   size_t total = 0;
-  st = validate(ctx, batch, &need_hess, &total);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(validate(ctx, batch, &need_hess, &total));
   fricl__backend *be = NULL;
-  st = fricl__dispatch(ctx, FRICL__FEATURE_TANGENTIAL, total, batch->precision,
-                       &be);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_TANGENTIAL, total,
+                             batch->precision, &be));
   const fricl__tangential_work w = {batch, (fricl_tangential_plan *)batch->plan,
                                     need_hess, total};
-  st = be->ops->tangential(be, &w);
+  fricl_status st = be->ops->tangential(be, &w);
   if (st == FRICL_STATUS_OK)
     fricl__ran_on(ctx, be);
   return st;

@@ -16,9 +16,6 @@ fricl_status fricl__tangential_check_common(fricl_context *ctx,
 fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
                                            size_t n_vertices, size_t n_groups,
                                            int groups_null);
-/* A group's stencil type exists, and in this dimension. */
-fricl_status fricl__tangential_check_group_type(fricl_context *ctx, int dim,
-                                                size_t g, fricl_stencil type);
 /* Group g's vertex indices (count x k, stencil `name`) all in
  * [0, n_vertices), checked in parallel blocks on the context's threads;
  * the message names the first bad contact. n_vertices <= INT32_MAX. */

@@ -27,26 +27,17 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
                                        !b->groups);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_n_groups(ctx, "batch.n_groups", b->n_groups);
   if (st != FRICL_STATUS_OK)
     return st;
-  if (b->n_groups > 64)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.n_groups = %zu: at most 64 groups per call",
-                       b->n_groups);
   size_t total = 0;
   int hess = b->hessian_values.mem || b->hessian_product.mem;
   int any = b->potential.mem || b->gradient.mem || hess;
   for (size_t g = 0; g < b->n_groups; ++g) {
     const fricl_contact_group_cl *G = &b->groups[g];
-    st = fricl__tangential_check_group_type(ctx, b->dim, g, G->type);
-    if (st != FRICL_STATUS_OK)
-      return st;
+    FRICL__TRY(fricl__check_group(ctx, b->dim, g, G->type, G->count, &total));
     const char *name = fricl_stencil_name(G->type);
-    if (G->count > ((size_t)1 << 58) - total)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (%s): count = %zu is too large", g, name,
-                         G->count);
-    total += G->count;
     any |= G->potential.mem || G->local_hessian.mem || G->factored_gamma.mem ||
            G->factored_grad.mem || G->factored_hessian.mem;
     hess |= G->local_hessian.mem || G->factored_hessian.mem;
@@ -115,25 +106,19 @@ fricl_status fricl_tangential_eval_cl(fricl_context *ctx,
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
   fricl__ocl *o = NULL;
-  fricl_status st = fricl__ocl_entry(ctx, "fricl_tangential_eval_cl", num_wait,
-                                     wait_list, &o);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__ocl_entry(ctx, "fricl_tangential_eval_cl", num_wait,
+                              wait_list, &o));
   fricl_tangential_batch_cl in;
   fricl_tangential_batch_cl_init(&in);
-  st = fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                        FRICL__MIN_TANGENTIAL_BATCH_CL,
-                        "fricl_tangential_batch_cl_init");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
+                              FRICL__MIN_TANGENTIAL_BATCH_CL,
+                              "fricl_tangential_batch_cl_init"));
   batch = &in;
   int need_hess = 0;
-  st = validate_cl(ctx, o, batch, &need_hess);
-  if (st != FRICL_STATUS_OK)
-    return st;
-  st = fricl__ocl_tangential_enqueue(o, batch,
-                                     (fricl_tangential_plan *)batch->plan,
-                                     need_hess, num_wait, wait_list, done);
+  FRICL__TRY(validate_cl(ctx, o, batch, &need_hess));
+  fricl_status st = fricl__ocl_tangential_enqueue(
+      o, batch, (fricl_tangential_plan *)batch->plan, need_hess, num_wait,
+      wait_list, done);
   if (st == FRICL_STATUS_OK)
     fricl__ran_on(ctx, &o->base);
   return st;

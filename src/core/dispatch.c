@@ -86,9 +86,7 @@ fricl_status fricl__check_precision_supported(fricl_context *ctx,
 fricl_status fricl__dispatch(fricl_context *ctx, fricl__feature feature,
                              size_t work, fricl_precision precision,
                              fricl__backend **out) {
-  fricl_status st = fricl__check_precision_supported(ctx, precision);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__check_precision_supported(ctx, precision));
   if (ctx->mode != FRICL__MODE_AUTO) {
     *out = ctx->host ? ctx->host : ctx->dev;
     return FRICL_STATUS_OK;

@@ -35,13 +35,12 @@ typedef enum fricl__mode {
 } fricl__mode;
 
 /* The features, for per-feature tables (crossovers, statistics). */
+/* The public list (FRICL_FEATURE_MAP), so that the two cannot differ. */
 typedef enum fricl__feature {
-  FRICL__FEATURE_SCALAR = 0,
-  FRICL__FEATURE_TANGENTIAL = 1,
-  FRICL__FEATURE_BUILD = 2,
-  FRICL__FEATURE_LAWS = 3,
-  FRICL__FEATURE_BARRIER = 4,
-  FRICL__FEATURE_COUNT = 5
+#define FRICL__FEATURE_ENUM_(name, value, text) FRICL__FEATURE_##name = value,
+  FRICL_FEATURE_MAP(FRICL__FEATURE_ENUM_)
+#undef FRICL__FEATURE_ENUM_
+      FRICL__FEATURE_COUNT = FRICL_TABLE_COUNT(FRICL_FEATURE_MAP)
 } fricl__feature;
 
 struct fricl_context {
@@ -106,6 +105,22 @@ fricl_status fricl__context_params_in(const fricl_context_params *params,
                                       fricl_context_params *in);
 
 /* Record a detailed message on ctx (if not NULL) and return status. */
+/* Error forwarding, so that a check reads as one line and every failure
+ * leaves the same way. FRICL__TRY(expr): return expr's status unless it is
+ * OK. FRICL__FAIL_IF(cond, ctx, status, fmt, ...): when cond holds, record
+ * the message on ctx and return status (fricl__fail). */
+#define FRICL__TRY(expr)                                                       \
+  do {                                                                         \
+    const fricl_status fricl__try_st_ = (expr);                                \
+    if (fricl__try_st_ != FRICL_STATUS_OK)                                     \
+      return fricl__try_st_;                                                   \
+  } while (0)
+#define FRICL__FAIL_IF(cond, ctx, status, ...)                                 \
+  do {                                                                         \
+    if (cond)                                                                  \
+      return fricl__fail((ctx), (status), __VA_ARGS__);                        \
+  } while (0)
+
 fricl_status fricl__fail(fricl_context *ctx, fricl_status status,
                          const char *fmt, ...) FRICL_PRINTF(3, 4);
 void fricl__clear_error(fricl_context *ctx);

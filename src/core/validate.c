@@ -254,3 +254,31 @@ fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,
   free(s);
   return st;
 }
+
+fricl_status fricl__check_n_groups(fricl_context *ctx, const char *field,
+                                   size_t n_groups) {
+  FRICL__FAIL_IF(n_groups > FRICL_MAX_GROUPS, ctx,
+                 FRICL_STATUS_INVALID_ARGUMENT,
+                 "%s = %zu: at most %d groups per call", field, n_groups,
+                 FRICL_MAX_GROUPS);
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl__check_group(fricl_context *ctx, int dim, size_t g,
+                                fricl_stencil type, size_t count,
+                                size_t *total) {
+  const char *name = fricl_stencil_name(type);
+  FRICL__FAIL_IF(!name, ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                 "groups[%zu].type = %d is not a stencil type", g, (int)type);
+  FRICL__FAIL_IF(dim == 2 && fricl__stencil_only_3d(type), ctx,
+                 FRICL_STATUS_INVALID_ARGUMENT,
+                 "groups[%zu] (%s) exists only in 3-D, dim is 2", g, name);
+  /* Compared as uint64_t: the limit is above a 32-bit size_t. */
+  FRICL__FAIL_IF((uint64_t)count > FRICL_MAX_CONTACTS - (uint64_t)*total, ctx,
+                 FRICL_STATUS_INVALID_ARGUMENT,
+                 "groups[%zu] (%s): count = %zu is too large: at most "
+                 "%llu contacts per call (FRICL_MAX_CONTACTS)",
+                 g, name, count, (unsigned long long)FRICL_MAX_CONTACTS);
+  *total += count;
+  return FRICL_STATUS_OK;
+}

@@ -84,6 +84,17 @@ typedef struct fricl__region {
 fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,
                                    size_t n);
 
+/* The group topology of one call, the one check of every family and tier:
+ * n_groups within FRICL_MAX_GROUPS ("<field> = N: at most 64 groups per
+ * call"), and group g's type and count: a stencil, one of 3-D only when
+ * dim is 3, and the running *total of contacts within FRICL_MAX_CONTACTS
+ * (added to *total when valid). */
+fricl_status fricl__check_n_groups(fricl_context *ctx, const char *field,
+                                   size_t n_groups);
+fricl_status fricl__check_group(fricl_context *ctx, int dim, size_t g,
+                                fricl_stencil type, size_t count,
+                                size_t *total);
+
 #define FRICL__TOO_BIG(n, per) ((per) != 0 && (n) > SIZE_MAX / (per))
 
 #endif

@@ -114,7 +114,7 @@ static fricl_status host_laws(fricl__backend *be, const fricl__laws_work *w) {
 
 typedef struct {
   const fricl__build_work *w;
-  size_t base[65];
+  size_t base[FRICL_MAX_GROUPS + 1];
 } build_job;
 
 /* Global contacts [lo, hi), across groups. */
@@ -132,7 +132,7 @@ static void build_piece(void *arg, size_t lo, size_t hi, unsigned worker) {
 
 static fricl_status host_build(fricl__backend *be, const fricl__build_work *w) {
   const fricl_build_batch *b = w->b;
-  if (b->n_groups > 64) {
+  if (b->n_groups > FRICL_MAX_GROUPS) {
     /* More groups than the job's table: group after group. */
     for (size_t g = 0; g < b->n_groups; ++g) {
       build_job j;

@@ -29,18 +29,15 @@ static void FRICL_REF_BLOCK_FN(size_t m, const FRICL_REAL *restrict y,
       for (size_t i = 0; i < m; ++i)                                           \
         o[i] = FRICL_FN(fn)(y[i], e[i], ms[i], mk[i], FRICL_PROFILE_CUBIC);    \
   }
-  FRICL_REF_LOOP2(0, smooth_friction_f0)
-  FRICL_REF_LOOP2(1, smooth_friction_f1)
-  FRICL_REF_LOOP2(2, smooth_friction_f2)
-  FRICL_REF_LOOP2(3, smooth_friction_f1_over_x)
-  FRICL_REF_LOOP2(4, smooth_friction_f2_x_minus_f1_over_x3)
-  FRICL_REF_LOOP4(5, smooth_mu)
-  FRICL_REF_LOOP4(6, smooth_mu_derivative)
-  FRICL_REF_LOOP4(7, smooth_mu_f0)
-  FRICL_REF_LOOP4(8, smooth_mu_f1)
-  FRICL_REF_LOOP4(9, smooth_mu_f2)
-  FRICL_REF_LOOP4(10, smooth_mu_f1_over_x)
-  FRICL_REF_LOOP4(11, smooth_mu_f2_x_minus_mu_f1_over_x3)
+  /* One loop per row of the term table: a term added there without its
+   * math function fails to compile here. */
+#define FRICL_REF_LOOP_0(t, fn) FRICL_REF_LOOP2(t, fn)
+#define FRICL_REF_LOOP_1(t, fn) FRICL_REF_LOOP4(t, fn)
+#define FRICL_REF_TERM(name, value, fn, mu) FRICL_REF_LOOP_##mu(value, fn)
+  FRICL_TERM_MAP(FRICL_REF_TERM)
+#undef FRICL_REF_TERM
+#undef FRICL_REF_LOOP_0
+#undef FRICL_REF_LOOP_1
 #undef FRICL_REF_LOOP2
 #undef FRICL_REF_LOOP4
 }

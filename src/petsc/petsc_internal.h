@@ -19,8 +19,6 @@
 #error "fricl_petsc needs PetscReal double or single"
 #endif
 
-#define FPETSC_MAX_GROUPS 64
-
 /* ------------------------------------------------------------- errors */
 
 /* The first error of a rank's local phase: a PETSc error code and its
@@ -93,8 +91,8 @@ struct fricl_petsc_plan {
   PetscInt vstart, vend; /* owned vertex range */
   /* The caller's topology, to check the evaluation's groups against. */
   size_t n_groups;
-  fricl_stencil types[FPETSC_MAX_GROUPS];
-  size_t counts[FPETSC_MAX_GROUPS];
+  fricl_stencil types[FRICL_MAX_GROUPS];
+  size_t counts[FRICL_MAX_GROUPS];
   uint64_t checksum; /* of the caller's vertex arrays */
   size_t n_contacts;
   int32_t *compact; /* all groups' vertices in the compact numbering */

@@ -65,10 +65,10 @@ static void check_args(fricl_context *ctx, Vec layout, size_t n_groups,
     fpetsc_err_set(e, PETSC_ERR_ARG_NULL, "plan is NULL");
   else if (!ctx)
     fpetsc_err_set(e, PETSC_ERR_ARG_NULL, "ctx is NULL");
-  else if (n_groups > FPETSC_MAX_GROUPS)
+  else if (n_groups > FRICL_MAX_GROUPS)
     fpetsc_err_set(e, PETSC_ERR_ARG_OUTOFRANGE,
-                   "n_groups = %zu: at most %d groups", n_groups,
-                   FPETSC_MAX_GROUPS);
+                   "n_groups = %zu: at most %d groups per call", n_groups,
+                   FRICL_MAX_GROUPS);
   else if (n_groups && !groups)
     fpetsc_err_set(e, PETSC_ERR_ARG_NULL, "groups is NULL with n_groups = %zu",
                    n_groups);
@@ -238,7 +238,7 @@ static void build_local(fricl_petsc_plan *p, ISLocalToGlobalMapping mapping,
                         fpetsc_err *e) {
   size_t K = 0;
   PetscInt *glob = NULL;
-  fricl_contact_group cg[FPETSC_MAX_GROUPS];
+  fricl_contact_group cg[FRICL_MAX_GROUPS];
   p->n_groups = n_groups;
   for (size_t g = 0; g < n_groups; ++g) {
     p->types[g] = groups[g].type;

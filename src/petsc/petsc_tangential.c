@@ -51,7 +51,7 @@ PetscErrorCode fricl_petsc_tangential_eval(fricl_petsc_plan *plan,
                                            Vec gradient, Mat hessian,
                                            unsigned flags) {
   fpetsc_err e;
-  fricl_contact_group cg[FPETSC_MAX_GROUPS];
+  fricl_contact_group cg[FRICL_MAX_GROUPS];
   PetscReal local = 0;
   PetscFunctionBegin;
   memset(&e, 0, sizeof e);
