@@ -413,13 +413,136 @@ FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_moll_entry)(
   return h;
 }
 
+/* The mollified edges' scratch in __local memory (which is not part of
+ * the per-work-item stack: on an NVIDIA GPU it is on-chip shared memory).
+ * An edge-edge kernel runs in work-groups of FRICL_BK_WG work items
+ * (reqd_work_group_size; launch.c takes it from
+ * CL_KERNEL_COMPILE_WORK_GROUP_SIZE), each with FRICL_BK_LN reals of a
+ * __local array, interleaved (slot i of work item l at i * FRICL_BK_WG +
+ * l): M9 in slots [0, 81), the Jacobi solve's A and V in [81, 162) and
+ * [162, 243), and before them the mollified Hessian's upper triangle
+ * (Hm, 12 x 12 indexing) in [81, 225), which is dead once M9 is formed.
+ * 243 reals x 16: 31,104 bytes in f64, within OpenCL's 32 KiB minimum. */
+#define FRICL_BK_WG 16
+#define FRICL_BK_LN 243
+#define FRICL_BK_L(i) ls[(i)*FRICL_BK_WG]
+#define FRICL_BK_M9(i) FRICL_BK_L(i)
+#define FRICL_BK_A(i) FRICL_BK_L(81 + (i))
+#define FRICL_BK_V(i) FRICL_BK_L(162 + (i))
+#define FRICL_BK_HM(i) FRICL_BK_L(81 + (i))
+#if FRICL_STENCIL == 2
+#define FRICL_BK_WG_ATTR                                                       \
+  __attribute__((reqd_work_group_size(FRICL_BK_WG, 1, 1)))
+#else
+#define FRICL_BK_WG_ATTR
+#endif
+
+/* eig_project_psd (fricl_eigen_math.h) of the 9 x 9 M9 in the __local
+ * scratch, with its eig_jacobi: the same arithmetic in the same order,
+ * in loop form (see bk_project_psd for the angle of each pair computed
+ * just before its rotation). */
+FRICL_BK_INLINE void FRICL_FN(bk_lproject9)(__local FRICL_REAL *ls, int mode) {
+  if (mode == 0)
+    return;
+  const int n = 9;
+  const FRICL_REAL zero = FRICL_R(0), one = FRICL_R(1);
+  const FRICL_REAL eps = sizeof(FRICL_REAL) == 8
+                             ? FRICL_R(1) / FRICL_R(4503599627370496)
+                             : FRICL_R(1) / FRICL_R(8388608);
+  for (int i = 0; i < n * n; ++i)
+    FRICL_BK_A(i) = FRICL_BK_M9(i);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      FRICL_BK_V(i * n + j) = i == j ? one : zero;
+  FRICL_REAL amax = zero;
+  for (int i = 0; i < n * n; ++i) {
+    const FRICL_REAL a = FRICL_BK_A(i) < zero ? -FRICL_BK_A(i) : FRICL_BK_A(i);
+    amax = a > amax ? a : amax;
+  }
+  if (amax > zero) {
+    const FRICL_REAL isc = one / amax;
+    FRICL_REAL fro = zero;
+    for (int i = 0; i < n * n; ++i) {
+      FRICL_BK_A(i) *= isc;
+      fro += FRICL_BK_A(i) * FRICL_BK_A(i);
+    }
+    const FRICL_REAL thr = (FRICL_R(1000) * eps) * (FRICL_R(1000) * eps) * fro /
+                           FRICL_R(n * (n - 1) / 2);
+    const int N = n + (n & 1);
+    for (int sweep = 0; sweep < FRICL_EIG_MAX_SWEEPS; ++sweep) {
+      int rotated = 0;
+      for (int rd = 0; rd < N - 1; ++rd)
+        for (int i = 0; i < N / 2; ++i) {
+          int a = N - 1, b = rd;
+          if (i > 0) {
+            a = (rd + i) % (N - 1);
+            b = (rd + N - 1 - i) % (N - 1);
+          }
+          if (a >= n || b >= n)
+            continue;
+          const int p = a < b ? a : b, q = a < b ? b : a;
+          const FRICL_REAL apq = FRICL_BK_A(p * n + q);
+          if (!(apq * apq > thr))
+            continue;
+          const FRICL_REAL d = FRICL_BK_A(q * n + q) - FRICL_BK_A(p * n + p);
+          const FRICL_REAL e = FRICL_R(2) * apq;
+          const FRICL_REAL ad = d < zero ? -d : d;
+          const FRICL_REAL h = FRICL_SQRT(d * d + e * e);
+          const FRICL_REAL u = ad + h;
+          const FRICL_REAL iw = one / FRICL_SQRT(FRICL_R(2) * h * u);
+          const FRICL_REAL se = d < zero ? -e : e;
+          const FRICL_REAL t = se / u, c = u * iw, s = se * iw;
+          rotated = 1;
+          FRICL_BK_A(p * n + p) -= t * apq;
+          FRICL_BK_A(q * n + q) += t * apq;
+          FRICL_BK_A(p * n + q) = zero;
+          FRICL_BK_A(q * n + p) = zero;
+          for (int r = 0; r < n; ++r) {
+            if (r != p && r != q) {
+              const FRICL_REAL arp = FRICL_BK_A(r * n + p);
+              const FRICL_REAL arq = FRICL_BK_A(r * n + q);
+              const FRICL_REAL np = c * arp - s * arq;
+              const FRICL_REAL nq = s * arp + c * arq;
+              FRICL_BK_A(r * n + p) = np;
+              FRICL_BK_A(p * n + r) = np;
+              FRICL_BK_A(r * n + q) = nq;
+              FRICL_BK_A(q * n + r) = nq;
+            }
+            const FRICL_REAL vrp = FRICL_BK_V(r * n + p);
+            const FRICL_REAL vrq = FRICL_BK_V(r * n + q);
+            FRICL_BK_V(r * n + p) = c * vrp - s * vrq;
+            FRICL_BK_V(r * n + q) = s * vrp + c * vrq;
+          }
+        }
+      if (!rotated)
+        break;
+    }
+    for (int i = 0; i < n; ++i)
+      FRICL_BK_A(i * n + i) *= amax;
+  }
+  const FRICL_REAL f = mode == 2 ? FRICL_R(2) : FRICL_R(1);
+  for (int i = 0; i < n; ++i) {
+    const FRICL_REAL lam = FRICL_BK_A(i * n + i);
+    if (!(lam < FRICL_R(0)))
+      continue;
+    const FRICL_REAL fl = f * lam;
+    for (int r = 0; r < n; ++r) {
+      const FRICL_REAL vr = fl * FRICL_BK_V(r * n + i);
+      for (int s = r; s < n; ++s) {
+        FRICL_BK_M9(r * n + s) -= vr * FRICL_BK_V(s * n + i);
+        FRICL_BK_M9(s * n + r) = FRICL_BK_M9(r * n + s);
+      }
+    }
+  }
+}
+
 /* fricl_barrier_contact with the Hessian (want >= 2) streamed into sink
  * instead of held. */
 FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
     const FRICL_REAL *pn, FRICL_REAL pc, int dtype, FRICL_REAL dhat,
     FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int psd,
-    int want, FRICL_REAL *g, FRICL_FN(bk_sink) * sink) {
+    int want, FRICL_REAL *g, FRICL_FN(bk_sink) * sink, __local FRICL_REAL *ls) {
   const int k = type == FRICL_D_VV   ? 2
                 : type == FRICL_D_EV ? 3
                 : type == FRICL_D_PV ? 1
@@ -538,31 +661,29 @@ FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_contact)(
    * each entry evaluated once. */
   const FRICL_REAL s0 = w * f, s1 = w * fp, wm = w * m;
   const int live = m > FRICL_R(0);
-  FRICL_REAL Hm[144];
   FRICL_UNROLL
   for (int u = 0; u < 12; ++u)
     FRICL_UNROLL
   for (int v = 0; v < 12; ++v)
     if (v >= u)
-      Hm[u * 12 + v] =
+      FRICL_BK_HM(u * 12 + v) =
           FRICL_FN(bk_moll_entry)(type, dim, &hf, gx, blk, gd, mp, mpp, s0, s1,
                                   wm, fp, fpp, live, u, v);
   if (psd == 0 || (!live && w * f >= FRICL_R(0))) {
-    FRICL_BK_STREAM(sink, ndof, Hm[lo * 12 + hi]);
+    FRICL_BK_STREAM(sink, ndof, FRICL_BK_HM(lo * 12 + hi));
     return B;
   }
   /* M9 = P H P^T in the 9 dimensions orthogonal to the translations (see
    * fricl_barrier_contact), one row of T = P H at a time. */
   const FRICL_REAL h2 = FRICL_R(1) / FRICL_SQRT(FRICL_R(2));
   const FRICL_REAL h1 = FRICL_R(1) / FRICL_R(2);
-  FRICL_REAL M9[81];
   FRICL_UNROLL
   for (int a = 0; a < 9; ++a) {
     const int sa = a % 3, part = a / 3;
     FRICL_REAL t[12];
     FRICL_UNROLL
     for (int v = 0; v < 12; ++v) {
-#define FRICL_BK_H(r) Hm[(r) < v ? (r)*12 + v : v * 12 + (r)]
+#define FRICL_BK_H(r) FRICL_BK_HM((r) < v ? (r)*12 + v : v * 12 + (r))
       if (part == 0)
         t[v] = h2 * (FRICL_BK_H(3 + sa) - FRICL_BK_H(sa));
       else if (part == 1)
@@ -578,47 +699,54 @@ FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_contact)(
       const FRICL_REAL m1 = h2 * (t[9 + s] - t[6 + s]);
       const FRICL_REAL m2 = h1 * ((t[s] + t[3 + s]) - (t[6 + s] + t[9 + s]));
       if (s >= a)
-        M9[a * 9 + s] = m0;
+        FRICL_BK_M9(a * 9 + s) = m0;
       if (3 + s >= a)
-        M9[a * 9 + 3 + s] = m1;
+        FRICL_BK_M9(a * 9 + 3 + s) = m1;
       if (6 + s >= a)
-        M9[a * 9 + 6 + s] = m2;
+        FRICL_BK_M9(a * 9 + 6 + s) = m2;
     }
   }
   FRICL_UNROLL
   for (int a = 0; a < 9; ++a)
     FRICL_UNROLL
   for (int c = 0; c < a; ++c)
-    M9[a * 9 + c] = M9[c * 9 + a];
-  /* The host's loop form here: unrolled, the 9 x 9 solve took the
-   * compiler ten times as long for 192 bytes less stack. The mollified
-   * edges are rare; splitting them over several work items is what would
-   * bring this path under the bound. */
-  FRICL_REAL work9[162];
-  FRICL_FN(eig_project_psd)(9, M9, psd, work9);
+    FRICL_BK_M9(a * 9 + c) = FRICL_BK_M9(c * 9 + a);
+  /* Projected in __local memory, in loop form: unrolled, the 9 x 9 solve
+   * took the compiler ten times as long. */
+  FRICL_FN(bk_lproject9)(ls, psd);
   const int PA[4][2] = {{0, 6}, {0, 6}, {3, 6}, {3, 6}};
   const FRICL_REAL PC[4][2] = {{-h2, h1}, {h2, h1}, {-h2, -h1}, {h2, -h1}};
 #define FRICL_BK_P(lo, hi)                                                     \
   ((PC[(lo) / 3][0] * PC[(hi) / 3][0]) *                                       \
-       M9[(PA[(lo) / 3][0] + (lo) % 3) * 9 + PA[(hi) / 3][0] + (hi) % 3] +     \
+       FRICL_BK_M9((PA[(lo) / 3][0] + (lo) % 3) * 9 + PA[(hi) / 3][0] +        \
+                   (hi) % 3) +                                                 \
    (PC[(lo) / 3][0] * PC[(hi) / 3][1]) *                                       \
-       M9[(PA[(lo) / 3][0] + (lo) % 3) * 9 + PA[(hi) / 3][1] + (hi) % 3] +     \
+       FRICL_BK_M9((PA[(lo) / 3][0] + (lo) % 3) * 9 + PA[(hi) / 3][1] +        \
+                   (hi) % 3) +                                                 \
    (PC[(lo) / 3][1] * PC[(hi) / 3][0]) *                                       \
-       M9[(PA[(lo) / 3][1] + (lo) % 3) * 9 + PA[(hi) / 3][0] + (hi) % 3] +     \
+       FRICL_BK_M9((PA[(lo) / 3][1] + (lo) % 3) * 9 + PA[(hi) / 3][0] +        \
+                   (hi) % 3) +                                                 \
    (PC[(lo) / 3][1] * PC[(hi) / 3][1]) *                                       \
-       M9[(PA[(lo) / 3][1] + (lo) % 3) * 9 + PA[(hi) / 3][1] + (hi) % 3])
+       FRICL_BK_M9((PA[(lo) / 3][1] + (lo) % 3) * 9 + PA[(hi) / 3][1] +        \
+                   (hi) % 3))
   FRICL_BK_STREAM(sink, ndof, FRICL_R(0) + FRICL_BK_P(lo, hi));
 #undef FRICL_BK_P
   return B;
 }
 
-__kernel void fricl_barrier_records(
+__kernel FRICL_BK_WG_ATTR void fricl_barrier_records(
     ulong n, int psd, int physical, int want, int given, FRICL_REAL dhat,
     FRICL_REAL kappa, FRICL_REAL dmin0, __global const FRICL_REAL *X,
     __global const FRICL_REAL *Xr, __global const int *vert,
     __global const FRICL_REAL *weight, __global const FRICL_REAL *dmin_a,
     __global const FRICL_REAL *pn_a, __global const FRICL_REAL *pc_a,
     __global const char *dtype_a, __global FRICL_REAL *rec) {
+#if FRICL_STENCIL == 2
+  __local FRICL_REAL scratch[FRICL_BK_WG * FRICL_BK_LN];
+  __local FRICL_REAL *ls = scratch + get_local_id(0);
+#else
+  __local FRICL_REAL *ls = 0;
+#endif
   const ulong c = get_global_id(0);
   if (c >= n)
     return;
@@ -653,7 +781,7 @@ __kernel void fricl_barrier_records(
   sink.dot = 0;
   const FRICL_REAL B =
       FRICL_FN(bk_contact)(type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin,
-                           w, physical, psd, want, g, &sink);
+                           w, physical, psd, want, g, &sink, ls);
   R[0] = B;
   if (want >= 1)
     FRICL_UNROLL
@@ -686,7 +814,7 @@ __kernel void fricl_barrier_records(
 #define FRICL_BAR_O_REC 0x8 /* the record (B, and g / H as rstride holds) */
 #define FRICL_BAR_O_T 0x10  /* t into the record */
 
-__kernel void fricl_barrier_contacts(
+__kernel FRICL_BK_WG_ATTR void fricl_barrier_contacts(
     ulong n, ulong nv, int psd, int physical, int want, int given, int outs,
     FRICL_REAL dhat, FRICL_REAL kappa, FRICL_REAL dmin0,
     __global const FRICL_REAL *X, ulong x_off, __global const FRICL_REAL *Xr,
@@ -699,6 +827,12 @@ __kernel void fricl_barrier_contacts(
     __global FRICL_REAL *pot, ulong pot_off, __global FRICL_REAL *lg,
     ulong lg_off, __global FRICL_REAL *lh, ulong lh_off,
     __global FRICL_REAL *rec, ulong rec_base, int rstride) {
+#if FRICL_STENCIL == 2
+  __local FRICL_REAL scratch[FRICL_BK_WG * FRICL_BK_LN];
+  __local FRICL_REAL *ls = scratch + get_local_id(0);
+#else
+  __local FRICL_REAL *ls = 0;
+#endif
   const ulong c = get_global_id(0);
   if (c >= n)
     return;
@@ -747,7 +881,7 @@ __kernel void fricl_barrier_contacts(
     sink.p[j * dim + u] = dir[dir_off + vx[j] * (ulong)dim + (ulong)u];
   const FRICL_REAL B =
       FRICL_FN(bk_contact)(type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin,
-                           w, physical, psd, want, g, &sink);
+                           w, physical, psd, want, g, &sink, ls);
   if (outs & FRICL_BAR_O_POT)
     pot[pot_off + c] = B;
   if (outs & FRICL_BAR_O_LG)

@@ -15,7 +15,9 @@
 #include "core/fault.h"
 #include "opencl/opencl.h"
 
-/* Kernels here share no local memory, so larger work-groups buy nothing;
+/* Kernels here share no local memory (the barrier's edge-edge kernels
+ * use it only as per-work-item scratch, with a fixed work-group size), so
+ * larger work-groups buy nothing;
  * 256 is within every GPU's limit. On a CPU runtime (one work-group, one
  * thread) smaller ones spread a medium launch over more cores, and keep
  * the stack small where the private memory reported is not what a work
@@ -40,8 +42,19 @@ cl_int fricl__ocl_pick_local_size(const fricl__ocl *o, cl_kernel k,
     err = clGetKernelWorkGroupInfo(k, o->device,
                                    CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
                                    sizeof mult, &mult, NULL);
+  /* A kernel compiled for one work-group size (reqd_work_group_size: the
+   * barrier's edge-edge kernels, which slice __local scratch by work
+   * item) runs with that size. */
+  size_t cwg[3] = {0, 0, 0};
+  if (err == CL_SUCCESS)
+    err = clGetKernelWorkGroupInfo(
+        k, o->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof cwg, cwg, NULL);
   if (err != CL_SUCCESS)
     return err;
+  if (cwg[0]) {
+    *local = cwg[0];
+    return CL_SUCCESS;
+  }
   size_t l = o->is_gpu ? LOCAL_MAX_GPU : LOCAL_MAX_CPU;
   if (wgs && l > wgs)
     l = wgs;
