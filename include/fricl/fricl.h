@@ -19,6 +19,7 @@
  *   Friction laws .. <fricl/fricl_laws.h>
  *   Lagged build ... <fricl/fricl_build.h>
  *   Barrier ........ <fricl/fricl_barrier.h>
+ *   Collision sets . <fricl/fricl_collisions.h>
  *   cl_mem tier .... <fricl/fricl_cl.h> (and its *_cl.h), not included
  *                    here: it needs the OpenCL headers
  *
@@ -90,6 +91,7 @@
 #include "fricl/fricl_barrier.h"
 #include "fricl/fricl_base.h"
 #include "fricl/fricl_build.h"
+#include "fricl/fricl_collisions.h"
 #include "fricl/fricl_laws.h"
 #include "fricl/fricl_scalar.h"
 #include "fricl/fricl_tangential.h"

@@ -254,6 +254,12 @@ static PyMethodDef methods[] = {
      "fricl_tangential_eval."},
     {"build", native_build, METH_VARARGS, "fricl_build."},
     {"barrier_eval", native_barrier_eval, METH_VARARGS, "fricl_barrier_eval."},
+    {"collision_mesh", native_collision_mesh, METH_VARARGS,
+     "fricl_collision_mesh_create."},
+    {"collisions_build", native_collisions_build, METH_VARARGS,
+     "fricl_collisions_build."},
+    {"candidates_build", native_candidates_build, METH_VARARGS,
+     "fricl_candidates_build."},
     {"law", native_law, METH_VARARGS, "fricl_law_eval / fricl_law_step."},
     {"law_info", native_law_info, METH_VARARGS, "fricl_law_get_info."},
     {NULL, NULL, 0, NULL}};

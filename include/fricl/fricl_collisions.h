@@ -1,0 +1,180 @@
+/*
+ * fricl_collisions.h - collision sets from positions: the normal collision
+ * set of a collision mesh (ipctk 1.6.1's NormalCollisions::build, with its
+ * distance types, deduplication into vv/ev/ee/fv/pv, area weights and the
+ * improved max approximator), and the candidate set of a motion
+ * (Candidates::build, for CCD). The set feeds fricl_barrier_eval, the lagged
+ * build and the tangential evaluation as it is. docs/collisions.md is the
+ * normative specification.
+ *
+ * Contents
+ *   Mesh ........ fricl_collision_mesh_create / _destroy / _areas
+ *   Collisions .. fricl_collisions_options_init, fricl_collisions_build,
+ *                 fricl_collision_set_groups / _elements / _count,
+ *                 fricl_collision_set_destroy
+ *   Candidates .. fricl_candidates_build, fricl_candidate_set_pairs,
+ *                 fricl_candidate_set_destroy
+ *
+ * Everything here runs on the context's host threads, in f64; the result
+ * is the same bit for bit whatever the thread count (a deterministic
+ * spatial-hash broad phase, then collisions sorted by their ids).
+ */
+#ifndef FRICL_COLLISIONS_H
+#define FRICL_COLLISIONS_H
+
+#include "fricl/fricl_base.h"
+#include "fricl/fricl_barrier.h" /* fricl_barrier_group */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- mesh */
+
+/* A collision mesh: topology and rest positions (ipctk's CollisionMesh
+ * without a displacement map). Opaque; created once, reused by every
+ * build. Holds its own copies; thread-safe to read concurrently. */
+typedef struct fricl_collision_mesh fricl_collision_mesh;
+
+typedef struct fricl_collision_mesh_desc {
+  uint32_t struct_size; /* set by _desc_init */
+  int dim;              /* 2 or 3 */
+  size_t n_vertices;
+  const double *rest_positions; /* n_vertices x dim, finite (areas, the EE
+                                   mollifier threshold) */
+  size_t n_edges;
+  const int32_t *edges; /* n_edges x 2; every face edge must be listed */
+  size_t n_faces;
+  const int32_t *faces; /* n_faces x 3 (3-D only) */
+} fricl_collision_mesh_desc;
+
+/** Zero @p desc, set struct_size and dim 3. @since 0.5 */
+FRICL_API void fricl_collision_mesh_desc_init(fricl_collision_mesh_desc *desc);
+
+/**
+ * Copy the mesh and derive what the builds need (faces to edges, codim.
+ * vertices and edges, vertex and edge areas, adjacencies) as ipctk does.
+ * The arrays are borrowed for the call. Validation names the argument and
+ * the first bad index (out-of-range or repeated vertex, a face edge not in
+ * `edges`, a non-finite rest position).
+ * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY. @since 0.5
+ */
+FRICL_API fricl_status fricl_collision_mesh_create(
+    fricl_context *ctx, const fricl_collision_mesh_desc *desc,
+    fricl_collision_mesh **out);
+
+/** Free a mesh (NULL is a no-op). Sets built from it stay valid. */
+FRICL_API void fricl_collision_mesh_destroy(fricl_collision_mesh *mesh);
+
+/** The mesh's vertex areas (n_vertices) and edge areas (n_edges), ipctk's
+ * CollisionMesh::vertex_areas / edge_areas; owned by the mesh. */
+FRICL_API void fricl_collision_mesh_areas(const fricl_collision_mesh *mesh,
+                                          const double **vertex_areas,
+                                          const double **edge_areas);
+
+/* ---------------------------------------------------------- collisions */
+
+/* Weight each collision by the areas ipctk uses (use_area_weighting). */
+#define FRICL_COLLISIONS_AREA_WEIGHTING 0x1u
+/* ipctk's CollisionSetType::IMPROVED_MAX_APPROX (negative weights that
+ * cancel the double counting at shared vertices and edges). */
+#define FRICL_COLLISIONS_IMPROVED_MAX_APPROX 0x2u
+
+typedef struct fricl_collisions_options {
+  uint32_t struct_size; /* set by _init */
+  uint32_t flags;       /* FRICL_COLLISIONS_* */
+  double dhat;          /* > 0, finite */
+  double dmin;          /* >= 0, finite */
+  /* Static planes {y : n.y + c = 0} (ipctk's mesh.planes): n unit length,
+   * the signed distance n.x + c is what is compared. */
+  size_t n_planes;
+  const double *plane_normals; /* n_planes x dim */
+  const double *plane_offsets; /* n_planes */
+} fricl_collisions_options;
+
+/** Zero @p options, set struct_size. @since 0.5 */
+FRICL_API void fricl_collisions_options_init(fricl_collisions_options *o);
+
+/* The collisions of one build: arrays owned by the set. */
+typedef struct fricl_collision_set fricl_collision_set;
+
+/**
+ * Build the normal collision set of @p mesh at @p positions (n_vertices x
+ * dim, finite), as ipctk's NormalCollisions.build(mesh, V, dhat, dmin)
+ * with the options' use_area_weighting and collision set type: the same
+ * collisions, kinds, edge-edge distance types and weights (up to the order
+ * of floating-point sums). *inout: NULL to allocate a set, or a set to
+ * refill (its arrays are reused). On failure *inout is left as it was.
+ * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY. @since 0.5
+ */
+FRICL_API fricl_status fricl_collisions_build(
+    fricl_context *ctx, const fricl_collision_mesh *mesh,
+    const double *positions, const fricl_collisions_options *options,
+    fricl_collision_set **inout);
+
+/** Free a set (NULL is a no-op). */
+FRICL_API void fricl_collision_set_destroy(fricl_collision_set *set);
+
+/**
+ * The set as barrier groups, in the order vv, ev, ee, fv, pv (empty
+ * groups are omitted): vertices, weight, dmin, plane, and the distance
+ * types that make fricl_barrier_eval evaluate it as ipctk does (ev: the
+ * line, fv: the plane, ee: the stored type). Outputs are NULL; copy the
+ * groups to set them. Owned by the set, valid until it is rebuilt or
+ * destroyed. @return the number of groups.
+ */
+FRICL_API size_t fricl_collision_set_groups(const fricl_collision_set *set,
+                                            const fricl_barrier_group **out);
+
+/** Collisions of one stencil type (0 for a type the set has none of). */
+FRICL_API size_t fricl_collision_set_count(const fricl_collision_set *set,
+                                           fricl_stencil type);
+
+/**
+ * The ids ipctk's collision objects carry, 2 per collision of @p type:
+ * vv (vertex0, vertex1), ev (edge, vertex), ee (edge0, edge1), fv (face,
+ * vertex), pv (plane, vertex); and for ee the mollifier threshold eps_x
+ * (NULL for other types). Owned by the set. @return the count.
+ */
+FRICL_API size_t fricl_collision_set_elements(const fricl_collision_set *set,
+                                              fricl_stencil type,
+                                              const int32_t **ids,
+                                              const double **eps_x);
+
+/* ---------------------------------------------------------- candidates */
+
+/* Candidate pairs whose inflated bounding boxes overlap over a motion. */
+typedef struct fricl_candidate_set fricl_candidate_set;
+
+/**
+ * ipctk's Candidates.build(mesh, V0, V1, inflation_radius): every
+ * vertex's box spans its positions at t0 and t1 (@p positions1 NULL: a
+ * static scene), inflated by @p inflation_radius (>= 0, finite); the
+ * candidates are the pairs of boxes that overlap, with ipctk's filters
+ * (no shared vertex; 2-D: edge-vertex, 3-D: edge-edge and face-vertex;
+ * codim. vertex-vertex and, in 3-D, codim. edge to codim. vertex), and
+ * the plane-vertex pairs whose signed distance is below the radius.
+ * Sorted by ids. *inout as for fricl_collisions_build.
+ * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY. @since 0.5
+ */
+FRICL_API fricl_status fricl_candidates_build(
+    fricl_context *ctx, const fricl_collision_mesh *mesh,
+    const double *positions0, const double *positions1,
+    double inflation_radius, const fricl_collisions_options *planes,
+    fricl_candidate_set **inout);
+
+/** The pairs of one type, 2 ids each as in fricl_collision_set_elements
+ * (ev: edge, vertex; ee: edge0 < edge1; fv: face, vertex; vv: vertex0 <
+ * vertex1; pv: plane, vertex). @return the count. */
+FRICL_API size_t fricl_candidate_set_pairs(const fricl_candidate_set *set,
+                                           fricl_stencil type,
+                                           const int32_t **ids);
+
+/** Free a candidate set (NULL is a no-op). */
+FRICL_API void fricl_candidate_set_destroy(fricl_candidate_set *set);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FRICL_COLLISIONS_H */

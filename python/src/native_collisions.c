@@ -1,0 +1,248 @@
+/*
+ * native_collisions.c - fricl._native.collision_mesh / collisions_build /
+ * candidates_build: collision sets from positions (fricl_collisions.h).
+ * A mesh is a capsule owning a fricl_collision_mesh; a build returns its
+ * arrays as bytes, per stencil type (vv, ev, ee, fv, pv).
+ */
+#include "native.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <fricl/fricl_collisions.h>
+
+#define MESH_CAPSULE "fricl.collision_mesh"
+
+static void mesh_free(PyObject *cap) {
+  fricl_collision_mesh_destroy(
+      (fricl_collision_mesh *)PyCapsule_GetPointer(cap, MESH_CAPSULE));
+}
+
+typedef struct mesh_call {
+  fricl_collision_mesh_desc d;
+  fricl_collision_mesh *out;
+} mesh_call;
+
+static fricl_status call_mesh(fricl_context *ctx, const void *arg) {
+  mesh_call *c = (mesh_call *)arg;
+  return fricl_collision_mesh_create(ctx, &c->d, &c->out);
+}
+
+/* collision_mesh(ctx, dim, rest float64, edges int32, faces int32) */
+PyObject *native_collision_mesh(PyObject *self, PyObject *args) {
+  PyObject *ctx_obj, *rest, *edges, *faces, *result = NULL;
+  native_context *ctx;
+  native_views views;
+  mesh_call c;
+  int dim;
+  size_t n;
+  void *p;
+  (void)self;
+  if (!PyArg_ParseTuple(args, "OiOOO", &ctx_obj, &dim, &rest, &edges, &faces))
+    return NULL;
+  if ((ctx = native_context_check(ctx_obj)) == NULL)
+    return NULL;
+  if (dim != 2 && dim != 3)
+    return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                         "dim must be 2 or 3, got %d", dim);
+  views.n = 0;
+  memset(&c, 0, sizeof c);
+  fricl_collision_mesh_desc_init(&c.d);
+  c.d.dim = dim;
+  if (native_get_any(&views, rest, "rest_positions", NATIVE_F64, FRICL_F64, 0,
+                     &p, &n) != 0)
+    goto done;
+  c.d.rest_positions = p;
+  c.d.n_vertices = n / (size_t)dim;
+  if (native_get_any(&views, edges, "edges", NATIVE_I32, FRICL_F64, 0, &p,
+                     &n) != 0)
+    goto done;
+  c.d.edges = p;
+  c.d.n_edges = n / 2;
+  if (native_get_any(&views, faces, "faces", NATIVE_I32, FRICL_F64, 0, &p,
+                     &n) != 0)
+    goto done;
+  c.d.faces = p;
+  c.d.n_faces = n / 3;
+  if (native_call(ctx, call_mesh, &c, 0, NULL) != 0)
+    goto done;
+  result = PyCapsule_New(c.out, MESH_CAPSULE, mesh_free);
+  if (!result)
+    fricl_collision_mesh_destroy(c.out);
+done:
+  native_release(&views);
+  return result;
+}
+
+static const fricl_collision_mesh *mesh_of(PyObject *cap) {
+  return (const fricl_collision_mesh *)PyCapsule_GetPointer(cap,
+                                                            MESH_CAPSULE);
+}
+
+typedef struct build_call {
+  const fricl_collision_mesh *mesh;
+  const double *x, *x1;
+  double radius;
+  fricl_collisions_options o;
+  fricl_collision_set *set;
+  fricl_candidate_set *cand;
+} build_call;
+
+static fricl_status call_build(fricl_context *ctx, const void *arg) {
+  build_call *c = (build_call *)arg;
+  return fricl_collisions_build(ctx, c->mesh, c->x, &c->o, &c->set);
+}
+
+static fricl_status call_candidates(fricl_context *ctx, const void *arg) {
+  build_call *c = (build_call *)arg;
+  return fricl_candidates_build(ctx, c->mesh, c->x, c->x1, c->radius, &c->o,
+                                &c->cand);
+}
+
+static PyObject *bytes_of(const void *p, size_t n) {
+  return PyBytes_FromStringAndSize(n ? (const char *)p : "", (Py_ssize_t)n);
+}
+
+/* Planes (optional) into the options. */
+static int get_planes(native_views *views, PyObject *pn, PyObject *pc,
+                      int dim, fricl_collisions_options *o) {
+  void *p;
+  size_t n;
+  if (pn == Py_None)
+    return 0;
+  if (native_get_any(views, pn, "plane_normals", NATIVE_F64, FRICL_F64, 0, &p,
+                     &n) != 0)
+    return -1;
+  o->plane_normals = p;
+  o->n_planes = n / (size_t)dim;
+  if (native_get(views, pc, "plane_offsets", NATIVE_F64, FRICL_F64,
+                 o->n_planes, 0, 0, &p) != 0)
+    return -1;
+  o->plane_offsets = p;
+  return 0;
+}
+
+/* collisions_build(ctx, mesh, X float64, dhat, dmin, flags, plane_normals,
+ *                  plane_offsets) -> 5 tuples (ids, vertices, weights,
+ *                  distance types, eps_x | None, plane normals | None,
+ *                  plane offsets | None) in the order vv, ev, ee, fv, pv */
+PyObject *native_collisions_build(PyObject *self, PyObject *args) {
+  PyObject *ctx_obj, *mesh_obj, *X, *pn, *pc, *result = NULL;
+  native_context *ctx;
+  native_views views;
+  build_call c;
+  unsigned int flags;
+  int dim;
+  void *p;
+  size_t n;
+  (void)self;
+  memset(&c, 0, sizeof c);
+  fricl_collisions_options_init(&c.o);
+  if (!PyArg_ParseTuple(args, "OOiOddIOO", &ctx_obj, &mesh_obj, &dim, &X,
+                        &c.o.dhat, &c.o.dmin, &flags, &pn, &pc))
+    return NULL;
+  c.o.flags = flags;
+  if ((ctx = native_context_check(ctx_obj)) == NULL ||
+      (c.mesh = mesh_of(mesh_obj)) == NULL)
+    return NULL;
+  views.n = 0;
+  if (native_get_any(&views, X, "vertices", NATIVE_F64, FRICL_F64, 0, &p,
+                     &n) != 0)
+    goto done;
+  c.x = p;
+  if (get_planes(&views, pn, pc, dim, &c.o) != 0)
+    goto done;
+  if (native_call(ctx, call_build, &c, 0, NULL) != 0)
+    goto done;
+  result = PyTuple_New(5);
+  for (int t = 0; result && t < 5; ++t) {
+    const int32_t *ids;
+    const double *eps;
+    const fricl_barrier_group *g = NULL, *gs;
+    const size_t ng = fricl_collision_set_groups(c.set, &gs);
+    const size_t m =
+        fricl_collision_set_elements(c.set, (fricl_stencil)t, &ids, &eps);
+    for (size_t i = 0; i < ng; ++i)
+      if ((int)gs[i].type == t)
+        g = &gs[i];
+    const size_t k = (size_t)fricl_stencil_vertex_count((fricl_stencil)t);
+    PyObject *it;
+    if (!g)
+      it = Py_BuildValue("(yyyyOOO)", "", "", "", "", Py_None, Py_None,
+                         Py_None);
+    else
+      it = Py_BuildValue(
+          "(NNNNNNN)", bytes_of(ids, 2 * m * sizeof(int32_t)),
+          bytes_of(g->vertices, k * m * sizeof(int32_t)),
+          bytes_of(g->weight, m * sizeof(double)),
+          g->distance_type ? bytes_of(g->distance_type, m)
+                           : (Py_INCREF(Py_None), Py_None),
+          eps ? bytes_of(eps, m * sizeof(double))
+              : (Py_INCREF(Py_None), Py_None),
+          g->plane_normal
+              ? bytes_of(g->plane_normal, m * (size_t)dim * sizeof(double))
+              : (Py_INCREF(Py_None), Py_None),
+          g->plane_offset ? bytes_of(g->plane_offset, m * sizeof(double))
+                          : (Py_INCREF(Py_None), Py_None));
+    if (!it) {
+      Py_CLEAR(result);
+      break;
+    }
+    PyTuple_SET_ITEM(result, t, it);
+  }
+done:
+  fricl_collision_set_destroy(c.set);
+  native_release(&views);
+  return result;
+}
+
+/* candidates_build(ctx, mesh, dim, X0, X1 | None, radius, plane_normals,
+ *                  plane_offsets) -> 5 bytes of int32 pairs */
+PyObject *native_candidates_build(PyObject *self, PyObject *args) {
+  PyObject *ctx_obj, *mesh_obj, *X0, *X1, *pn, *pc, *result = NULL;
+  native_context *ctx;
+  native_views views;
+  build_call c;
+  int dim;
+  void *p;
+  size_t n;
+  (void)self;
+  memset(&c, 0, sizeof c);
+  fricl_collisions_options_init(&c.o);
+  if (!PyArg_ParseTuple(args, "OOiOOdOO", &ctx_obj, &mesh_obj, &dim, &X0, &X1,
+                        &c.radius, &pn, &pc))
+    return NULL;
+  if ((ctx = native_context_check(ctx_obj)) == NULL ||
+      (c.mesh = mesh_of(mesh_obj)) == NULL)
+    return NULL;
+  views.n = 0;
+  if (native_get_any(&views, X0, "vertices_t0", NATIVE_F64, FRICL_F64, 0, &p,
+                     &n) != 0)
+    goto done;
+  c.x = p;
+  if (X1 != Py_None) {
+    if (native_get(&views, X1, "vertices_t1", NATIVE_F64, FRICL_F64, n, 0, 0,
+                   &p) != 0)
+      goto done;
+    c.x1 = p;
+  }
+  if (get_planes(&views, pn, pc, dim, &c.o) != 0)
+    goto done;
+  if (native_call(ctx, call_candidates, &c, 0, NULL) != 0)
+    goto done;
+  result = PyTuple_New(5);
+  for (int t = 0; result && t < 5; ++t) {
+    const int32_t *ids;
+    const size_t m = fricl_candidate_set_pairs(c.cand, (fricl_stencil)t, &ids);
+    PyObject *b = bytes_of(ids, 2 * m * sizeof(int32_t));
+    if (!b) {
+      Py_CLEAR(result);
+      break;
+    }
+    PyTuple_SET_ITEM(result, t, b);
+  }
+done:
+  fricl_candidate_set_destroy(c.cand);
+  native_release(&views);
+  return result;
+}

@@ -1,0 +1,251 @@
+/* collisions.c - the public entry points of fricl_collisions.h: checks,
+ * always complete before any work, then core's mesh derivation, broad
+ * phase and collision build (core/collisions.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/collisions.h"
+
+#define FAIL(ctx, ...) fricl__fail((ctx), FRICL_STATUS_INVALID_ARGUMENT, __VA_ARGS__)
+
+/* Largest id a collision mesh may use: ids travel as int32 and pair keys
+ * pack two of them. */
+#define MAX_IDS ((size_t)INT32_MAX)
+
+void fricl_collision_mesh_desc_init(fricl_collision_mesh_desc *desc) {
+  if (!desc)
+    return;
+  memset(desc, 0, sizeof *desc);
+  desc->struct_size = (uint32_t)sizeof *desc;
+  desc->dim = 3;
+}
+
+void fricl_collisions_options_init(fricl_collisions_options *o) {
+  if (!o)
+    return;
+  memset(o, 0, sizeof *o);
+  o->struct_size = (uint32_t)sizeof *o;
+}
+
+/* n x dim reals, all finite; the first bad row is named. */
+static fricl_status check_reals(fricl_context *ctx, const char *name,
+                                const double *x, size_t rows, int dim) {
+  if (rows && !x)
+    return FAIL(ctx, "%s is NULL with %zu rows", name, rows);
+  for (size_t i = 0; i < rows * (size_t)dim; ++i)
+    if (!isfinite(x[i]))
+      return FAIL(ctx, "%s[%zu] is not finite (row %zu)", name, i,
+                  i / (size_t)dim);
+  return FRICL_STATUS_OK;
+}
+
+/* Index lists: in range, no repeated vertex within an element. */
+static fricl_status check_ids(fricl_context *ctx, const char *name,
+                              const int32_t *ids, size_t n, int k, size_t nv) {
+  if (n && !ids)
+    return FAIL(ctx, "%s is NULL with %zu rows", name, n);
+  for (size_t i = 0; i < n; ++i)
+    for (int j = 0; j < k; ++j) {
+      const int32_t v = ids[(size_t)k * i + j];
+      if (v < 0 || (size_t)v >= nv)
+        return FAIL(ctx, "%s[%zu][%d] = %d is not a vertex (n_vertices = %zu)",
+                    name, i, j, (int)v, nv);
+      for (int l = 0; l < j; ++l)
+        if (ids[(size_t)k * i + l] == v)
+          return FAIL(ctx, "%s[%zu] repeats vertex %d", name, i, (int)v);
+    }
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl_collision_mesh_create(fricl_context *ctx,
+                                         const fricl_collision_mesh_desc *d,
+                                         fricl_collision_mesh **out) {
+  if (!ctx || !d || !out)
+    return FAIL(ctx, "ctx, desc and out must not be NULL");
+  *out = NULL;
+  fricl__clear_error(ctx);
+  if (d->struct_size < sizeof *d)
+    return FAIL(ctx, "desc.struct_size = %u: use fricl_collision_mesh_desc_init",
+                (unsigned)d->struct_size);
+  if (d->dim != 2 && d->dim != 3)
+    return FAIL(ctx, "dim = %d: must be 2 or 3", d->dim);
+  if (d->n_vertices > MAX_IDS || d->n_edges > MAX_IDS || d->n_faces > MAX_IDS)
+    return FAIL(ctx, "n_vertices, n_edges and n_faces must be at most %zu",
+                MAX_IDS);
+  if (d->dim == 2 && d->n_faces)
+    return FAIL(ctx, "n_faces = %zu: a 2-D mesh has no faces", d->n_faces);
+  FRICL__TRY(check_reals(ctx, "rest_positions", d->rest_positions,
+                         d->n_vertices, d->dim));
+  FRICL__TRY(check_ids(ctx, "edges", d->edges, d->n_edges, 2, d->n_vertices));
+  FRICL__TRY(check_ids(ctx, "faces", d->faces, d->n_faces, 3, d->n_vertices));
+  return fricl__collision_mesh_new(ctx, d, out);
+}
+
+void fricl_collision_mesh_destroy(fricl_collision_mesh *mesh) {
+  fricl__collision_mesh_free(mesh);
+}
+
+void fricl_collision_mesh_areas(const fricl_collision_mesh *mesh,
+                                const double **vertex_areas,
+                                const double **edge_areas) {
+  if (vertex_areas)
+    *vertex_areas = mesh ? mesh->vertex_area : NULL;
+  if (edge_areas)
+    *edge_areas = mesh ? mesh->edge_area : NULL;
+}
+
+static fricl_status check_planes(fricl_context *ctx, int dim,
+                                 const fricl_collisions_options *o) {
+  if (!o || !o->n_planes)
+    return FRICL_STATUS_OK;
+  if (!o->plane_normals || !o->plane_offsets)
+    return FAIL(ctx, "plane_normals and plane_offsets must be given with "
+                     "n_planes = %zu",
+                o->n_planes);
+  FRICL__TRY(check_reals(ctx, "plane_normals", o->plane_normals, o->n_planes,
+                         dim));
+  FRICL__TRY(
+      check_reals(ctx, "plane_offsets", o->plane_offsets, o->n_planes, 1));
+  for (size_t p = 0; p < o->n_planes; ++p) {
+    double nn = 0;
+    for (int i = 0; i < dim; ++i)
+      nn += o->plane_normals[p * (size_t)dim + i] *
+            o->plane_normals[p * (size_t)dim + i];
+    if (nn == 0)
+      return FAIL(ctx, "plane_normals[%zu] is zero", p);
+  }
+  return FRICL_STATUS_OK;
+}
+
+static fricl_status check_common(fricl_context *ctx,
+                                 const fricl_collision_mesh *mesh,
+                                 const void *inout) {
+  if (!ctx)
+    return FRICL_STATUS_INVALID_ARGUMENT;
+  fricl__clear_error(ctx);
+  if (!mesh || !inout)
+    return FAIL(ctx, "mesh and inout must not be NULL");
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl_collisions_build(fricl_context *ctx,
+                                    const fricl_collision_mesh *mesh,
+                                    const double *positions,
+                                    const fricl_collisions_options *o,
+                                    fricl_collision_set **inout) {
+  FRICL__TRY(check_common(ctx, mesh, inout));
+  if (!o)
+    return FAIL(ctx, "options must not be NULL");
+  if (o->struct_size < sizeof *o)
+    return FAIL(ctx,
+                "options.struct_size = %u: use fricl_collisions_options_init",
+                (unsigned)o->struct_size);
+  if (o->flags & ~(FRICL_COLLISIONS_AREA_WEIGHTING |
+                   FRICL_COLLISIONS_IMPROVED_MAX_APPROX))
+    return FAIL(ctx, "options.flags = 0x%x has unknown bits",
+                (unsigned)o->flags);
+  if (!(o->dhat > 0) || !isfinite(o->dhat))
+    return FAIL(ctx, "options.dhat = %g: must be finite and > 0", o->dhat);
+  if (!(o->dmin >= 0) || !isfinite(o->dmin))
+    return FAIL(ctx, "options.dmin = %g: must be finite and >= 0", o->dmin);
+  FRICL__TRY(check_reals(ctx, "positions", positions, mesh->nv, mesh->dim));
+  FRICL__TRY(check_planes(ctx, mesh->dim, o));
+  return fricl__collisions_build(ctx, mesh, positions, o, inout);
+}
+
+void fricl_collision_set_destroy(fricl_collision_set *set) {
+  fricl__collision_set_free(set);
+}
+
+size_t fricl_collision_set_groups(const fricl_collision_set *set,
+                                  const fricl_barrier_group **out) {
+  if (!out)
+    return 0;
+  *out = NULL;
+  return set ? fricl__collision_set_groups(set, out) : 0;
+}
+
+static int type_ok(fricl_stencil type) {
+  return (int)type >= 0 && (int)type < FRICL__NTYPES;
+}
+
+size_t fricl_collision_set_count(const fricl_collision_set *set,
+                                 fricl_stencil type) {
+  return set && type_ok(type)
+             ? fricl__collision_set_elements(set, (int)type, NULL, NULL)
+             : 0;
+}
+
+size_t fricl_collision_set_elements(const fricl_collision_set *set,
+                                    fricl_stencil type, const int32_t **ids,
+                                    const double **eps_x) {
+  if (ids)
+    *ids = NULL;
+  if (eps_x)
+    *eps_x = NULL;
+  if (!set || !type_ok(type))
+    return 0;
+  return fricl__collision_set_elements(set, (int)type, ids, eps_x);
+}
+
+fricl_status fricl_candidates_build(fricl_context *ctx,
+                                    const fricl_collision_mesh *mesh,
+                                    const double *positions0,
+                                    const double *positions1,
+                                    double inflation_radius,
+                                    const fricl_collisions_options *planes,
+                                    fricl_candidate_set **inout) {
+  FRICL__TRY(check_common(ctx, mesh, inout));
+  if (!(inflation_radius >= 0) || !isfinite(inflation_radius))
+    return FAIL(ctx, "inflation_radius = %g: must be finite and >= 0",
+                inflation_radius);
+  FRICL__TRY(check_reals(ctx, "positions0", positions0, mesh->nv, mesh->dim));
+  if (positions1)
+    FRICL__TRY(
+        check_reals(ctx, "positions1", positions1, mesh->nv, mesh->dim));
+  if (planes && planes->struct_size < sizeof *planes)
+    return FAIL(ctx,
+                "planes.struct_size = %u: use fricl_collisions_options_init",
+                (unsigned)planes->struct_size);
+  FRICL__TRY(check_planes(ctx, mesh->dim, planes));
+  fricl_candidate_set *s = *inout;
+  const int fresh = s == NULL;
+  if (fresh) {
+    s = (fricl_candidate_set *)calloc(1, sizeof *s);
+    if (!s)
+      return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                         "candidates: out of memory");
+  }
+  const size_t np = planes ? planes->n_planes : 0;
+  const fricl_status st = fricl__broad_phase(
+      ctx, mesh, positions0, positions1, inflation_radius, np,
+      np ? planes->plane_normals : NULL, np ? planes->plane_offsets : NULL, s);
+  if (st != FRICL_STATUS_OK) {
+    if (fresh) {
+      fricl__candidates_free(s);
+      free(s);
+    }
+    return st;
+  }
+  *inout = s;
+  return FRICL_STATUS_OK;
+}
+
+size_t fricl_candidate_set_pairs(const fricl_candidate_set *set,
+                                 fricl_stencil type, const int32_t **ids) {
+  if (ids)
+    *ids = NULL;
+  if (!set || !type_ok(type))
+    return 0;
+  if (ids)
+    *ids = set->pairs[type].v;
+  return set->pairs[type].n / 2;
+}
+
+void fricl_candidate_set_destroy(fricl_candidate_set *set) {
+  if (!set)
+    return;
+  fricl__candidates_free(set);
+  free(set);
+}

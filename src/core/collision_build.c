@@ -1,0 +1,665 @@
+/* collision_build.c - the normal collision set of a mesh at positions, by
+ * ipctk 1.6.1's NormalCollisions::build rules (docs/collisions.md): the
+ * static candidates of radius (dhat + dmin) / 2, each classified by its
+ * distance type and kept when d^2 < (dhat + dmin)^2, reduced to the
+ * closest features (vv, ev, ee, fv) with ipctk's weights; with the
+ * improved max approximator the signed corrections at shared vertices and
+ * edges; then equal collisions merged (weights summed) and zero weights
+ * dropped. Every candidate yields records on its thread; the records are
+ * sorted by ids (stable, so the sums run in candidate order) and merged,
+ * so the set is the same whatever the thread count. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/collision_narrow.h"
+#include "core/collisions.h"
+#include "core/pool.h"
+
+enum { VV = 0, EV = 1, EE = 2, FV = 3, PV = 4 };
+
+/* One collision before merging: its type, ids (vv: v0 < v1, ev: edge,
+ * vertex, ee: edge0 < edge1, fv: face, vertex), ee distance type (in the
+ * ids' order) and threshold, and weight. */
+typedef struct rec {
+  int32_t a, b;
+  int8_t type, dtype;
+  double w, eps;
+} rec;
+
+typedef struct recs {
+  rec *v;
+  size_t n, cap;
+  int oom;
+} recs;
+
+static void put(recs *r, int type, int32_t a, int32_t b, int dtype, double w,
+                double eps) {
+  if (r->n == r->cap) {
+    const size_t c = r->cap ? 2 * r->cap : 256;
+    rec *v = (rec *)realloc(r->v, c * sizeof *v);
+    if (!v) {
+      r->oom = 1;
+      return;
+    }
+    r->v = v;
+    r->cap = c;
+  }
+  if (type == VV && a > b) {
+    const int32_t t = a;
+    a = b;
+    b = t;
+  }
+  rec *x = &r->v[r->n++];
+  x->a = a;
+  x->b = b;
+  x->type = (int8_t)type;
+  x->dtype = (int8_t)dtype;
+  x->w = w;
+  x->eps = eps;
+}
+
+/* ipctk's EdgeEdgeDistanceType with the two edges swapped. */
+static int ee_swap_type(int t) {
+  static const int8_t sw[9] = {0, 2, 1, 3, 6, 7, 4, 5, 8};
+  return t >= 0 && t <= 8 ? sw[t] : t;
+}
+
+static void put_ee(recs *r, int32_t ea, int32_t eb, int dtype, double w,
+                   double eps) {
+  if (ea > eb)
+    put(r, EE, eb, ea, ee_swap_type(dtype), w, eps);
+  else
+    put(r, EE, ea, eb, dtype, w, eps);
+}
+
+typedef struct build {
+  fricl_context *ctx;
+  const fricl_collision_mesh *m;
+  const double *x;
+  double active; /* (dhat + dmin)^2 */
+  int area;      /* use_area_weighting */
+  const fricl_candidate_set *cand;
+  const fricl__ivec *list; /* the pair list of the current pass */
+  void (*each)(struct build *, recs *, const int32_t *pair);
+  recs *out; /* per piece */
+} build;
+
+static const double *X(const build *b, int32_t v) {
+  return b->x + (size_t)v * (size_t)b->m->dim;
+}
+
+static int32_t edge_v(const fricl_collision_mesh *m, int32_t e, int j) {
+  return m->edges[2 * (size_t)e + j];
+}
+
+/* An edge-vertex collision of known point-edge type: vv at an end point,
+ * else ev. */
+static void put_pe(const build *b, recs *r, int32_t e, int32_t v, int type,
+                   double w) {
+  if (type < 2)
+    put(r, VV, v, edge_v(b->m, e, type), -1, w, 0);
+  else
+    put(r, EV, e, v, -1, w, 0);
+}
+
+/* ------------------------------------------------------- regular pairs */
+
+static void each_vv(build *b, recs *r, const int32_t *p) {
+  if (!(cn_pp(X(b, p[0]), X(b, p[1]), b->m->dim) < b->active))
+    return;
+  const double *A = b->m->vertex_area;
+  put(r, VV, p[0], p[1], -1, b->area ? 0.5 * (A[p[0]] + A[p[1]]) : 1, 0);
+}
+
+static void each_ev(build *b, recs *r, const int32_t *p) {
+  const int dim = b->m->dim;
+  const int32_t e = p[0], v = p[1];
+  const double *x = X(b, v), *e0 = X(b, edge_v(b->m, e, 0)),
+               *e1 = X(b, edge_v(b->m, e, 1));
+  const int t = cn_pe_type(x, e0, e1, dim);
+  if (!(cn_pe(x, e0, e1, dim, t) < b->active))
+    return;
+  put_pe(b, r, e, v, t, b->area ? 0.5 * b->m->vertex_area[v] : 1);
+}
+
+static void each_ee(build *b, recs *r, const int32_t *p) {
+  const fricl_collision_mesh *m = b->m;
+  const int32_t ea = p[0], eb = p[1];
+  const int32_t i[4] = {edge_v(m, ea, 0), edge_v(m, ea, 1), edge_v(m, eb, 0),
+                        edge_v(m, eb, 1)};
+  const double *a0 = X(b, i[0]), *a1 = X(b, i[1]), *b0 = X(b, i[2]),
+               *b1 = X(b, i[3]);
+  const int t = cn_ee_type(a0, a1, b0, b1);
+  if (!(cn_ee(a0, a1, b0, b1, t) < b->active))
+    return;
+  const double *R = m->rest;
+  const double eps = cn_eps_x(R + 3 * (size_t)i[0], R + 3 * (size_t)i[1],
+                              R + 3 * (size_t)i[2], R + 3 * (size_t)i[3]);
+  const double w =
+      b->area ? 0.25 * (m->edge_area[ea] + m->edge_area[eb]) : 1;
+  /* Nearly parallel edges stay edge-edge whatever their type: the
+   * mollifier needs the whole stencil. */
+  if (cn_ee_cross2(a0, a1, b0, b1) < eps || t == 8) {
+    put_ee(r, ea, eb, t, w, eps);
+    return;
+  }
+  if (t < 4)
+    put(r, VV, i[t >> 1], i[2 + (t & 1)], -1, w, 0);
+  else if (t < 6)
+    put(r, EV, ea, i[2 + (t - 4)], -1, w, 0);
+  else
+    put(r, EV, eb, i[t - 6], -1, w, 0);
+}
+
+static void each_fv(build *b, recs *r, const int32_t *p) {
+  const fricl_collision_mesh *m = b->m;
+  const int32_t f = p[0], v = p[1];
+  const int32_t *t = m->faces + 3 * (size_t)f;
+  const double *x = X(b, v), *t0 = X(b, t[0]), *t1 = X(b, t[1]),
+               *t2 = X(b, t[2]);
+  const int type = cn_pt_type(x, t0, t1, t2);
+  if (!(cn_pt(x, t0, t1, t2, type) < b->active))
+    return;
+  const double w = b->area ? 0.25 * m->vertex_area[v] : 1;
+  if (type < 3)
+    put(r, VV, v, t[type], -1, w, 0);
+  else if (type < 6)
+    put(r, EV, m->face_edges[3 * (size_t)f + type - 3], v, -1, w, 0);
+  else
+    put(r, FV, f, v, -1, w, 0);
+}
+
+/* ------------------------------------- the improved max approximator */
+
+static int sorted_has(const fricl__adj *adj, int32_t list, int32_t x) {
+  size_t lo = adj->off[list], hi = adj->off[list + 1];
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (adj->idx[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < adj->off[list + 1] && adj->idx[lo] == x;
+}
+
+static size_t adj_len(const fricl__adj *adj, int32_t i) {
+  return adj->off[i + 1] - adj->off[i];
+}
+
+/* vv from edge-vertex: minus (incident edges - 1) at each end. */
+static void each_ev_neg_vv(build *b, recs *r, const int32_t *p) {
+  const fricl_collision_mesh *m = b->m;
+  double w = 0;
+  for (int s = 0; s < 2; ++s) {
+    const int32_t vi = p[s], vj = p[1 - s];
+    const size_t amt = adj_len(&m->vv, vj) - (size_t)sorted_has(&m->vv, vj, vi);
+    if (amt > 1)
+      w += (1.0 - (double)amt) * (b->area ? 0.5 * m->vertex_area[vi] : 1);
+  }
+  if (w != 0)
+    put(r, VV, p[0], p[1], -1, w, 0);
+}
+
+/* vv from face-vertex: plus one for each interior end not adjacent. */
+static void each_fv_pos_vv(build *b, recs *r, const int32_t *p) {
+  const fricl_collision_mesh *m = b->m;
+  double w = 0;
+  for (int s = 0; s < 2; ++s) {
+    const int32_t vi = p[s], vj = p[1 - s];
+    if (m->on_boundary[vj] || sorted_has(&m->vv, vj, vi))
+      continue;
+    w += b->area ? 0.25 * m->vertex_area[vi] : 1;
+  }
+  if (w != 0)
+    put(r, VV, p[0], p[1], -1, w, 0);
+}
+
+/* ev from face-vertex: minus (incident faces - 1) along the edge. */
+static void each_fv_neg_ev(build *b, recs *r, const int32_t *p) {
+  const fricl_collision_mesh *m = b->m;
+  const int32_t e = p[0], v = p[1];
+  const size_t amt = adj_len(&m->ev, e) - (size_t)sorted_has(&m->ev, e, v);
+  if (amt <= 1)
+    return;
+  const double w =
+      (1.0 - (double)amt) * (b->area ? 0.25 * m->vertex_area[v] : 1);
+  const int t = cn_pe_type(X(b, v), X(b, edge_v(m, e, 0)), X(b, edge_v(m, e, 1)),
+                           3);
+  put_pe(b, r, e, v, t, w);
+}
+
+/* ev from edge-edge: the mollified edge-edge pairs of the vertex's edges
+ * get the negative weight themselves; the others count. */
+static void each_ee_neg_ev(build *b, recs *r, const int32_t *p) {
+  const fricl_collision_mesh *m = b->m;
+  const int32_t ea = p[0], v = p[1];
+  const int32_t a0 = edge_v(m, ea, 0), a1 = edge_v(m, ea, 1);
+  const double w = b->area ? -0.25 * m->edge_area[ea] : -1;
+  const int t = cn_pe_type(X(b, v), X(b, a0), X(b, a1), 3);
+  const double *R = m->rest;
+  double count = 0;
+  for (size_t k = m->ve.off[v]; k < m->ve.off[v + 1]; ++k) {
+    const int32_t eb = m->ve.idx[k];
+    const int32_t b0 = edge_v(m, eb, 0), b1 = edge_v(m, eb, 1);
+    const int32_t q = v == b0 ? b1 : b0;
+    if (q == a0 || q == a1)
+      continue;
+    const double eps = cn_eps_x(R + 3 * (size_t)a0, R + 3 * (size_t)a1,
+                                R + 3 * (size_t)b0, R + 3 * (size_t)b1);
+    if (cn_ee_cross2(X(b, a0), X(b, a1), X(b, b0), X(b, b1)) >= eps) {
+      count += 1;
+      continue;
+    }
+    /* The point-edge type as an edge-edge type of (ea, eb). */
+    const int dt = t == 0 ? (v == b0 ? 0 : 1)
+                          : (t == 1 ? (v == b0 ? 2 : 3) : (v == b0 ? 4 : 5));
+    put_ee(r, ea, eb, dt, w, eps);
+  }
+  if (count == 1)
+    return;
+  put_pe(b, r, ea, v, t, (count - 1) * w);
+}
+
+/* ------------------------------------------------------------- passes */
+
+static void run_piece(void *arg, size_t lo, size_t hi, unsigned piece) {
+  build *b = (build *)arg;
+  recs *r = &b->out[piece];
+  for (size_t i = lo; i < hi && !r->oom; ++i)
+    b->each(b, r, b->list->v + 2 * i);
+}
+
+/* Run `each` over the pairs of `list`, appending the records to `all` in
+ * pair order. */
+static int pass(build *b, const fricl__ivec *list,
+                void (*each)(build *, recs *, const int32_t *), recs *all) {
+  const size_t n = list->n / 2;
+  if (!n)
+    return 1;
+  const unsigned T = fricl__pool_threads(b->ctx->pool);
+  b->out = (recs *)calloc(T, sizeof *b->out);
+  if (!b->out)
+    return 0;
+  b->list = list;
+  b->each = each;
+  fricl__pool_for(b->ctx->pool, n, fricl__grain(b->ctx, 1024), 1, run_piece,
+                  b);
+  int ok = 1;
+  for (unsigned t = 0; t < T; ++t) {
+    recs *o = &b->out[t];
+    ok = ok && !o->oom;
+    if (ok && o->n) {
+      if (all->n + o->n > all->cap) {
+        size_t c = all->cap ? all->cap : 256;
+        while (c < all->n + o->n)
+          c *= 2;
+        rec *v = (rec *)realloc(all->v, c * sizeof *v);
+        if (!v)
+          ok = 0;
+        else {
+          all->v = v;
+          all->cap = c;
+        }
+      }
+      if (ok) {
+        memcpy(all->v + all->n, o->v, o->n * sizeof *o->v);
+        all->n += o->n;
+      }
+    }
+    free(o->v);
+  }
+  free(b->out);
+  b->out = NULL;
+  return ok;
+}
+
+/* The derived candidates of the improved max approximator: for each pair
+ * of `src` (element, vertex) and each sub-element, the pairs whose
+ * distance is active; unique. kind 0: vertex-vertex from edges (k = 2) or
+ * faces (k = 3); kind 1: edge-vertex from faces; kind 2: edge-vertex from
+ * edge-edge. */
+static int derive(const build *b, const fricl__ivec *src, int kind, int k,
+                  fricl__ivec *dst) {
+  const fricl_collision_mesh *m = b->m;
+  const int dim = m->dim;
+  dst->n = 0;
+  for (size_t i = 0; i + 1 < src->n; i += 2) {
+    const int32_t el = src->v[i], v = src->v[i + 1];
+    if (kind == 0) {
+      const int32_t *ids = k == 2 ? m->edges + 2 * (size_t)el
+                                  : m->faces + 3 * (size_t)el;
+      for (int j = 0; j < k; ++j)
+        if (cn_pp(X(b, v), X(b, ids[j]), dim) < b->active &&
+            !fricl__ivec_push2(dst, v < ids[j] ? v : ids[j],
+                               v < ids[j] ? ids[j] : v))
+          return 0;
+    } else if (kind == 1) {
+      for (int j = 0; j < 3; ++j) {
+        const int32_t e = m->face_edges[3 * (size_t)el + j];
+        if (cn_pe(X(b, v), X(b, edge_v(m, e, 0)), X(b, edge_v(m, e, 1)), dim,
+                  -1) < b->active &&
+            !fricl__ivec_push2(dst, e, v))
+          return 0;
+      }
+    } else {
+      for (int s = 0; s < 2; ++s) {
+        const int32_t ei = src->v[i + s], ej = src->v[i + 1 - s];
+        for (int j = 0; j < 2; ++j) {
+          const int32_t vj = edge_v(m, ej, j);
+          if (cn_pe(X(b, vj), X(b, edge_v(m, ei, 0)), X(b, edge_v(m, ei, 1)),
+                    dim, -1) < b->active &&
+              !fricl__ivec_push2(dst, ei, vj))
+            return 0;
+        }
+      }
+    }
+  }
+  /* Sort and drop repeats. */
+  const size_t n = dst->n / 2;
+  if (n < 2)
+    return 1;
+  uint64_t *key = (uint64_t *)malloc(2 * n * sizeof *key);
+  uint32_t *val = (uint32_t *)malloc(2 * n * sizeof *val);
+  if (!key || !val) {
+    free(key);
+    free(val);
+    return 0;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    key[i] = (uint64_t)(uint32_t)dst->v[2 * i] << 32 |
+             (uint32_t)dst->v[2 * i + 1];
+    val[i] = 0;
+  }
+  fricl__radix_sort(key, val, n, key + n, val + n);
+  size_t w = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (i == 0 || key[i] != key[i - 1]) {
+      dst->v[2 * w] = (int32_t)(key[i] >> 32);
+      dst->v[2 * w + 1] = (int32_t)(key[i] & 0xffffffffu);
+      ++w;
+    }
+  dst->n = 2 * w;
+  free(key);
+  free(val);
+  return 1;
+}
+
+/* --------------------------------------------------------------- merge */
+
+struct fricl_collision_set {
+  size_t count[FRICL__NTYPES];
+  int32_t *ids[FRICL__NTYPES];   /* 2 per collision */
+  int32_t *verts[FRICL__NTYPES]; /* k per collision */
+  double *weight[FRICL__NTYPES];
+  int8_t *dtype[FRICL__NTYPES];
+  double *eps_x; /* ee */
+  double *dmin;  /* the largest count, all dmin */
+  double *plane_n, *plane_c;
+  fricl_barrier_group groups[FRICL__NTYPES];
+  size_t n_groups;
+  int dim;
+};
+
+static int grow(void **p, size_t n, size_t elem) {
+  void *q = realloc(*p, (n ? n : 1) * elem);
+  if (!q)
+    return 0;
+  *p = q;
+  return 1;
+}
+
+/* Sort the records of each type by ids (stably), merge equal collisions
+ * (ee: and equal distance type) in record order, drop zero weights (not
+ * fv) and write the set. */
+static int merge(const build *b, recs *all, fricl_collision_set *s) {
+  const size_t n = all->n;
+  uint64_t *key = (uint64_t *)malloc(2 * (n + 1) * sizeof *key);
+  uint32_t *val = (uint32_t *)malloc(2 * (n + 1) * sizeof *val);
+  size_t start[FRICL__NTYPES + 1] = {0};
+  if (!key || !val) {
+    free(key);
+    free(val);
+    return 0;
+  }
+  /* Group by type (counting), then sort each type's range by ids. */
+  for (size_t i = 0; i < n; ++i)
+    start[all->v[i].type + 1]++;
+  for (int t = 0; t < FRICL__NTYPES; ++t)
+    start[t + 1] += start[t];
+  size_t fill[FRICL__NTYPES];
+  memcpy(fill, start, sizeof fill);
+  for (size_t i = 0; i < n; ++i) {
+    const rec *r = &all->v[i];
+    const size_t at = fill[r->type]++;
+    key[at] = (uint64_t)(uint32_t)r->a << 32 | (uint32_t)r->b;
+    val[at] = (uint32_t)i;
+  }
+  for (int t = 0; t < FRICL__NTYPES; ++t)
+    fricl__radix_sort(key + start[t], val + start[t], start[t + 1] - start[t],
+                      key + n + 1, val + n + 1);
+  const fricl_collision_mesh *m = b->m;
+  int ok = 1;
+  for (int t = 0; t < FRICL__NTYPES && ok; ++t) {
+    const size_t lo = start[t], hi = start[t + 1];
+    const int k = t == VV ? 2 : (t == EV ? 3 : (t == PV ? 1 : 4));
+    ok = grow((void **)&s->ids[t], 2 * (hi - lo), sizeof(int32_t)) &&
+         grow((void **)&s->verts[t], (size_t)k * (hi - lo), sizeof(int32_t)) &&
+         grow((void **)&s->weight[t], hi - lo, sizeof(double)) &&
+         grow((void **)&s->dtype[t], hi - lo, sizeof(int8_t)) &&
+         (t != EE || grow((void **)&s->eps_x, hi - lo, sizeof(double)));
+    size_t c = 0;
+    for (size_t i = lo; ok && i < hi;) {
+      size_t j = i + 1;
+      while (j < hi && key[j] == key[i])
+        ++j;
+      /* [i, j): one pair of ids; ee may hold several distance types,
+       * each kept once in first-seen order. */
+      for (size_t u = i; u < j; ++u) {
+        const rec *r = &all->v[val[u]];
+        int seen = 0;
+        for (size_t v = i; v < u && !seen; ++v)
+          seen = all->v[val[v]].dtype == r->dtype;
+        if (seen)
+          continue;
+        double w = 0;
+        for (size_t v = u; v < j; ++v)
+          if (all->v[val[v]].dtype == r->dtype)
+            w += all->v[val[v]].w;
+        if (w == 0 && t != FV)
+          continue;
+        s->ids[t][2 * c] = r->a;
+        s->ids[t][2 * c + 1] = r->b;
+        s->weight[t][c] = w;
+        int32_t *x = s->verts[t] + (size_t)k * c;
+        if (t == VV) {
+          x[0] = r->a;
+          x[1] = r->b;
+          s->dtype[t][c] = -1;
+        } else if (t == EV) {
+          x[0] = r->b;
+          x[1] = edge_v(m, r->a, 0);
+          x[2] = edge_v(m, r->a, 1);
+          s->dtype[t][c] = 2; /* the line, as ipctk evaluates it */
+        } else if (t == EE) {
+          x[0] = edge_v(m, r->a, 0);
+          x[1] = edge_v(m, r->a, 1);
+          x[2] = edge_v(m, r->b, 0);
+          x[3] = edge_v(m, r->b, 1);
+          s->dtype[t][c] = r->dtype;
+          s->eps_x[c] = r->eps;
+        } else if (t == FV) {
+          x[0] = r->b;
+          memcpy(x + 1, m->faces + 3 * (size_t)r->a, 3 * sizeof(int32_t));
+          s->dtype[t][c] = 6; /* the plane */
+        }
+        ++c;
+      }
+      i = j;
+    }
+    s->count[t] = c;
+  }
+  free(key);
+  free(val);
+  return ok;
+}
+
+static int add_planes(const build *b, const fricl_collisions_options *o,
+                      fricl_collision_set *s) {
+  const fricl__ivec *pv = &b->cand->pairs[PV];
+  const size_t n = pv->n / 2;
+  const int dim = b->m->dim;
+  if (!(grow((void **)&s->ids[PV], 2 * n, sizeof(int32_t)) &&
+        grow((void **)&s->verts[PV], n, sizeof(int32_t)) &&
+        grow((void **)&s->weight[PV], n, sizeof(double)) &&
+        grow((void **)&s->dtype[PV], n, sizeof(int8_t)) &&
+        grow((void **)&s->plane_n, n * (size_t)dim, sizeof(double)) &&
+        grow((void **)&s->plane_c, n, sizeof(double))))
+    return 0;
+  size_t c = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t p = pv->v[2 * i], v = pv->v[2 * i + 1];
+    const double *nrm = o->plane_normals + (size_t)p * dim;
+    const double d = o->plane_offsets[p] + cn_dot(nrm, X(b, v), dim);
+    if (!(d < o->dhat + o->dmin))
+      continue;
+    s->ids[PV][2 * c] = p;
+    s->ids[PV][2 * c + 1] = v;
+    s->verts[PV][c] = v;
+    s->weight[PV][c] = b->area ? b->m->vertex_area[v] : 1;
+    s->dtype[PV][c] = -1;
+    memcpy(s->plane_n + c * (size_t)dim, nrm, (size_t)dim * sizeof(double));
+    s->plane_c[c] = o->plane_offsets[p];
+    ++c;
+  }
+  s->count[PV] = c;
+  return 1;
+}
+
+static int write_groups(fricl_collision_set *s, double dmin) {
+  size_t most = 0;
+  for (int t = 0; t < FRICL__NTYPES; ++t)
+    most = s->count[t] > most ? s->count[t] : most;
+  if (!grow((void **)&s->dmin, most, sizeof(double)))
+    return 0;
+  for (size_t i = 0; i < most; ++i)
+    s->dmin[i] = dmin;
+  s->n_groups = 0;
+  for (int t = 0; t < FRICL__NTYPES; ++t) {
+    if (!s->count[t])
+      continue;
+    fricl_barrier_group *g = &s->groups[s->n_groups++];
+    memset(g, 0, sizeof *g);
+    g->type = (fricl_stencil)t;
+    g->count = s->count[t];
+    g->vertices = s->verts[t];
+    g->weight = s->weight[t];
+    g->dmin = s->dmin;
+    g->distance_type = t == VV || t == PV ? NULL : s->dtype[t];
+    if (t == PV) {
+      g->plane_normal = s->plane_n;
+      g->plane_offset = s->plane_c;
+    }
+  }
+  return 1;
+}
+
+void fricl__collision_set_free(fricl_collision_set *s) {
+  if (!s)
+    return;
+  for (int t = 0; t < FRICL__NTYPES; ++t) {
+    free(s->ids[t]);
+    free(s->verts[t]);
+    free(s->weight[t]);
+    free(s->dtype[t]);
+  }
+  free(s->eps_x);
+  free(s->dmin);
+  free(s->plane_n);
+  free(s->plane_c);
+  free(s);
+}
+
+fricl_status fricl__collisions_build(fricl_context *ctx,
+                                     const fricl_collision_mesh *m,
+                                     const double *x,
+                                     const fricl_collisions_options *o,
+                                     fricl_collision_set **inout) {
+  fricl_candidate_set cand;
+  memset(&cand, 0, sizeof cand);
+  const double r = 0.5 * (o->dhat + o->dmin);
+  fricl_status st =
+      fricl__broad_phase(ctx, m, x, NULL, r, o->n_planes, o->plane_normals,
+                         o->plane_offsets, &cand);
+  if (st != FRICL_STATUS_OK) {
+    fricl__candidates_free(&cand);
+    return st;
+  }
+  build b;
+  memset(&b, 0, sizeof b);
+  b.ctx = ctx;
+  b.m = m;
+  b.x = x;
+  b.active = (o->dmin + o->dhat) * (o->dmin + o->dhat);
+  b.area = (o->flags & FRICL_COLLISIONS_AREA_WEIGHTING) != 0;
+  b.cand = &cand;
+  recs all;
+  memset(&all, 0, sizeof all);
+  int ok = pass(&b, &cand.pairs[VV], each_vv, &all) &&
+           pass(&b, &cand.pairs[EV], each_ev, &all) &&
+           pass(&b, &cand.pairs[EE], each_ee, &all) &&
+           pass(&b, &cand.pairs[FV], each_fv, &all);
+  if (ok && (o->flags & FRICL_COLLISIONS_IMPROVED_MAX_APPROX)) {
+    fricl__ivec d;
+    memset(&d, 0, sizeof d);
+    ok = (!cand.pairs[EV].n ||
+          (derive(&b, &cand.pairs[EV], 0, 2, &d) &&
+           pass(&b, &d, each_ev_neg_vv, &all))) &&
+         (!cand.pairs[EE].n || (derive(&b, &cand.pairs[EE], 2, 0, &d) &&
+                                pass(&b, &d, each_ee_neg_ev, &all))) &&
+         (!cand.pairs[FV].n ||
+          (derive(&b, &cand.pairs[FV], 1, 0, &d) &&
+           pass(&b, &d, each_fv_neg_ev, &all) &&
+           derive(&b, &cand.pairs[FV], 0, 3, &d) &&
+           pass(&b, &d, each_fv_pos_vv, &all)));
+    free(d.v);
+  }
+  fricl_collision_set *s = *inout;
+  const int fresh = s == NULL;
+  if (ok && fresh) {
+    s = (fricl_collision_set *)calloc(1, sizeof *s);
+    ok = s != NULL;
+  }
+  if (ok) {
+    s->dim = m->dim;
+    ok = merge(&b, &all, s) && add_planes(&b, o, s) && write_groups(s, o->dmin);
+  }
+  free(all.v);
+  fricl__candidates_free(&cand);
+  if (!ok) {
+    if (fresh)
+      fricl__collision_set_free(s);
+    else if (s) /* refilled partly: leave it empty rather than mixed */
+      memset(s->count, 0, sizeof s->count), s->n_groups = 0;
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                       "collisions: out of memory");
+  }
+  *inout = s;
+  return FRICL_STATUS_OK;
+}
+
+size_t fricl__collision_set_groups(const fricl_collision_set *s,
+                                   const fricl_barrier_group **out) {
+  *out = s->groups;
+  return s->n_groups;
+}
+
+size_t fricl__collision_set_elements(const fricl_collision_set *s, int type,
+                                     const int32_t **ids,
+                                     const double **eps_x) {
+  if (ids)
+    *ids = s->ids[type];
+  if (eps_x)
+    *eps_x = type == EE ? s->eps_x : NULL;
+  return s->count[type];
+}

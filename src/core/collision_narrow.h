@@ -1,0 +1,262 @@
+/*
+ * collision_narrow.h - the distance types and squared distances the
+ * collision build classifies with, in ipctk 1.6.1's forms (the same
+ * formulas, so that a candidate at the activation distance falls on the
+ * same side): point-point, point-line, point-plane, line-line, and the
+ * three classifications (PointEdge-, EdgeEdge-, PointTriangleDistanceType).
+ * f64 host code; the barrier's own distances are kernels/
+ * fricl_distance_math.h. Static inline, included by collision_build.c.
+ */
+#ifndef FRICL_CORE_COLLISION_NARROW_H
+#define FRICL_CORE_COLLISION_NARROW_H
+
+#include <float.h>
+#include <math.h>
+
+static inline double cn_dot(const double *a, const double *b, int dim) {
+  double s = a[0] * b[0] + a[1] * b[1];
+  return dim == 3 ? s + a[2] * b[2] : s;
+}
+
+static inline void cn_sub(const double *a, const double *b, double *c,
+                          int dim) {
+  for (int i = 0; i < dim; ++i)
+    c[i] = a[i] - b[i];
+}
+
+static inline void cn_cross(const double *a, const double *b, double *c) {
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static inline double cn_pp(const double *a, const double *b, int dim) {
+  double d[3] = {0, 0, 0};
+  cn_sub(a, b, d, dim);
+  return cn_dot(d, d, dim);
+}
+
+static inline double cn_pline(const double *p, const double *e0,
+                              const double *e1, int dim) {
+  double e[3] = {0, 0, 0};
+  cn_sub(e1, e0, e, dim);
+  if (dim == 2) {
+    const double num = e[1] * p[0] - e[0] * p[1] + e1[0] * e0[1] -
+                       e1[1] * e0[0];
+    return num * num / cn_dot(e, e, 2);
+  }
+  double a[3] = {0, 0, 0}, b[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+  cn_sub(e0, p, a, 3);
+  cn_sub(e1, p, b, 3);
+  cn_cross(a, b, c);
+  return cn_dot(c, c, 3) / cn_dot(e, e, 3);
+}
+
+/* PointEdgeDistanceType: 0 P_E0, 1 P_E1, 2 P_E. */
+static inline int cn_pe_type(const double *p, const double *e0,
+                             const double *e1, int dim) {
+  double e[3] = {0, 0, 0}, q[3] = {0, 0, 0};
+  cn_sub(e1, e0, e, dim);
+  const double ll = cn_dot(e, e, dim);
+  if (ll == 0)
+    return 0;
+  cn_sub(p, e0, q, dim);
+  const double r = cn_dot(e, q, dim) / ll;
+  return r < 0 ? 0 : (r > 1 ? 1 : 2);
+}
+
+static inline double cn_pe(const double *p, const double *e0,
+                           const double *e1, int dim, int type) {
+  if (type < 0)
+    type = cn_pe_type(p, e0, e1, dim);
+  return type == 0 ? cn_pp(p, e0, dim)
+                   : (type == 1 ? cn_pp(p, e1, dim) : cn_pline(p, e0, e1, dim));
+}
+
+/* Solve (B B^T) x = B q for the 2 x 3 basis B = (b0; b1) with the steps of
+ * a pivoted LDL^T (Eigen's, which ipctk uses), so that points on a region
+ * boundary land on the same side. */
+static inline void cn_ldlt2(const double *b0, const double *b1,
+                            const double *q, double x[2]) {
+  double a00 = cn_dot(b0, b0, 3), a11 = cn_dot(b1, b1, 3);
+  const double a10 = cn_dot(b1, b0, 3);
+  double r0 = cn_dot(b0, q, 3), r1 = cn_dot(b1, q, 3);
+  const int swap = fabs(a11) > fabs(a00);
+  if (swap) {
+    double t = a00;
+    a00 = a11;
+    a11 = t;
+    t = r0;
+    r0 = r1;
+    r1 = t;
+  }
+  const double l10 = a00 != 0 ? a10 / a00 : a10;
+  const double d1 = a11 - l10 * (a00 * l10);
+  double y0 = r0, y1 = r1 - l10 * y0;
+  y0 = fabs(a00) > DBL_MIN ? y0 / a00 : 0;
+  y1 = fabs(d1) > DBL_MIN ? y1 / d1 : 0;
+  y0 = y0 - l10 * y1;
+  x[0] = swap ? y1 : y0;
+  x[1] = swap ? y0 : y1;
+}
+
+/* PointTriangleDistanceType: 0..2 P_T0..2, 3..5 P_E0..2, 6 P_T. */
+static inline int cn_pt_type(const double *p, const double *t0,
+                             const double *t1, const double *t2) {
+  const double *t[3] = {t0, t1, t2};
+  double u0[3] = {0, 0, 0}, u1[3] = {0, 0, 0}, n[3] = {0, 0, 0};
+  cn_sub(t1, t0, u0, 3);
+  cn_sub(t2, t0, u1, 3);
+  cn_cross(u0, u1, n);
+  double prm[3][2];
+  for (int k = 0; k < 3; ++k) {
+    double b0[3], b1[3], q[3];
+    cn_sub(t[(k + 1) % 3], t[k], b0, 3);
+    cn_cross(b0, n, b1);
+    cn_sub(p, t[k], q, 3);
+    cn_ldlt2(b0, b1, q, prm[k]);
+    if (prm[k][0] > 0 && prm[k][0] < 1 && prm[k][1] >= 0)
+      return 3 + k;
+  }
+  if (prm[0][0] <= 0 && prm[2][0] >= 1)
+    return 0;
+  if (prm[1][0] <= 0 && prm[0][0] >= 1)
+    return 1;
+  if (prm[2][0] <= 0 && prm[1][0] >= 1)
+    return 2;
+  return 6;
+}
+
+static inline double cn_pplane(const double *p, const double *t0,
+                               const double *t1, const double *t2) {
+  double u0[3] = {0, 0, 0}, u1[3] = {0, 0, 0}, n[3] = {0, 0, 0}, q[3] = {0, 0, 0};
+  cn_sub(t1, t0, u0, 3);
+  cn_sub(t2, t0, u1, 3);
+  cn_cross(u0, u1, n);
+  cn_sub(p, t0, q, 3);
+  const double s = cn_dot(q, n, 3);
+  return s * s / cn_dot(n, n, 3);
+}
+
+static inline double cn_pt(const double *p, const double *t0,
+                           const double *t1, const double *t2, int type) {
+  const double *t[3] = {t0, t1, t2};
+  if (type < 3)
+    return cn_pp(p, t[type], 3);
+  if (type < 6)
+    return cn_pline(p, t[type - 3], t[(type - 2) % 3], 3);
+  return cn_pplane(p, t0, t1, t2);
+}
+
+/* EdgeEdgeDistanceType for nearly parallel edges. */
+static inline int cn_ee_parallel_type(const double *a0, const double *a1,
+                                      const double *b0, const double *b1) {
+  double ea[3] = {0, 0, 0}, q0[3] = {0, 0, 0}, q1[3] = {0, 0, 0};
+  cn_sub(a1, a0, ea, 3);
+  cn_sub(b0, a0, q0, 3);
+  cn_sub(b1, a0, q1, 3);
+  const double ll = cn_dot(ea, ea, 3);
+  const double al = cn_dot(q0, ea, 3) / ll, be = cn_dot(q1, ea, 3) / ll;
+  int ac, bc;
+  if (al < 0) {
+    ac = (0 <= be && be <= 1) ? 2 : 0;
+    bc = (be <= al) ? 0 : (be <= 1 ? 1 : 2);
+  } else if (al > 1) {
+    ac = (0 <= be && be <= 1) ? 2 : 1;
+    bc = (be >= al) ? 0 : (0 <= be ? 1 : 2);
+  } else {
+    ac = 2;
+    bc = 0;
+  }
+  return bc < 2 ? (ac << 1 | bc) : (6 + ac);
+}
+
+/* EdgeEdgeDistanceType: 0 EA0_EB0, 1 EA0_EB1, 2 EA1_EB0, 3 EA1_EB1,
+ * 4 EA_EB0, 5 EA_EB1, 6 EA0_EB, 7 EA1_EB, 8 EA_EB. */
+static inline int cn_ee_type(const double *a0, const double *a1,
+                             const double *b0, const double *b1) {
+  double u[3] = {0, 0, 0}, v[3] = {0, 0, 0}, w[3] = {0, 0, 0}, n[3] = {0, 0, 0};
+  cn_sub(a1, a0, u, 3);
+  cn_sub(b1, b0, v, 3);
+  cn_sub(a0, b0, w, 3);
+  const double a = cn_dot(u, u, 3), b = cn_dot(u, v, 3), c = cn_dot(v, v, 3);
+  const double d = cn_dot(u, w, 3), e = cn_dot(v, w, 3);
+  const double D = a * c - b * b;
+  if (a == 0 && c == 0)
+    return 0;
+  if (a == 0)
+    return 6;
+  if (c == 0)
+    return 4;
+  cn_cross(u, v, n);
+  if (cn_dot(n, n, 3) < 2.5e-16 * a * c)
+    return cn_ee_parallel_type(a0, a1, b0, b1);
+  int dflt = 8;
+  const double sN = b * e - c * d;
+  double tN, tD;
+  if (sN <= 0) {
+    tN = e;
+    tD = c;
+    dflt = 6;
+  } else if (sN >= D) {
+    tN = e + b;
+    tD = c;
+    dflt = 7;
+  } else {
+    tN = a * e - b * d;
+    tD = D;
+  }
+  if (tN <= 0)
+    return -d <= 0 ? 0 : (-d >= a ? 2 : 4);
+  if (tN >= tD)
+    return -d + b <= 0 ? 1 : (-d + b >= a ? 3 : 5);
+  return dflt;
+}
+
+static inline double cn_ee(const double *a0, const double *a1,
+                           const double *b0, const double *b1, int type) {
+  switch (type) {
+  case 0:
+    return cn_pp(a0, b0, 3);
+  case 1:
+    return cn_pp(a0, b1, 3);
+  case 2:
+    return cn_pp(a1, b0, 3);
+  case 3:
+    return cn_pp(a1, b1, 3);
+  case 4:
+    return cn_pline(b0, a0, a1, 3);
+  case 5:
+    return cn_pline(b1, a0, a1, 3);
+  case 6:
+    return cn_pline(a0, b0, b1, 3);
+  case 7:
+    return cn_pline(a1, b0, b1, 3);
+  default: {
+    double u[3], v[3], n[3], w[3];
+    cn_sub(a1, a0, u, 3);
+    cn_sub(b1, b0, v, 3);
+    cn_cross(u, v, n);
+    cn_sub(b0, a0, w, 3);
+    const double s = cn_dot(w, n, 3);
+    return s * s / cn_dot(n, n, 3);
+  }
+  }
+}
+
+/* |ea x eb|^2 and the mollifier threshold 1e-3 |ea|^2 |eb|^2. */
+static inline double cn_ee_cross2(const double *a0, const double *a1,
+                                  const double *b0, const double *b1) {
+  double u[3] = {0, 0, 0}, v[3] = {0, 0, 0}, n[3] = {0, 0, 0};
+  cn_sub(a1, a0, u, 3);
+  cn_sub(b1, b0, v, 3);
+  cn_cross(u, v, n);
+  return cn_dot(n, n, 3);
+}
+
+static inline double cn_eps_x(const double *a0, const double *a1,
+                              const double *b0, const double *b1) {
+  return 1e-3 * cn_pp(a0, a1, 3) * cn_pp(b0, b1, 3);
+}
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * collisions.h - the collision mesh, the broad phase and the collision set
+ * builder behind fricl_collisions.h (backend-neutral host code on the
+ * context's pool). docs/collisions.md states what they compute.
+ */
+#ifndef FRICL_CORE_COLLISIONS_H
+#define FRICL_CORE_COLLISIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/internal.h"
+#include "fricl/fricl_collisions.h"
+
+/* A growable array of int32 (pairs, lists). */
+typedef struct fricl__ivec {
+  int32_t *v;
+  size_t n, cap;
+} fricl__ivec;
+
+int fricl__ivec_reserve(fricl__ivec *a, size_t cap);
+int fricl__ivec_push2(fricl__ivec *a, int32_t x, int32_t y);
+
+/* Compressed adjacency lists: list i is idx[off[i] .. off[i + 1]), sorted
+ * and unique. */
+typedef struct fricl__adj {
+  size_t *off;
+  int32_t *idx;
+} fricl__adj;
+
+struct fricl_collision_mesh {
+  int dim;
+  size_t nv, ne, nf;
+  double *rest;           /* nv x dim */
+  int32_t *edges;         /* ne x 2 */
+  int32_t *faces;         /* nf x 3 */
+  int32_t *face_edges;    /* nf x 3: edge j joins faces[j], faces[j + 1] */
+  double *vertex_area;    /* nv */
+  double *edge_area;      /* ne */
+  int32_t *codim_v;       /* vertices in no edge */
+  size_t n_codim_v;
+  int32_t *codim_e;       /* edges in no face */
+  size_t n_codim_e;
+  unsigned char *on_boundary; /* nv */
+  fricl__adj vv;          /* vertex -> adjacent vertices */
+  fricl__adj ve;          /* vertex -> incident edges */
+  fricl__adj ev;          /* edge -> opposite vertices of incident faces */
+};
+
+/* Copy a validated mesh description and derive the rest; fails (with a
+ * message) on a face edge missing from the edges, or out of memory. */
+fricl_status fricl__collision_mesh_new(fricl_context *ctx,
+                                       const fricl_collision_mesh_desc *d,
+                                       fricl_collision_mesh **out);
+void fricl__collision_mesh_free(fricl_collision_mesh *m);
+
+/* The candidate pairs of one type: 2 ids each. */
+enum { FRICL__NTYPES = 5 }; /* vv, ev, ee, fv, pv: fricl_stencil order */
+
+struct fricl_candidate_set {
+  fricl__ivec pairs[FRICL__NTYPES];
+};
+
+/* Broad phase: the pairs of boxes that overlap, with ipctk's filters, into
+ * `out` (sorted by ids). v1 NULL: static. */
+fricl_status fricl__broad_phase(fricl_context *ctx,
+                                const fricl_collision_mesh *mesh,
+                                const double *v0, const double *v1,
+                                double radius, size_t n_planes,
+                                const double *plane_n, const double *plane_c,
+                                fricl_candidate_set *out);
+
+void fricl__candidates_clear(fricl_candidate_set *set);
+void fricl__candidates_free(fricl_candidate_set *set);
+
+/* The normal collision set (collision_build.c); options validated. */
+fricl_status fricl__collisions_build(fricl_context *ctx,
+                                     const fricl_collision_mesh *m,
+                                     const double *x,
+                                     const fricl_collisions_options *o,
+                                     fricl_collision_set **inout);
+void fricl__collision_set_free(fricl_collision_set *s);
+size_t fricl__collision_set_groups(const fricl_collision_set *s,
+                                   const fricl_barrier_group **out);
+size_t fricl__collision_set_elements(const fricl_collision_set *s, int type,
+                                     const int32_t **ids,
+                                     const double **eps_x);
+
+/* An in-place LSD radix sort of 64-bit keys carrying a 32-bit payload,
+ * stable. tmp: n scratch keys and payloads. */
+void fricl__radix_sort(uint64_t *key, uint32_t *val, size_t n, uint64_t *tk,
+                       uint32_t *tv);
+
+#endif
