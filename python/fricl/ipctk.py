@@ -71,10 +71,13 @@ from .errors import InvalidArgumentError, UnsupportedError
 from .tangential import ContactGroup, Contacts
 
 from .ipctk_barrier import BarrierPotential  # noqa: E402
+from .ipctk_collisions import (Candidates, CollisionMesh,  # noqa: E402
+                               NormalCollisions)
 
 __all__ = ["FrictionPotential", "TangentialPotential", "TangentialCollisions",
            "build_tangential_collisions", "read_tangential_collisions",
-           "BarrierPotential"]
+           "BarrierPotential", "CollisionMesh", "NormalCollisions",
+           "Candidates"]
 
 _TYPES = ("vv", "ev", "ee", "fv", "pv")
 _LISTS = {"vv": "vv_collisions", "ev": "ev_collisions",

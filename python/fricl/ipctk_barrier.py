@@ -21,6 +21,7 @@ from . import _ipctk_args as _ia
 from . import _native
 from ._tables import PSD
 from .context import Context
+from .ipctk_collisions import NormalCollisions
 
 _KIND = {"VertexVertexNormalCollision": ("vv", 0, 2),
          "EdgeVertexNormalCollision": ("ev", 1, 3),
@@ -38,6 +39,13 @@ def _context(device: str) -> Context:
 
 
 def _groups(collisions: Any, mesh: Any) -> Tuple[Tuple[Any, ...], ...]:
+    if isinstance(collisions, NormalCollisions):
+        return collisions._groups  # fricl's own set: its arrays as they are
+    return _ipctk_groups(collisions, mesh)
+
+
+def _ipctk_groups(collisions: Any,
+                  mesh: Any) -> Tuple[Tuple[Any, ...], ...]:
     E = np.asarray(mesh.edges)
     F = np.asarray(mesh.faces)
     cols: Dict[int, Dict[str, List[Any]]] = {}

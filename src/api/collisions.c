@@ -220,7 +220,8 @@ fricl_status fricl_candidates_build(fricl_context *ctx,
   const size_t np = planes ? planes->n_planes : 0;
   const fricl_status st = fricl__broad_phase(
       ctx, mesh, positions0, positions1, inflation_radius, np,
-      np ? planes->plane_normals : NULL, np ? planes->plane_offsets : NULL, s);
+      np ? planes->plane_normals : NULL, np ? planes->plane_offsets : NULL, NULL,
+      NULL, s);
   if (st != FRICL_STATUS_OK) {
     if (fresh) {
       fricl__candidates_free(s);

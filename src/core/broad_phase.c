@@ -8,6 +8,7 @@
  * the cells the boxes cover plus the pairs that share a cell; the cell
  * size is the mean box size, grown when boxes would cover too many cells. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,9 @@ typedef struct query {
   size_t n_runs;
   fricl__ivec *out; /* per piece */
   int oom;
+  int type; /* the fricl_stencil of the pairs */
+  fricl__pair_fn visit;
+  void *user;
 } query;
 
 static int overlap(const box *a, const box *b, int dim) {
@@ -158,7 +162,8 @@ static int keep(const query *q, int32_t a, int32_t b) {
   }
 }
 
-static void report(query *q, fricl__ivec *o, size_t ia, size_t ib, int self) {
+static void report(query *q, fricl__ivec *o, unsigned piece, size_t ia,
+                   size_t ib, int self) {
   int32_t a = q->aid ? q->aid[ia] : (int32_t)ia;
   int32_t b = self ? (q->aid ? q->aid[ib] : (int32_t)ib)
                    : (q->bid ? q->bid[ib] : (int32_t)ib);
@@ -169,7 +174,9 @@ static void report(query *q, fricl__ivec *o, size_t ia, size_t ib, int self) {
     a = b;
     b = t;
   }
-  if (!fricl__ivec_push2(o, a, b))
+  if (q->visit)
+    q->visit(q->user, piece, q->type, a, b);
+  else if (!fricl__ivec_push2(o, a, b))
     q->oom = 1;
 }
 
@@ -200,7 +207,7 @@ static void scan_cells(void *arg, size_t lo, size_t hi, unsigned piece) {
           c[d] = cell_of(q, ba->lo[d] > bb->lo[d] ? ba->lo[d] : bb->lo[d], d);
         if (cell_key(c) != key)
           continue;
-        report(q, o, vi, self ? vj : (vj & ~TAG), self);
+        report(q, o, piece, vi, self ? vj : (vj & ~TAG), self);
       }
     }
   }
@@ -229,7 +236,12 @@ static void choose_grid(query *q) {
     }
   }
   const size_t n = q->na + nb;
-  double h = n ? sum / (double)n : 1;
+  static double scale = 0;
+  if (scale == 0) {
+    const char *e = getenv("FRICL_GRID_SCALE");
+    scale = e ? atof(e) : 1;
+  }
+  double h = n ? scale * sum / (double)n : 1;
   double span = 0;
   for (int d = 0; d < dim; ++d) {
     q->org[d] = lo[d];
@@ -319,6 +331,9 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
   if (ok) {
     fricl__pool_for(ctx->pool, q->n_runs, fricl__grain(ctx, 256), 1,
                     scan_cells, q);
+    if (getenv("FRICL_BP_DEBUG"))
+      fprintf(stderr, "query kind %d: na %zu nb %zu h %g entries %zu runs %zu\n",
+              q->kind, q->na, q->nb, q->h, q->n_entries, q->n_runs);
     ok = !q->oom;
   }
   for (unsigned t = 0; q->out && t < threads; ++t) {
@@ -400,6 +415,7 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
                                 const double *v0, const double *v1,
                                 double radius, size_t n_planes,
                                 const double *plane_n, const double *plane_c,
+                                fricl__pair_fn visit, void *user,
                                 fricl_candidate_set *out) {
   fricl__candidates_clear(out);
   const int dim = m->dim;
@@ -421,9 +437,12 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
   memset(&base, 0, sizeof base);
   base.dim = dim;
   base.mesh = m;
+  base.visit = visit;
+  base.user = user;
   if (dim == 2) {
     query q = base;
     q.kind = Q_EV;
+    q.type = FRICL_STENCIL_EV;
     q.A = eb;
     q.na = m->ne;
     q.B = vb;
@@ -432,11 +451,13 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
   } else {
     query q = base;
     q.kind = Q_EE;
+    q.type = FRICL_STENCIL_EE;
     q.A = eb;
     q.na = m->ne;
     ok = run_query(ctx, &q, &out->pairs[FRICL_STENCIL_EE]);
     q = base;
     q.kind = Q_FV;
+    q.type = FRICL_STENCIL_FV;
     q.A = fb;
     q.na = m->nf;
     q.B = vb;
@@ -446,6 +467,7 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
   if (ok && m->n_codim_v) {
     query q = base;
     q.kind = Q_VV;
+    q.type = FRICL_STENCIL_VV;
     q.A = cvb;
     q.aid = m->codim_v;
     q.na = m->n_codim_v;
@@ -454,6 +476,7 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
   if (ok && dim == 3 && m->n_codim_v && m->n_codim_e) {
     query q = base;
     q.kind = Q_EV;
+    q.type = FRICL_STENCIL_EV;
     q.A = ceb;
     q.aid = m->codim_e;
     q.na = m->n_codim_e;

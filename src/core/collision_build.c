@@ -82,6 +82,11 @@ typedef struct build {
   const fricl__ivec *list; /* the pair list of the current pass */
   void (*each)(struct build *, recs *, const int32_t *pair);
   recs *out; /* per piece */
+  /* Fused with the broad phase: per type and piece, the records and the
+   * active pairs (those that made a collision). */
+  unsigned pieces;
+  recs *prec[4];
+  fricl__ivec *act[4];
 } build;
 
 static const double *X(const build *b, int32_t v) {
@@ -263,6 +268,50 @@ static void each_ee_neg_ev(build *b, recs *r, const int32_t *p) {
 
 /* ------------------------------------------------------------- passes */
 
+/* The broad phase's pairs, classified where they are found. */
+static void visit(void *user, unsigned piece, int type, int32_t a,
+                  int32_t c) {
+  build *b = (build *)user;
+  static void (*const each[4])(build *, recs *, const int32_t *) = {
+      each_vv, each_ev, each_ee, each_fv};
+  recs *r = &b->prec[type][piece];
+  const size_t before = r->n;
+  const int32_t pair[2] = {a, c};
+  each[type](b, r, pair);
+  if (r->n != before && !fricl__ivec_push2(&b->act[type][piece], a, c))
+    r->oom = 1;
+}
+
+static int append_recs(recs *all, const recs *o) {
+  if (o->oom)
+    return 0;
+  if (!o->n)
+    return 1;
+  if (all->n + o->n > all->cap) {
+    size_t c = all->cap ? all->cap : 256;
+    while (c < all->n + o->n)
+      c *= 2;
+    rec *v = (rec *)realloc(all->v, c * sizeof *v);
+    if (!v)
+      return 0;
+    all->v = v;
+    all->cap = c;
+  }
+  memcpy(all->v + all->n, o->v, o->n * sizeof *o->v);
+  all->n += o->n;
+  return 1;
+}
+
+static int append_pairs(fricl__ivec *all, const fricl__ivec *o) {
+  if (!o->n)
+    return 1;
+  if (!fricl__ivec_reserve(all, all->n + o->n))
+    return 0;
+  memcpy(all->v + all->n, o->v, o->n * sizeof *o->v);
+  all->n += o->n;
+  return 1;
+}
+
 static void run_piece(void *arg, size_t lo, size_t hi, unsigned piece) {
   build *b = (build *)arg;
   recs *r = &b->out[piece];
@@ -287,27 +336,8 @@ static int pass(build *b, const fricl__ivec *list,
                   b);
   int ok = 1;
   for (unsigned t = 0; t < T; ++t) {
-    recs *o = &b->out[t];
-    ok = ok && !o->oom;
-    if (ok && o->n) {
-      if (all->n + o->n > all->cap) {
-        size_t c = all->cap ? all->cap : 256;
-        while (c < all->n + o->n)
-          c *= 2;
-        rec *v = (rec *)realloc(all->v, c * sizeof *v);
-        if (!v)
-          ok = 0;
-        else {
-          all->v = v;
-          all->cap = c;
-        }
-      }
-      if (ok) {
-        memcpy(all->v + all->n, o->v, o->n * sizeof *o->v);
-        all->n += o->n;
-      }
-    }
-    free(o->v);
+    ok = ok && append_recs(all, &b->out[t]);
+    free(b->out[t].v);
   }
   free(b->out);
   b->out = NULL;
@@ -587,14 +617,6 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
                                      fricl_collision_set **inout) {
   fricl_candidate_set cand;
   memset(&cand, 0, sizeof cand);
-  const double r = 0.5 * (o->dhat + o->dmin);
-  fricl_status st =
-      fricl__broad_phase(ctx, m, x, NULL, r, o->n_planes, o->plane_normals,
-                         o->plane_offsets, &cand);
-  if (st != FRICL_STATUS_OK) {
-    fricl__candidates_free(&cand);
-    return st;
-  }
   build b;
   memset(&b, 0, sizeof b);
   b.ctx = ctx;
@@ -603,27 +625,60 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
   b.active = (o->dmin + o->dhat) * (o->dmin + o->dhat);
   b.area = (o->flags & FRICL_COLLISIONS_AREA_WEIGHTING) != 0;
   b.cand = &cand;
+  b.pieces = fricl__pool_threads(ctx->pool);
   recs all;
   memset(&all, 0, sizeof all);
-  int ok = pass(&b, &cand.pairs[VV], each_vv, &all) &&
-           pass(&b, &cand.pairs[EV], each_ev, &all) &&
-           pass(&b, &cand.pairs[EE], each_ee, &all) &&
-           pass(&b, &cand.pairs[FV], each_fv, &all);
+  fricl__ivec active[4];
+  memset(active, 0, sizeof active);
+  int ok = 1;
+  for (int t = 0; t < 4; ++t) {
+    b.prec[t] = (recs *)calloc(b.pieces, sizeof(recs));
+    b.act[t] = (fricl__ivec *)calloc(b.pieces, sizeof(fricl__ivec));
+    ok = ok && b.prec[t] && b.act[t];
+  }
+  const double r = 0.5 * (o->dhat + o->dmin);
+  fricl_status st = FRICL_STATUS_OK;
+  if (ok)
+    st = fricl__broad_phase(ctx, m, x, NULL, r, o->n_planes, o->plane_normals,
+                            o->plane_offsets, visit, &b, &cand);
+  /* In type order, each type's pieces in order: the sequence of a
+   * single-threaded run. */
+  for (int t = 0; t < 4; ++t)
+    for (unsigned p = 0; b.prec[t] && b.act[t] && p < b.pieces; ++p) {
+      ok = ok && append_recs(&all, &b.prec[t][p]) &&
+           append_pairs(&active[t], &b.act[t][p]);
+      free(b.prec[t][p].v);
+      free(b.act[t][p].v);
+    }
+  for (int t = 0; t < 4; ++t) {
+    free(b.prec[t]);
+    free(b.act[t]);
+  }
+  if (st != FRICL_STATUS_OK) {
+    free(all.v);
+    for (int t = 0; t < 4; ++t)
+      free(active[t].v);
+    fricl__candidates_free(&cand);
+    return st;
+  }
+  /* The improved max approximator's derived pairs come only from active
+   * pairs: a sub-element within reach makes its element within reach. */
   if (ok && (o->flags & FRICL_COLLISIONS_IMPROVED_MAX_APPROX)) {
     fricl__ivec d;
     memset(&d, 0, sizeof d);
-    ok = (!cand.pairs[EV].n ||
-          (derive(&b, &cand.pairs[EV], 0, 2, &d) &&
-           pass(&b, &d, each_ev_neg_vv, &all))) &&
-         (!cand.pairs[EE].n || (derive(&b, &cand.pairs[EE], 2, 0, &d) &&
-                                pass(&b, &d, each_ee_neg_ev, &all))) &&
-         (!cand.pairs[FV].n ||
-          (derive(&b, &cand.pairs[FV], 1, 0, &d) &&
+    ok = (!active[EV].n || (derive(&b, &active[EV], 0, 2, &d) &&
+                            pass(&b, &d, each_ev_neg_vv, &all))) &&
+         (!active[EE].n || (derive(&b, &active[EE], 2, 0, &d) &&
+                            pass(&b, &d, each_ee_neg_ev, &all))) &&
+         (!active[FV].n ||
+          (derive(&b, &active[FV], 1, 0, &d) &&
            pass(&b, &d, each_fv_neg_ev, &all) &&
-           derive(&b, &cand.pairs[FV], 0, 3, &d) &&
+           derive(&b, &active[FV], 0, 3, &d) &&
            pass(&b, &d, each_fv_pos_vv, &all)));
     free(d.v);
   }
+  for (int t = 0; t < 4; ++t)
+    free(active[t].v);
   fricl_collision_set *s = *inout;
   const int fresh = s == NULL;
   if (ok && fresh) {
@@ -639,8 +694,10 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
   if (!ok) {
     if (fresh)
       fricl__collision_set_free(s);
-    else if (s) /* refilled partly: leave it empty rather than mixed */
-      memset(s->count, 0, sizeof s->count), s->n_groups = 0;
+    else if (s) { /* refilled partly: leave it empty rather than mixed */
+      memset(s->count, 0, sizeof s->count);
+      s->n_groups = 0;
+    }
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "collisions: out of memory");
   }

@@ -61,13 +61,22 @@ struct fricl_candidate_set {
   fricl__ivec pairs[FRICL__NTYPES];
 };
 
+/* A pair of the broad phase, handed over on the pool thread that found it
+ * (piece: that thread's index, < fricl__pool_threads). Within a type and
+ * a piece the pairs come in a fixed order; pieces in order give the same
+ * sequence for any thread count. */
+typedef void (*fricl__pair_fn)(void *user, unsigned piece, int type,
+                               int32_t a, int32_t b);
+
 /* Broad phase: the pairs of boxes that overlap, with ipctk's filters, into
- * `out` (sorted by ids). v1 NULL: static. */
+ * `out` (sorted by ids), or, with `visit`, handed to it (vv, ev, ee, fv;
+ * pv pairs always go to `out`). v1 NULL: static. */
 fricl_status fricl__broad_phase(fricl_context *ctx,
                                 const fricl_collision_mesh *mesh,
                                 const double *v0, const double *v1,
                                 double radius, size_t n_planes,
                                 const double *plane_n, const double *plane_c,
+                                fricl__pair_fn visit, void *user,
                                 fricl_candidate_set *out);
 
 void fricl__candidates_clear(fricl_candidate_set *set);

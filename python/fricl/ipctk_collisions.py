@@ -1,0 +1,461 @@
+"""fricl.ipctk.CollisionMesh, NormalCollisions and Candidates: ipctk
+1.6.1's collision sets, built by fricl from positions
+(``fricl_collisions_build``) and kept as arrays.
+
+``NormalCollisions().build(mesh, V, dhat, dmin)`` gives the collisions,
+kinds, edge-edge distance types and weights of ipctk's build (with
+``use_area_weighting`` and the improved max approximator); fricl's
+``BarrierPotential`` and ``TangentialCollisions.build`` read its arrays
+as they are, with no per-call conversion. ``mesh`` may be fricl's
+``CollisionMesh`` or ipctk's (converted once and kept).
+
+One difference, by decision: ipctk keeps two edge-edge collisions of the
+same two edges apart when they were recorded in opposite edge order (its
+equality compares the stored distance type without accounting for the
+order), so its set can hold a pair whose weights cancel; fricl stores
+each pair once (edge0 < edge1, type in that order) with the summed
+weight, and drops it when the sum is exactly 0. The potential is the same.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _convert as cv
+from . import _native
+from .context import Context
+from .errors import InvalidArgumentError, UnsupportedError
+
+__all__ = ["CollisionMesh", "NormalCollisions", "Candidates",
+           "NormalCollision"]
+
+_TYPES = ("vv", "ev", "ee", "fv", "pv")
+_K = {"vv": 2, "ev": 3, "ee": 4, "fv": 4, "pv": 1}
+_AREA, _IMPROVED = 0x1, 0x2
+_CONTEXTS: Dict[str, Context] = {}
+
+
+def _context(device: str) -> Context:
+    ctx = _CONTEXTS.get(device)
+    if ctx is None or ctx.closed:
+        ctx = _CONTEXTS[device] = Context(device)
+    return ctx
+
+
+def _count(x: Any) -> int:
+    return int(x() if callable(x) else x)
+
+
+class CollisionMesh:
+    """``ipctk.CollisionMesh(rest_positions, edges, faces)`` kept by fricl
+    (f64 rest positions, int32 edges and faces; every face edge must be in
+    ``edges``). ``planes``: a list of ``(normal, offset)`` pairs (unit
+    normals), ipctk's ``mesh.planes``."""
+
+    def __init__(self, rest_positions: Any, edges: Any = None,
+                 faces: Any = None, *, planes: Sequence[Any] = (),
+                 device: str = "host") -> None:
+        R = cv.real(rest_positions, cv.F64, "rest_positions")
+        if R.ndim != 2 or R.shape[1] not in (2, 3):
+            raise InvalidArgumentError(
+                "argument 'rest_positions': expected an (n, 2) or (n, 3) "
+                "array, got shape %s" % (R.shape,))
+        dim = R.shape[1]
+        E = np.ascontiguousarray(np.zeros((0, 2)) if edges is None else edges,
+                                 dtype=np.int32).reshape(-1, 2)
+        F = np.ascontiguousarray(np.zeros((0, 3)) if faces is None else faces,
+                                 dtype=np.int32).reshape(-1, 3)
+        self._R, self._E, self._F, self._dim = R, E, F, dim
+        self._ctx = _context(device)
+        self._native = _native.collision_mesh(self._ctx, dim,
+                                              R.ravel(), E.ravel(), F.ravel())
+        self.planes = list(planes)
+
+    @classmethod
+    def from_ipctk(cls, mesh: Any, device: str = "host") -> "CollisionMesh":
+        """fricl's copy of an ipctk ``CollisionMesh`` (its collision-mesh
+        rest positions, edges, faces and planes)."""
+        planes = [(np.asarray(p.normal(), float), float(p.offset()))
+                  for p in getattr(mesh, "planes", [])]
+        return cls(np.asarray(mesh.rest_positions), np.asarray(mesh.edges),
+                   np.asarray(mesh.faces), planes=planes, device=device)
+
+    rest_positions = property(lambda self: self._R)
+    edges = property(lambda self: self._E)
+    faces = property(lambda self: self._F)
+    dim = property(lambda self: self._dim)
+    num_vertices = property(lambda self: self._R.shape[0])
+    num_edges = property(lambda self: self._E.shape[0])
+    num_faces = property(lambda self: self._F.shape[0])
+    ndof = property(lambda self: self._R.size)
+
+    def _planes(self) -> Tuple[Optional[np.ndarray], Optional[np.ndarray]]:
+        if not self.planes:
+            return None, None
+        n = np.ascontiguousarray([np.asarray(p[0], float).ravel()[:self._dim]
+                                  for p in self.planes], dtype=np.float64)
+        c = np.ascontiguousarray([float(p[1]) for p in self.planes])
+        return n.ravel(), c
+
+    def __repr__(self) -> str:
+        return "<fricl.ipctk.CollisionMesh %d vertices, %d edges, %d faces>" \
+            % (self.num_vertices, self.num_edges, self.num_faces)
+
+
+# ipctk meshes converted once each (pybind11 objects take no weak
+# references, so the key is the object with the arrays it had).
+_MESHES: Dict[int, Tuple[Any, Tuple[Any, ...], CollisionMesh]] = {}
+
+
+def as_mesh(mesh: Any) -> CollisionMesh:
+    """``mesh`` as fricl's CollisionMesh (ipctk's is converted once and
+    kept while it stays the same object with the same shapes)."""
+    if isinstance(mesh, CollisionMesh):
+        return mesh
+    key = id(mesh)
+    sig = (_count(mesh.num_vertices), _count(mesh.num_edges),
+           _count(mesh.num_faces), len(getattr(mesh, "planes", [])))
+    hit = _MESHES.get(key)
+    if hit is not None and hit[0] is mesh and hit[1] == sig:
+        return hit[2]
+    fm = CollisionMesh.from_ipctk(mesh)
+    if len(_MESHES) > 64:
+        _MESHES.clear()
+    _MESHES[key] = (mesh, sig, fm)
+    return fm
+
+
+class NormalCollision:
+    """One collision of a fricl ``NormalCollisions`` (a view of its
+    arrays): ``kind`` ("vv", "ev", "ee", "fv", "pv"), ipctk's id
+    attributes (``vertex0_id``/``vertex1_id``, ``edge_id``/``vertex_id``,
+    ``edge0_id``/``edge1_id``/``dtype``/``eps_x``, ``face_id``/
+    ``vertex_id``, ``plane``/``vertex_id``), ``weight``, ``dmin`` and
+    ``vertex_ids()``."""
+
+    __slots__ = ("kind", "_a", "_b", "weight", "dmin", "_ids", "_extra")
+
+    def __init__(self, kind: str, a: int, b: int, weight: float, dmin: float,
+                 ids: Tuple[int, ...], extra: Any = None) -> None:
+        self.kind, self._a, self._b = kind, a, b
+        self.weight, self.dmin, self._ids, self._extra = weight, dmin, ids, \
+            extra
+
+    def __getattr__(self, name: str) -> Any:
+        names = {"vv": ("vertex0_id", "vertex1_id"),
+                 "ev": ("edge_id", "vertex_id"),
+                 "ee": ("edge0_id", "edge1_id"),
+                 "fv": ("face_id", "vertex_id"),
+                 "pv": ("plane_id", "vertex_id")}[self.kind]
+        if name in names:
+            return self._a if name == names[0] else self._b
+        if self.kind == "ee" and name in ("dtype", "eps_x"):
+            import ipctk
+            dt, eps = self._extra
+            return ipctk.EdgeEdgeDistanceType(dt) if name == "dtype" else eps
+        if self.kind == "pv" and name == "plane":
+            return self._extra
+        raise AttributeError(name)
+
+    def vertex_ids(self, edges: Any = None, faces: Any = None) -> List[int]:
+        """The stencil's vertices, padded with -1 to 4 (ipctk's form)."""
+        return list(self._ids) + [-1] * (4 - len(self._ids))
+
+    def num_vertices(self) -> int:
+        return len(self._ids)
+
+    def __repr__(self) -> str:
+        return "<fricl.ipctk.NormalCollision %s %s w=%g>" % (
+            self.kind, self._ids, self.weight)
+
+
+class NormalCollisions:
+    """ipctk's ``NormalCollisions`` built by fricl and kept as arrays.
+
+    ``use_area_weighting`` (default False, as ipctk) and
+    ``collision_set_type`` (``"IPC"`` or ``"IMPROVED_MAX_APPROX"``, or
+    ipctk's enum; ``use_improved_max_approximator`` is the same as a
+    bool) choose the build. ``build(mesh, vertices, dhat, dmin=0,
+    broad_phase=None)``; ``len``, item access, ``vv_collisions`` ...
+    ``pv_collisions``, ``is_vertex_vertex(i)`` ...,
+    ``compute_minimum_distance(mesh, vertices)``. The arrays of each kind
+    are ``arrays(kind)``: ids, vertices, weights, distance types.
+    """
+
+    def __init__(self, *, device: str = "host") -> None:
+        self.use_area_weighting = False
+        self._improved = False
+        self.enable_shape_derivatives = False
+        self._device = device
+        self._clear()
+
+    def _clear(self) -> None:
+        self._arrays: Dict[str, Dict[str, Any]] = {}
+        self._groups: Tuple[Any, ...] = ()
+        self._n = [0] * 5
+        self.dhat = self.dmin = None
+        self._dim = 0
+        self._nv = 0
+        self._version = getattr(self, "_version", 0) + 1
+
+    # -- options -------------------------------------------------------
+    @property
+    def collision_set_type(self) -> str:
+        return "IMPROVED_MAX_APPROX" if self._improved else "IPC"
+
+    @collision_set_type.setter
+    def collision_set_type(self, value: Any) -> None:
+        name = getattr(value, "name", value)
+        if name not in ("IPC", "IMPROVED_MAX_APPROX"):
+            raise UnsupportedError("collision_set_type: fricl builds IPC and "
+                                   "IMPROVED_MAX_APPROX sets, not %r" % (value,))
+        self._improved = name == "IMPROVED_MAX_APPROX"
+
+    @property
+    def use_improved_max_approximator(self) -> bool:
+        return self._improved
+
+    @use_improved_max_approximator.setter
+    def use_improved_max_approximator(self, value: bool) -> None:
+        self._improved = bool(value)
+
+    # -- build ---------------------------------------------------------
+    def build(self, *args: Any, **kw: Any) -> None:
+        """``build(mesh, vertices, dhat, dmin=0, broad_phase=None)`` or
+        ipctk's ``build(candidates, mesh, vertices, dhat, dmin=0)`` (the
+        set does not depend on the candidates: fricl finds its own)."""
+        if args and isinstance(args[0], (Candidates,)) or (
+                args and type(args[0]).__name__ == "Candidates"):
+            args = args[1:]
+        names = ("mesh", "vertices", "dhat", "dmin", "broad_phase")
+        vals = dict(zip(names, args))
+        for k, v in kw.items():
+            if k not in names:
+                raise TypeError("build() got an unexpected keyword %r" % k)
+            vals[k] = v
+        if self.enable_shape_derivatives:
+            raise UnsupportedError("enable_shape_derivatives: not in fricl")
+        mesh = as_mesh(vals["mesh"])
+        V = cv.real(vals["vertices"], cv.F64, "vertices")
+        if V.shape != (mesh.num_vertices, mesh.dim):
+            raise InvalidArgumentError(
+                "argument 'vertices': expected the collision mesh's (%d, %d) "
+                "array, got shape %s" % (mesh.num_vertices, mesh.dim,
+                                         V.shape))
+        dhat = float(vals["dhat"])
+        dmin = float(vals.get("dmin", 0.0))
+        flags = (_AREA if self.use_area_weighting else 0) | \
+            (_IMPROVED if self._improved else 0)
+        pn, pc = mesh._planes()
+        res = _native.collisions_build(mesh._ctx, mesh._native,
+                                       mesh.dim, V.ravel(), dhat, dmin, flags,
+                                       pn, pc)
+        self._clear()
+        self._dim, self._nv = mesh.dim, mesh.num_vertices
+        self.dhat, self.dmin = dhat, dmin
+        self._mesh = mesh
+        groups = []
+        for t, (name, it) in enumerate(zip(_TYPES, res)):
+            ids = np.frombuffer(it[0], np.int32).reshape(-1, 2)
+            verts = np.frombuffer(it[1], np.int32)
+            w = np.frombuffer(it[2], np.float64)
+            dt = None if it[3] is None else np.frombuffer(it[3], np.int8)
+            eps = None if it[4] is None else np.frombuffer(it[4], np.float64)
+            pnn = None if it[5] is None else np.frombuffer(it[5], np.float64)
+            pcc = None if it[6] is None else np.frombuffer(it[6], np.float64)
+            self._n[t] = len(w)
+            self._arrays[name] = dict(ids=ids, vertices=verts.reshape(
+                -1, _K[name]), weight=w, distance_type=dt, eps_x=eps,
+                plane_normal=pnn, plane_offset=pcc)
+            if len(w):
+                dm = np.full(len(w), dmin)
+                groups.append((t, verts, w, dm,
+                               None if dt is None else dt.view(np.uint8),
+                               pnn, pcc))
+        self._groups = tuple(groups)
+
+    # -- container -----------------------------------------------------
+    def arrays(self, kind: str) -> Dict[str, Any]:
+        """The arrays of one kind ("vv", ... "pv"): ``ids`` (n x 2, ipctk's
+        ids), ``vertices`` (n x k), ``weight``, ``distance_type``,
+        ``eps_x`` (ee), ``plane_normal``/``plane_offset`` (pv). Read-only
+        views, valid until the next build."""
+        return self._arrays.get(kind, {})
+
+    def __len__(self) -> int:
+        return sum(self._n)
+
+    def empty(self) -> bool:
+        return len(self) == 0
+
+    def clear(self) -> None:
+        self._clear()
+
+    def _locate(self, i: int) -> Tuple[int, int]:
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("collision index %d out of range (%d)" % (i, n))
+        for t, c in enumerate(self._n):
+            if i < c:
+                return t, i
+            i -= c
+        raise IndexError(i)  # pragma: no cover
+
+    def _item(self, t: int, j: int) -> NormalCollision:
+        name = _TYPES[t]
+        a = self._arrays[name]
+        extra: Any = None
+        if name == "ee":
+            extra = (int(a["distance_type"][j]), float(a["eps_x"][j]))
+        elif name == "pv":
+            d = self._dim
+            extra = (a["plane_normal"][d * j:d * j + d].copy(),
+                     float(a["plane_offset"][j]))
+        return NormalCollision(name, int(a["ids"][j, 0]), int(a["ids"][j, 1]),
+                               float(a["weight"][j]), float(self.dmin),
+                               tuple(int(v) for v in a["vertices"][j]), extra)
+
+    def __getitem__(self, i: int) -> NormalCollision:
+        return self._item(*self._locate(int(i)))
+
+    def _list(self, t: int) -> List[NormalCollision]:
+        return [self._item(t, j) for j in range(self._n[t])]
+
+    vv_collisions = property(lambda self: self._list(0))
+    ev_collisions = property(lambda self: self._list(1))
+    ee_collisions = property(lambda self: self._list(2))
+    fv_collisions = property(lambda self: self._list(3))
+    pv_collisions = property(lambda self: self._list(4))
+
+    def _is(self, i: int, t: int) -> bool:
+        return self._locate(int(i))[0] == t
+
+    def is_vertex_vertex(self, i: int) -> bool:
+        return self._is(i, 0)
+
+    def is_edge_vertex(self, i: int) -> bool:
+        return self._is(i, 1)
+
+    def is_edge_edge(self, i: int) -> bool:
+        return self._is(i, 2)
+
+    def is_face_vertex(self, i: int) -> bool:
+        return self._is(i, 3)
+
+    def is_plane_vertex(self, i: int) -> bool:
+        return self._is(i, 4)
+
+    def compute_minimum_distance(self, mesh: Any, vertices: Any) -> float:
+        """The smallest distance over the set (as each collision is
+        evaluated: ev on the line, fv on the plane, ee by its type), or
+        inf for an empty set."""
+        V = cv.real(vertices, cv.F64, "vertices")
+        best = np.inf
+        for name in _TYPES:
+            a = self._arrays.get(name)
+            if not a or not len(a["weight"]):
+                continue
+            d2 = _distances(name, a, V)
+            best = min(best, float(np.sqrt(d2.min())))
+        return best
+
+    def __repr__(self) -> str:
+        return "<fricl.ipctk.NormalCollisions %d collisions %s>" % (
+            len(self), dict((t, c) for t, c in zip(_TYPES, self._n) if c))
+
+
+def _distances(name: str, a: Dict[str, Any], V: np.ndarray) -> np.ndarray:
+    """Squared distances of the collisions of one kind, evaluated as
+    ipctk evaluates them."""
+    X = V[a["vertices"]]
+    if name == "vv":
+        return ((X[:, 0] - X[:, 1]) ** 2).sum(1)
+    if name == "pv":
+        d = V.shape[1]
+        n = a["plane_normal"].reshape(-1, d)
+        s = (n * X[:, 0]).sum(1) + a["plane_offset"]
+        return s * s / (n * n).sum(1)
+    if name == "ev":
+        p, e0, e1 = X[:, 0], X[:, 1], X[:, 2]
+        e = e1 - e0
+        if V.shape[1] == 2:
+            c = e[:, 0] * (p - e0)[:, 1] - e[:, 1] * (p - e0)[:, 0]
+            return c * c / (e * e).sum(1)
+        c = np.cross(e0 - p, e1 - p)
+        return (c * c).sum(1) / (e * e).sum(1)
+    if name == "fv":
+        p, t0, t1, t2 = X[:, 0], X[:, 1], X[:, 2], X[:, 3]
+        n = np.cross(t1 - t0, t2 - t0)
+        s = ((p - t0) * n).sum(1)
+        return s * s / (n * n).sum(1)
+    out = np.empty(len(X))
+    for i, (x, t) in enumerate(zip(X, a["distance_type"])):
+        out[i] = _ee_distance(x, int(t))
+    return out
+
+
+def _point_line(p: Any, a: Any, b: Any) -> float:
+    c = np.cross(a - p, b - p)
+    return float(c @ c / ((b - a) @ (b - a)))
+
+
+def _ee_distance(x: np.ndarray, t: int) -> float:
+    a0, a1, b0, b1 = x
+    pts = [(a0, b0), (a0, b1), (a1, b0), (a1, b1)]
+    if t < 4:
+        d = pts[t][0] - pts[t][1]
+        return float(d @ d)
+    if t < 6:
+        return _point_line((b0, b1)[t - 4], a0, a1)
+    if t < 8:
+        return _point_line((a0, a1)[t - 6], b0, b1)
+    n = np.cross(a1 - a0, b1 - b0)
+    s = (b0 - a0) @ n
+    return float(s * s / (n @ n))
+
+
+class Candidates:
+    """ipctk's ``Candidates`` built by fricl: ``build(mesh, vertices_t0,
+    vertices_t1=None, inflation_radius=0, broad_phase=None)`` (ipctk's
+    static and motion forms), ``len``, ``vv_candidates`` ...
+    ``pv_candidates`` as (n, 2) id arrays (sorted), ``empty()``,
+    ``clear()``."""
+
+    def __init__(self) -> None:
+        self._pairs: List[np.ndarray] = [np.zeros((0, 2), np.int32)] * 5
+
+    def build(self, mesh: Any, vertices_t0: Any, *args: Any,
+              **kw: Any) -> None:
+        fm = as_mesh(mesh)
+        V0 = cv.real(vertices_t0, cv.F64, "vertices_t0")
+        rest = list(args)
+        V1 = None
+        if rest and not np.isscalar(rest[0]):
+            V1 = cv.real(rest.pop(0), cv.F64, "vertices_t1")
+        V1 = kw.pop("vertices_t1", V1)
+        r = float(rest.pop(0) if rest else kw.pop("inflation_radius", 0.0))
+        pn, pc = fm._planes()
+        res = _native.candidates_build(
+            fm._ctx, fm._native, fm.dim, V0.ravel(),
+            None if V1 is None else np.ascontiguousarray(V1).ravel(), r,
+            pn, pc)
+        self._pairs = [np.frombuffer(b, np.int32).reshape(-1, 2) for b in res]
+
+    vv_candidates = property(lambda self: self._pairs[0])
+    ev_candidates = property(lambda self: self._pairs[1])
+    ee_candidates = property(lambda self: self._pairs[2])
+    fv_candidates = property(lambda self: self._pairs[3])
+    pv_candidates = property(lambda self: self._pairs[4])
+
+    def __len__(self) -> int:
+        return sum(len(p) for p in self._pairs)
+
+    def empty(self) -> bool:
+        return len(self) == 0
+
+    def clear(self) -> None:
+        self._pairs = [np.zeros((0, 2), np.int32)] * 5
