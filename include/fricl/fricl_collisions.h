@@ -22,8 +22,8 @@
 #ifndef FRICL_COLLISIONS_H
 #define FRICL_COLLISIONS_H
 
-#include "fricl/fricl_base.h"
 #include "fricl/fricl_barrier.h" /* fricl_barrier_group */
+#include "fricl/fricl_base.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -159,9 +159,8 @@ typedef struct fricl_candidate_set fricl_candidate_set;
  */
 FRICL_API fricl_status fricl_candidates_build(
     fricl_context *ctx, const fricl_collision_mesh *mesh,
-    const double *positions0, const double *positions1,
-    double inflation_radius, const fricl_collisions_options *planes,
-    fricl_candidate_set **inout);
+    const double *positions0, const double *positions1, double inflation_radius,
+    const fricl_collisions_options *planes, fricl_candidate_set **inout);
 
 /** The pairs of one type, 2 ids each as in fricl_collision_set_elements
  * (ev: edge, vertex; ee: edge0 < edge1; fv: face, vertex; vv: vertex0 <

@@ -75,8 +75,7 @@ done:
 }
 
 static const fricl_collision_mesh *mesh_of(PyObject *cap) {
-  return (const fricl_collision_mesh *)PyCapsule_GetPointer(cap,
-                                                            MESH_CAPSULE);
+  return (const fricl_collision_mesh *)PyCapsule_GetPointer(cap, MESH_CAPSULE);
 }
 
 typedef struct build_call {
@@ -104,8 +103,8 @@ static PyObject *bytes_of(const void *p, size_t n) {
 }
 
 /* Planes (optional) into the options. */
-static int get_planes(native_views *views, PyObject *pn, PyObject *pc,
-                      int dim, fricl_collisions_options *o) {
+static int get_planes(native_views *views, PyObject *pn, PyObject *pc, int dim,
+                      fricl_collisions_options *o) {
   void *p;
   size_t n;
   if (pn == Py_None)
@@ -115,8 +114,8 @@ static int get_planes(native_views *views, PyObject *pn, PyObject *pc,
     return -1;
   o->plane_normals = p;
   o->n_planes = n / (size_t)dim;
-  if (native_get(views, pc, "plane_offsets", NATIVE_F64, FRICL_F64,
-                 o->n_planes, 0, 0, &p) != 0)
+  if (native_get(views, pc, "plane_offsets", NATIVE_F64, FRICL_F64, o->n_planes,
+                 0, 0, &p) != 0)
     return -1;
   o->plane_offsets = p;
   return 0;
@@ -146,8 +145,8 @@ PyObject *native_collisions_build(PyObject *self, PyObject *args) {
       (c.mesh = mesh_of(mesh_obj)) == NULL)
     return NULL;
   views.n = 0;
-  if (native_get_any(&views, X, "vertices", NATIVE_F64, FRICL_F64, 0, &p,
-                     &n) != 0)
+  if (native_get_any(&views, X, "vertices", NATIVE_F64, FRICL_F64, 0, &p, &n) !=
+      0)
     goto done;
   c.x = p;
   if (get_planes(&views, pn, pc, dim, &c.o) != 0)
@@ -168,8 +167,8 @@ PyObject *native_collisions_build(PyObject *self, PyObject *args) {
     const size_t k = (size_t)fricl_stencil_vertex_count((fricl_stencil)t);
     PyObject *it;
     if (!g)
-      it = Py_BuildValue("(yyyyOOO)", "", "", "", "", Py_None, Py_None,
-                         Py_None);
+      it =
+          Py_BuildValue("(yyyyOOO)", "", "", "", "", Py_None, Py_None, Py_None);
     else
       it = Py_BuildValue(
           "(NNNNNNN)", bytes_of(ids, 2 * m * sizeof(int32_t)),

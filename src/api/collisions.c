@@ -7,7 +7,8 @@
 
 #include "core/collisions.h"
 
-#define FAIL(ctx, ...) fricl__fail((ctx), FRICL_STATUS_INVALID_ARGUMENT, __VA_ARGS__)
+#define FAIL(ctx, ...)                                                         \
+  fricl__fail((ctx), FRICL_STATUS_INVALID_ARGUMENT, __VA_ARGS__)
 
 /* Largest id a collision mesh may use: ids travel as int32 and pair keys
  * pack two of them. */
@@ -66,7 +67,8 @@ fricl_status fricl_collision_mesh_create(fricl_context *ctx,
   *out = NULL;
   fricl__clear_error(ctx);
   if (d->struct_size < sizeof *d)
-    return FAIL(ctx, "desc.struct_size = %u: use fricl_collision_mesh_desc_init",
+    return FAIL(ctx,
+                "desc.struct_size = %u: use fricl_collision_mesh_desc_init",
                 (unsigned)d->struct_size);
   if (d->dim != 2 && d->dim != 3)
     return FAIL(ctx, "dim = %d: must be 2 or 3", d->dim);
@@ -100,11 +102,12 @@ static fricl_status check_planes(fricl_context *ctx, int dim,
   if (!o || !o->n_planes)
     return FRICL_STATUS_OK;
   if (!o->plane_normals || !o->plane_offsets)
-    return FAIL(ctx, "plane_normals and plane_offsets must be given with "
-                     "n_planes = %zu",
+    return FAIL(ctx,
+                "plane_normals and plane_offsets must be given with "
+                "n_planes = %zu",
                 o->n_planes);
-  FRICL__TRY(check_reals(ctx, "plane_normals", o->plane_normals, o->n_planes,
-                         dim));
+  FRICL__TRY(
+      check_reals(ctx, "plane_normals", o->plane_normals, o->n_planes, dim));
   FRICL__TRY(
       check_reals(ctx, "plane_offsets", o->plane_offsets, o->n_planes, 1));
   for (size_t p = 0; p < o->n_planes; ++p) {
@@ -141,8 +144,8 @@ fricl_status fricl_collisions_build(fricl_context *ctx,
     return FAIL(ctx,
                 "options.struct_size = %u: use fricl_collisions_options_init",
                 (unsigned)o->struct_size);
-  if (o->flags & ~(FRICL_COLLISIONS_AREA_WEIGHTING |
-                   FRICL_COLLISIONS_IMPROVED_MAX_APPROX))
+  if (o->flags &
+      ~(FRICL_COLLISIONS_AREA_WEIGHTING | FRICL_COLLISIONS_IMPROVED_MAX_APPROX))
     return FAIL(ctx, "options.flags = 0x%x has unknown bits",
                 (unsigned)o->flags);
   if (!(o->dhat > 0) || !isfinite(o->dhat))
@@ -189,21 +192,17 @@ size_t fricl_collision_set_elements(const fricl_collision_set *set,
   return fricl__collision_set_elements(set, (int)type, ids, eps_x);
 }
 
-fricl_status fricl_candidates_build(fricl_context *ctx,
-                                    const fricl_collision_mesh *mesh,
-                                    const double *positions0,
-                                    const double *positions1,
-                                    double inflation_radius,
-                                    const fricl_collisions_options *planes,
-                                    fricl_candidate_set **inout) {
+fricl_status fricl_candidates_build(
+    fricl_context *ctx, const fricl_collision_mesh *mesh,
+    const double *positions0, const double *positions1, double inflation_radius,
+    const fricl_collisions_options *planes, fricl_candidate_set **inout) {
   FRICL__TRY(check_common(ctx, mesh, inout));
   if (!(inflation_radius >= 0) || !isfinite(inflation_radius))
     return FAIL(ctx, "inflation_radius = %g: must be finite and >= 0",
                 inflation_radius);
   FRICL__TRY(check_reals(ctx, "positions0", positions0, mesh->nv, mesh->dim));
   if (positions1)
-    FRICL__TRY(
-        check_reals(ctx, "positions1", positions1, mesh->nv, mesh->dim));
+    FRICL__TRY(check_reals(ctx, "positions1", positions1, mesh->nv, mesh->dim));
   if (planes && planes->struct_size < sizeof *planes)
     return FAIL(ctx,
                 "planes.struct_size = %u: use fricl_collisions_options_init",
@@ -218,10 +217,10 @@ fricl_status fricl_candidates_build(fricl_context *ctx,
                          "candidates: out of memory");
   }
   const size_t np = planes ? planes->n_planes : 0;
-  const fricl_status st = fricl__broad_phase(
-      ctx, mesh, positions0, positions1, inflation_radius, np,
-      np ? planes->plane_normals : NULL, np ? planes->plane_offsets : NULL, NULL,
-      NULL, s);
+  const fricl_status st =
+      fricl__broad_phase(ctx, mesh, positions0, positions1, inflation_radius,
+                         np, np ? planes->plane_normals : NULL,
+                         np ? planes->plane_offsets : NULL, NULL, NULL, s);
   if (st != FRICL_STATUS_OK) {
     if (fresh) {
       fricl__candidates_free(s);

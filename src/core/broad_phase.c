@@ -1,14 +1,15 @@
 /* broad_phase.c - candidate pairs of a collision mesh: boxes of vertices
  * (inflated, over a motion), edges and faces as ipctk builds them, paired
- * through a uniform spatial hash. A pair is reported by exactly one cell
- * (the one holding the low corner of the two boxes' intersection), so no
- * pair list needs deduplication; cells are visited in key order, split
- * into contiguous runs per thread and concatenated in run order, and the
- * result is sorted by ids: the same output for any thread count. Cost:
- * the cells the boxes cover plus the pairs that share a cell; the cell
- * size is the mean box size, grown when boxes would cover too many cells. */
+ * through a uniform spatial hash. The small boxes of one set are stored
+ * once each, in the cell of their low corner (found through a hash table);
+ * every box of the other set probes the cells a box it overlaps can start
+ * in, so each pair is met exactly once and no list needs deduplication.
+ * The few big boxes (a floor, an obstacle's faces) are paired apart:
+ * against a grid of the other set's small boxes, and with each other.
+ * Probes are split into contiguous index ranges per thread, whose outputs
+ * are kept apart and concatenated in order: the same output for any
+ * thread count. Cost O(n) expected, plus the pairs. */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,28 +104,40 @@ static int sort_pairs(fricl__ivec *p) {
 
 enum { Q_EV, Q_EE, Q_FV, Q_VV };
 
+enum { PHASES = FRICL__BP_PHASES };
+
 /* One pairing of box set A with box set B (B NULL: A with itself). ids
  * map a box to the id it reports (NULL: its index). */
 typedef struct query {
-  int kind, dim;
+  int kind, dim, type;
   const fricl_collision_mesh *mesh;
   const box *A, *B;
   const int32_t *aid, *bid;
   size_t na, nb;
-  double h, org[3];
-  /* cell entries, sorted by key: value = box index, B boxes tagged by
-   * the high bit */
-  uint64_t *key;
-  uint32_t *val;
-  size_t n_entries;
-  size_t *runs; /* starts of the cells in key order, plus the end */
-  size_t n_runs;
-  fricl__ivec *out; /* per piece */
-  int oom;
-  int type; /* the fricl_stencil of the pairs */
   fricl__pair_fn visit;
   void *user;
+  unsigned pieces;  /* pool threads */
+  fricl__ivec *out; /* per phase and piece, without a visitor */
+  int oom;
 } query;
+
+/* A uniform grid over a set of small boxes, each stored once, in the cell
+ * of its low corner; a cell is found through an open-addressing table. */
+typedef struct grid {
+  int dim;
+  double h, org[3], reach; /* reach: the largest box extent stored */
+  const box *boxes;
+  uint32_t *ids; /* box indices sorted by cell */
+  uint64_t *keys;
+  box *sorted; /* the boxes in that order (probes read them in a row) */
+  size_t n;
+  struct slot {
+    uint64_t key1; /* cell key + 1, 0: empty */
+    uint32_t lo, hi;
+  } * table;
+  size_t tmask;
+  int tshift; /* 64 - log2(table size) */
+} grid;
 
 static int overlap(const box *a, const box *b, int dim) {
   for (int i = 0; i < dim; ++i)
@@ -133,12 +146,85 @@ static int overlap(const box *a, const box *b, int dim) {
   return 1;
 }
 
-static int64_t cell_of(const query *q, double x, int axis) {
-  return (int64_t)floor((x - q->org[axis]) / q->h);
+static int64_t cell_of(const grid *g, double x, int axis) {
+  return (int64_t)floor((x - g->org[axis]) / g->h);
 }
 
 static uint64_t cell_key(const int64_t c[3]) {
   return (uint64_t)c[0] << 42 | (uint64_t)c[1] << 21 | (uint64_t)c[2];
+}
+
+/* Fibonacci hashing on the mixed key: the top bits of the product depend
+ * on every bit of the key. */
+static size_t hash_slot(uint64_t k, int shift) {
+  k ^= k >> 29;
+  return (size_t)((k * 0x9E3779B97F4A7C15ull) >> shift);
+}
+
+static void grid_free(grid *g) {
+  free(g->ids);
+  free(g->keys);
+  free(g->sorted);
+  free(g->table);
+  memset(g, 0, sizeof *g);
+}
+
+/* Grid over boxes[sel[i]] (sel NULL: all n), cell size h, origin org. */
+static int grid_build(grid *g, int dim, const box *boxes, const uint32_t *sel,
+                      size_t n, double h, const double *org) {
+  memset(g, 0, sizeof *g);
+  g->dim = dim;
+  g->h = h;
+  g->boxes = boxes;
+  g->n = n;
+  memcpy(g->org, org, sizeof g->org);
+  g->ids = (uint32_t *)malloc((2 * n + 1) * sizeof *g->ids);
+  g->keys = (uint64_t *)malloc((2 * n + 1) * sizeof *g->keys);
+  if (!g->ids || !g->keys)
+    return 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t b = sel ? sel[i] : (uint32_t)i;
+    int64_t c[3] = {0, 0, 0};
+    double ext = 0;
+    for (int d = 0; d < dim; ++d) {
+      c[d] = cell_of(g, boxes[b].lo[d], d);
+      const double e = boxes[b].hi[d] - boxes[b].lo[d];
+      ext = e > ext ? e : ext;
+    }
+    g->reach = ext > g->reach ? ext : g->reach;
+    g->keys[i] = cell_key(c);
+    g->ids[i] = b;
+  }
+  fricl__radix_sort(g->keys, g->ids, n, g->keys + n, g->ids + n);
+  size_t runs = 0;
+  for (size_t i = 0; i < n; ++i)
+    runs += i == 0 || g->keys[i] != g->keys[i - 1];
+  size_t cap = 16;
+  g->tshift = 60;
+  while (cap < 2 * runs) {
+    cap *= 2;
+    g->tshift--;
+  }
+  g->tmask = cap - 1;
+  g->table = (struct slot *)calloc(cap, sizeof *g->table);
+  g->sorted = (box *)malloc((n + 1) * sizeof *g->sorted);
+  if (!g->table || !g->sorted)
+    return 0;
+  for (size_t i = 0; i < n; ++i)
+    g->sorted[i] = boxes[g->ids[i]];
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && g->keys[j] == g->keys[i])
+      ++j;
+    size_t s = hash_slot(g->keys[i], g->tshift);
+    while (g->table[s].key1)
+      s = (s + 1) & g->tmask;
+    g->table[s].key1 = g->keys[i] + 1;
+    g->table[s].lo = (uint32_t)i;
+    g->table[s].hi = (uint32_t)j;
+    i = j;
+  }
+  return 1;
 }
 
 /* The ipctk filters: no shared vertex (and distinct ids for self pairs). */
@@ -162,8 +248,9 @@ static int keep(const query *q, int32_t a, int32_t b) {
   }
 }
 
-static void report(query *q, fricl__ivec *o, unsigned piece, size_t ia,
-                   size_t ib, int self) {
+/* A pair of box indices (ia in A, ib in B, or both in A for self). */
+static void report(query *q, unsigned slot, size_t ia, size_t ib) {
+  const int self = q->B == NULL;
   int32_t a = q->aid ? q->aid[ia] : (int32_t)ia;
   int32_t b = self ? (q->aid ? q->aid[ib] : (int32_t)ib)
                    : (q->bid ? q->bid[ib] : (int32_t)ib);
@@ -175,181 +262,256 @@ static void report(query *q, fricl__ivec *o, unsigned piece, size_t ia,
     b = t;
   }
   if (q->visit)
-    q->visit(q->user, piece, q->type, a, b);
-  else if (!fricl__ivec_push2(o, a, b))
+    q->visit(q->user, slot, q->type, a, b);
+  else if (!fricl__ivec_push2(&q->out[slot], a, b))
     q->oom = 1;
 }
 
-/* Pairs of the cells [lo, hi) of the run list. */
-static void scan_cells(void *arg, size_t lo, size_t hi, unsigned piece) {
-  query *q = (query *)arg;
-  fricl__ivec *o = &q->out[piece];
-  const int self = q->B == NULL;
-  const uint32_t TAG = 0x80000000u;
-  for (size_t r = lo; r < hi && !q->oom; ++r) {
-    const size_t s = q->runs[r], e = q->runs[r + 1];
-    const uint64_t key = q->key[s];
-    for (size_t i = s; i < e; ++i) {
-      const uint32_t vi = q->val[i];
-      if (!self && (vi & TAG))
-        continue;
-      const box *ba = &q->A[vi];
-      for (size_t j = self ? i + 1 : s; j < e; ++j) {
-        const uint32_t vj = q->val[j];
-        if (!self && !(vj & TAG))
-          continue;
-        const box *bb = self ? &q->A[vj] : &q->B[vj & ~TAG];
-        if (!overlap(ba, bb, q->dim))
-          continue;
-        /* Only the cell of the intersection's low corner reports. */
-        int64_t c[3] = {0, 0, 0};
-        for (int d = 0; d < q->dim; ++d)
-          c[d] = cell_of(q, ba->lo[d] > bb->lo[d] ? ba->lo[d] : bb->lo[d], d);
-        if (cell_key(c) != key)
-          continue;
-        report(q, o, piece, vi, self ? vj : (vj & ~TAG), self);
-      }
-    }
+/* A probe: every box of the grid that overlaps `p`; `skip_le`: for self
+ * pairs among the grid's boxes, only those of larger index. `swap`: the
+ * probe is from B and the grid over A. */
+typedef struct probe_job {
+  query *q;
+  const grid *g;
+  const box *P;         /* probe boxes */
+  const uint32_t *psel; /* indices of the probes in P (NULL: all) */
+  size_t np;
+  int skip_le, swap;
+  unsigned phase;
+} probe_job;
+
+static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
+  const grid *g = j->g;
+  const box *p = &j->P[pi];
+  const int dim = g->dim;
+  int64_t c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0}, c[3];
+  double cells = 1;
+  for (int d = 0; d < dim; ++d) {
+    c0[d] = cell_of(g, p->lo[d] - g->reach, d);
+    c1[d] = cell_of(g, p->hi[d], d);
+    c0[d] = c0[d] < 0 ? 0 : c0[d];
+    cells *= (double)(c1[d] - c0[d] + 1);
   }
+  if (cells > (double)g->n) { /* a huge probe: test every box instead */
+    for (size_t i = 0; i < g->n; ++i) {
+      const uint32_t b = g->ids[i];
+      if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim))
+        continue;
+      if (j->swap)
+        report(j->q, slot, b, pi);
+      else
+        report(j->q, slot, pi, b);
+    }
+    return;
+  }
+  for (c[0] = c0[0]; c[0] <= c1[0]; ++c[0])
+    for (c[1] = c0[1]; c[1] <= c1[1]; ++c[1])
+      for (c[2] = c0[2]; c[2] <= c1[2]; ++c[2]) {
+        const uint64_t k = cell_key(c);
+        size_t s = hash_slot(k, g->tshift);
+        while (g->table[s].key1 && g->table[s].key1 != k + 1)
+          s = (s + 1) & g->tmask;
+        if (!g->table[s].key1)
+          continue;
+        for (size_t i = g->table[s].lo; i < g->table[s].hi; ++i) {
+          const uint32_t b = g->ids[i];
+          if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim))
+            continue;
+          if (j->swap)
+            report(j->q, slot, b, pi);
+          else
+            report(j->q, slot, pi, b);
+        }
+      }
 }
 
-/* The cell size and origin: the mean box size, grown until the boxes
- * cover at most ~8 cells each on average. */
-static void choose_grid(query *q) {
-  const int dim = q->dim;
-  double lo[3] = {INFINITY, INFINITY, INFINITY};
-  double hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  double sum = 0;
-  const size_t nb = q->B ? q->nb : 0;
-  for (size_t s = 0; s < 2; ++s) {
-    const box *b = s ? q->B : q->A;
-    const size_t n = s ? nb : q->na;
-    for (size_t i = 0; i < n; ++i) {
-      double ext = 0;
-      for (int d = 0; d < dim; ++d) {
-        lo[d] = b[i].lo[d] < lo[d] ? b[i].lo[d] : lo[d];
-        hi[d] = b[i].hi[d] > hi[d] ? b[i].hi[d] : hi[d];
-        const double x = b[i].hi[d] - b[i].lo[d];
-        ext = x > ext ? x : ext;
-      }
-      sum += ext;
+static void probe_range(void *arg, size_t lo, size_t hi, unsigned piece) {
+  const probe_job *j = (const probe_job *)arg;
+  const unsigned slot = j->phase * j->q->pieces + piece;
+  for (size_t i = lo; i < hi && !j->q->oom; ++i)
+    probe_one(j, slot, j->psel ? j->psel[i] : (uint32_t)i);
+}
+
+static void run_probes(fricl_context *ctx, probe_job *j) {
+  if (j->np && j->g->n)
+    fricl__pool_for(ctx->pool, j->np, fricl__grain(ctx, 512), 1, probe_range,
+                    j);
+}
+
+/* The boxes' indices in the order of their low corners' cells in g: a
+ * probe then reads the cells its predecessor read (cache). */
+static uint32_t *cell_order(const grid *g, const box *b, size_t n) {
+  uint64_t *k = (uint64_t *)malloc((2 * n + 1) * sizeof *k);
+  uint32_t *v = (uint32_t *)malloc((2 * n + 1) * sizeof *v);
+  if (!k || !v) {
+    free(k);
+    free(v);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    int64_t c[3] = {0, 0, 0};
+    for (int d = 0; d < g->dim; ++d) {
+      c[d] = cell_of(g, b[i].lo[d], d);
+      c[d] = c[d] < 0 ? 0 : (c[d] > 2097151 ? 2097151 : c[d]);
     }
+    k[i] = cell_key(c);
+    v[i] = (uint32_t)i;
   }
-  const size_t n = q->na + nb;
-  static double scale = 0;
-  if (scale == 0) {
-    const char *e = getenv("FRICL_GRID_SCALE");
-    scale = e ? atof(e) : 1;
+  fricl__radix_sort(k, v, n, k + n, v + n);
+  free(k);
+  return v;
+}
+
+static double box_extent(const box *b, int dim) {
+  double e = 0;
+  for (int d = 0; d < dim; ++d)
+    e = b->hi[d] - b->lo[d] > e ? b->hi[d] - b->lo[d] : e;
+  return e;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The extent up to which a box of the set is "small": the largest within
+ * 4x the 99th percentile (sampled), so that only outliers (a floor, an
+ * obstacle's faces) are big. Also the median, for the cell size. O(n). */
+static void size_stats(const box *b, size_t n, int dim, double *small,
+                       double *median) {
+  enum { SAMPLE = 4096 };
+  double s[SAMPLE];
+  const size_t m = n < SAMPLE ? n : SAMPLE;
+  for (size_t i = 0; i < m; ++i)
+    s[i] = box_extent(&b[(i * n) / m], dim);
+  qsort(s, m, sizeof *s, cmp_double);
+  const double cap = m ? 4 * s[(m * 99) / 100 < m ? (m * 99) / 100 : m - 1] : 0;
+  *median = m ? s[m / 2] : 0;
+  double mx = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double e = box_extent(&b[i], dim);
+    mx = e <= cap && e > mx ? e : mx;
   }
-  double h = n ? scale * sum / (double)n : 1;
-  double span = 0;
+  *small = mx;
+}
+
+/* Split a set into small and big boxes (indices). */
+static int split(const box *b, size_t n, int dim, double small, uint32_t **s,
+                 size_t *ns, uint32_t **g, size_t *ng) {
+  *s = (uint32_t *)malloc((n + 1) * sizeof **s);
+  *g = (uint32_t *)malloc((n + 1) * sizeof **g);
+  if (!*s || !*g)
+    return 0;
+  *ns = *ng = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (box_extent(&b[i], dim) <= small)
+      (*s)[(*ns)++] = (uint32_t)i;
+    else
+      (*g)[(*ng)++] = (uint32_t)i;
+  }
+  return 1;
+}
+
+/* Run one query: the pairs of overlapping boxes, with the filters,
+ * handed to the visitor or appended to `dst` (unsorted). */
+static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
+  if (q->na == 0 || (q->B && q->nb == 0))
+    return 1;
+  const int dim = q->dim, self = q->B == NULL;
+  const box *B = self ? q->A : q->B;
+  const size_t nb = self ? q->na : q->nb;
+  q->pieces = fricl__pool_threads(ctx->pool);
+  if (!q->visit) {
+    q->out = (fricl__ivec *)calloc(PHASES * q->pieces, sizeof *q->out);
+    if (!q->out)
+      return 0;
+  }
+  double smallA, medA, smallB, medB;
+  size_stats(q->A, q->na, dim, &smallA, &medA);
+  size_stats(B, nb, dim, &smallB, &medB);
+  /* Origin: below every box, so that cell indices are never negative. */
+  double org[3] = {0, 0, 0}, span = 0;
   for (int d = 0; d < dim; ++d) {
-    q->org[d] = lo[d];
-    span = hi[d] - lo[d] > span ? hi[d] - lo[d] : span;
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t s = 0; s < 2; ++s) {
+      const box *b = s ? B : q->A;
+      const size_t n = s ? nb : q->na;
+      for (size_t i = 0; i < n; ++i) {
+        lo = b[i].lo[d] < lo ? b[i].lo[d] : lo;
+        hi = b[i].hi[d] > hi ? b[i].hi[d] : hi;
+      }
+    }
+    org[d] = lo;
+    span = hi - lo > span ? hi - lo : span;
   }
-  /* At most 2^20 cells along an axis (the key has 21 bits per axis). */
+  /* The cell: at least the small boxes of the grid's set (each then sits
+   * in at most two cells a side), and the median probe, so that a probe
+   * reads a few cells; at most 2^20 cells along an axis. */
+  double h = smallB > medA ? smallB : medA;
   if (!(h > span / 1048576.0))
     h = span / 1048576.0;
   if (!(h > 0))
     h = 1;
-  for (;;) {
-    double cells = 0;
-    for (size_t s = 0; s < 2; ++s) {
-      const box *b = s ? q->B : q->A;
-      const size_t m = s ? nb : q->na;
-      for (size_t i = 0; i < m; ++i) {
-        double c = 1;
-        for (int d = 0; d < dim; ++d)
-          c *= floor((b[i].hi[d] - lo[d]) / h) -
-               floor((b[i].lo[d] - lo[d]) / h) + 1;
-        cells += c;
-      }
-    }
-    if (cells <= 8.0 * (double)n + 1024)
-      break;
-    h *= 2;
-  }
-  q->h = h;
-}
-
-static int fill_entries(query *q) {
-  const int dim = q->dim;
-  const size_t nb = q->B ? q->nb : 0;
-  size_t total = 0;
-  for (size_t s = 0; s < 2; ++s) {
-    const box *b = s ? q->B : q->A;
-    const size_t m = s ? nb : q->na;
-    for (size_t i = 0; i < m; ++i) {
-      size_t c = 1;
-      for (int d = 0; d < dim; ++d)
-        c *= (size_t)(cell_of(q, b[i].hi[d], d) - cell_of(q, b[i].lo[d], d) +
-                      1);
-      total += c;
-    }
-  }
-  q->key = (uint64_t *)malloc(2 * (total + 1) * sizeof *q->key);
-  q->val = (uint32_t *)malloc(2 * (total + 1) * sizeof *q->val);
-  q->runs = (size_t *)malloc((total + 2) * sizeof *q->runs);
-  if (!q->key || !q->val || !q->runs)
-    return 0;
-  size_t at = 0;
-  for (size_t s = 0; s < 2; ++s) {
-    const box *b = s ? q->B : q->A;
-    const size_t m = s ? nb : q->na;
-    for (size_t i = 0; i < m; ++i) {
-      int64_t c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0}, c[3];
-      for (int d = 0; d < dim; ++d) {
-        c0[d] = cell_of(q, b[i].lo[d], d);
-        c1[d] = cell_of(q, b[i].hi[d], d);
-      }
-      for (c[0] = c0[0]; c[0] <= c1[0]; ++c[0])
-        for (c[1] = c0[1]; c[1] <= c1[1]; ++c[1])
-          for (c[2] = c0[2]; c[2] <= c1[2]; ++c[2]) {
-            q->key[at] = cell_key(c);
-            q->val[at++] = (uint32_t)i | (s ? 0x80000000u : 0);
-          }
-    }
-  }
-  q->n_entries = at;
-  fricl__radix_sort(q->key, q->val, at, q->key + at, q->val + at);
-  q->n_runs = 0;
-  for (size_t i = 0; i < at; ++i)
-    if (i == 0 || q->key[i] != q->key[i - 1])
-      q->runs[q->n_runs++] = i;
-  q->runs[q->n_runs] = at;
-  return 1;
-}
-
-/* Run one query, appending its pairs to `dst` (unsorted). */
-static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
-  if (q->na == 0 || (q->B && q->nb == 0))
-    return 1;
-  choose_grid(q);
-  const unsigned threads = fricl__pool_threads(ctx->pool);
-  q->out = (fricl__ivec *)calloc(threads, sizeof *q->out);
-  int ok = q->out && fill_entries(q);
-  if (ok) {
-    fricl__pool_for(ctx->pool, q->n_runs, fricl__grain(ctx, 256), 1,
-                    scan_cells, q);
-    if (getenv("FRICL_BP_DEBUG"))
-      fprintf(stderr, "query kind %d: na %zu nb %zu h %g entries %zu runs %zu\n",
-              q->kind, q->na, q->nb, q->h, q->n_entries, q->n_runs);
-    ok = !q->oom;
-  }
-  for (unsigned t = 0; q->out && t < threads; ++t) {
-    if (ok && q->out[t].n) {
-      ok = fricl__ivec_reserve(dst, dst->n + q->out[t].n);
+  uint32_t *sB = NULL, *gB = NULL, *sA = NULL, *gA = NULL;
+  size_t nsB = 0, ngB = 0, nsA = 0, ngA = 0;
+  grid gr;
+  memset(&gr, 0, sizeof gr);
+  int ok = split(B, nb, dim, smallB, &sB, &nsB, &gB, &ngB) &&
+           grid_build(&gr, dim, B, sB, nsB, h, org);
+  if (ok && self) {
+    /* Phase 0: the small boxes among themselves (each pair once, from its
+     * smaller index); phase 1: the big ones against the small ones; phase
+     * 2: big against big. */
+    probe_job j0 = {q, &gr, B, gr.ids, nsB, 1, 0, 0}; /* in cell order */
+    run_probes(ctx, &j0);
+    probe_job j1 = {q, &gr, B, gB, ngB, 0, 0, 1};
+    run_probes(ctx, &j1);
+    for (size_t x = 0; x < ngB; ++x)
+      for (size_t y = x + 1; y < ngB; ++y)
+        if (overlap(&B[gB[x]], &B[gB[y]], dim))
+          report(q, 2 * q->pieces, gB[x], gB[y]);
+  } else if (ok) {
+    /* Phase 0: every A box against the small B boxes; phase 1: the big B
+     * boxes against the small A boxes; phase 2: big against big. */
+    uint32_t *order = cell_order(&gr, q->A, q->na);
+    ok = order != NULL;
+    probe_job j0 = {q, &gr, q->A, order, q->na, 0, 0, 0};
+    if (ok)
+      run_probes(ctx, &j0);
+    free(order);
+    if (ngB) {
+      grid_free(&gr);
+      ok = split(q->A, q->na, dim, smallA, &sA, &nsA, &gA, &ngA) &&
+           grid_build(&gr, dim, q->A, sA, nsA, smallA > h ? smallA : h, org);
       if (ok) {
-        memcpy(dst->v + dst->n, q->out[t].v, q->out[t].n * sizeof(int32_t));
-        dst->n += q->out[t].n;
+        probe_job j1 = {q, &gr, B, gB, ngB, 0, 1, 1};
+        run_probes(ctx, &j1);
       }
+      for (size_t x = 0; ok && x < ngA; ++x)
+        for (size_t y = 0; y < ngB; ++y)
+          if (overlap(&q->A[gA[x]], &B[gB[y]], dim))
+            report(q, 2 * q->pieces, gA[x], gB[y]);
     }
-    free(q->out[t].v);
   }
-  free(q->out);
-  free(q->key);
-  free(q->val);
-  free(q->runs);
+  grid_free(&gr);
+  free(sB);
+  free(gB);
+  free(sA);
+  free(gA);
+  ok = ok && !q->oom;
+  if (q->out) {
+    for (unsigned s = 0; s < PHASES * q->pieces; ++s) {
+      if (ok && q->out[s].n) {
+        ok = fricl__ivec_reserve(dst, dst->n + q->out[s].n);
+        if (ok) {
+          memcpy(dst->v + dst->n, q->out[s].v, q->out[s].n * sizeof(int32_t));
+          dst->n += q->out[s].n;
+        }
+      }
+      free(q->out[s].v);
+    }
+    free(q->out);
+  }
   return ok;
 }
 
@@ -411,12 +573,11 @@ void fricl__candidates_free(fricl_candidate_set *set) {
 }
 
 fricl_status fricl__broad_phase(fricl_context *ctx,
-                                const fricl_collision_mesh *m,
-                                const double *v0, const double *v1,
-                                double radius, size_t n_planes,
-                                const double *plane_n, const double *plane_c,
-                                fricl__pair_fn visit, void *user,
-                                fricl_candidate_set *out) {
+                                const fricl_collision_mesh *m, const double *v0,
+                                const double *v1, double radius,
+                                size_t n_planes, const double *plane_n,
+                                const double *plane_c, fricl__pair_fn visit,
+                                void *user, fricl_candidate_set *out) {
   fricl__candidates_clear(out);
   const int dim = m->dim;
   const size_t nbox = m->nv + m->ne + m->nf + m->n_codim_v + m->n_codim_e;

@@ -140,8 +140,7 @@ static void each_ee(build *b, recs *r, const int32_t *p) {
   const double *R = m->rest;
   const double eps = cn_eps_x(R + 3 * (size_t)i[0], R + 3 * (size_t)i[1],
                               R + 3 * (size_t)i[2], R + 3 * (size_t)i[3]);
-  const double w =
-      b->area ? 0.25 * (m->edge_area[ea] + m->edge_area[eb]) : 1;
+  const double w = b->area ? 0.25 * (m->edge_area[ea] + m->edge_area[eb]) : 1;
   /* Nearly parallel edges stay edge-edge whatever their type: the
    * mollifier needs the whole stencil. */
   if (cn_ee_cross2(a0, a1, b0, b1) < eps || t == 8) {
@@ -229,8 +228,8 @@ static void each_fv_neg_ev(build *b, recs *r, const int32_t *p) {
     return;
   const double w =
       (1.0 - (double)amt) * (b->area ? 0.25 * m->vertex_area[v] : 1);
-  const int t = cn_pe_type(X(b, v), X(b, edge_v(m, e, 0)), X(b, edge_v(m, e, 1)),
-                           3);
+  const int t =
+      cn_pe_type(X(b, v), X(b, edge_v(m, e, 0)), X(b, edge_v(m, e, 1)), 3);
   put_pe(b, r, e, v, t, w);
 }
 
@@ -269,16 +268,15 @@ static void each_ee_neg_ev(build *b, recs *r, const int32_t *p) {
 /* ------------------------------------------------------------- passes */
 
 /* The broad phase's pairs, classified where they are found. */
-static void visit(void *user, unsigned piece, int type, int32_t a,
-                  int32_t c) {
+static void visit(void *user, unsigned slot, int type, int32_t a, int32_t c) {
   build *b = (build *)user;
   static void (*const each[4])(build *, recs *, const int32_t *) = {
       each_vv, each_ev, each_ee, each_fv};
-  recs *r = &b->prec[type][piece];
+  recs *r = &b->prec[type][slot];
   const size_t before = r->n;
   const int32_t pair[2] = {a, c};
   each[type](b, r, pair);
-  if (r->n != before && !fricl__ivec_push2(&b->act[type][piece], a, c))
+  if (r->n != before && !fricl__ivec_push2(&b->act[type][slot], a, c))
     r->oom = 1;
 }
 
@@ -332,8 +330,7 @@ static int pass(build *b, const fricl__ivec *list,
     return 0;
   b->list = list;
   b->each = each;
-  fricl__pool_for(b->ctx->pool, n, fricl__grain(b->ctx, 1024), 1, run_piece,
-                  b);
+  fricl__pool_for(b->ctx->pool, n, fricl__grain(b->ctx, 1024), 1, run_piece, b);
   int ok = 1;
   for (unsigned t = 0; t < T; ++t) {
     ok = ok && append_recs(all, &b->out[t]);
@@ -357,8 +354,8 @@ static int derive(const build *b, const fricl__ivec *src, int kind, int k,
   for (size_t i = 0; i + 1 < src->n; i += 2) {
     const int32_t el = src->v[i], v = src->v[i + 1];
     if (kind == 0) {
-      const int32_t *ids = k == 2 ? m->edges + 2 * (size_t)el
-                                  : m->faces + 3 * (size_t)el;
+      const int32_t *ids =
+          k == 2 ? m->edges + 2 * (size_t)el : m->faces + 3 * (size_t)el;
       for (int j = 0; j < k; ++j)
         if (cn_pp(X(b, v), X(b, ids[j]), dim) < b->active &&
             !fricl__ivec_push2(dst, v < ids[j] ? v : ids[j],
@@ -397,8 +394,8 @@ static int derive(const build *b, const fricl__ivec *src, int kind, int k,
     return 0;
   }
   for (size_t i = 0; i < n; ++i) {
-    key[i] = (uint64_t)(uint32_t)dst->v[2 * i] << 32 |
-             (uint32_t)dst->v[2 * i + 1];
+    key[i] =
+        (uint64_t)(uint32_t)dst->v[2 * i] << 32 | (uint32_t)dst->v[2 * i + 1];
     val[i] = 0;
   }
   fricl__radix_sort(key, val, n, key + n, val + n);
@@ -625,7 +622,7 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
   b.active = (o->dmin + o->dhat) * (o->dmin + o->dhat);
   b.area = (o->flags & FRICL_COLLISIONS_AREA_WEIGHTING) != 0;
   b.cand = &cand;
-  b.pieces = fricl__pool_threads(ctx->pool);
+  b.pieces = FRICL__BP_PHASES * fricl__pool_threads(ctx->pool);
   recs all;
   memset(&all, 0, sizeof all);
   fricl__ivec active[4];
@@ -670,11 +667,10 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
                             pass(&b, &d, each_ev_neg_vv, &all))) &&
          (!active[EE].n || (derive(&b, &active[EE], 2, 0, &d) &&
                             pass(&b, &d, each_ee_neg_ev, &all))) &&
-         (!active[FV].n ||
-          (derive(&b, &active[FV], 1, 0, &d) &&
-           pass(&b, &d, each_fv_neg_ev, &all) &&
-           derive(&b, &active[FV], 0, 3, &d) &&
-           pass(&b, &d, each_fv_pos_vv, &all)));
+         (!active[FV].n || (derive(&b, &active[FV], 1, 0, &d) &&
+                            pass(&b, &d, each_fv_neg_ev, &all) &&
+                            derive(&b, &active[FV], 0, 3, &d) &&
+                            pass(&b, &d, each_fv_pos_vv, &all)));
     free(d.v);
   }
   for (int t = 0; t < 4; ++t)

@@ -186,9 +186,9 @@ static int derive_areas(fricl_collision_mesh *m) {
   if (dim == 3)
     for (size_t f = 0; f < m->nf; ++f) {
       const int32_t *t = m->faces + 3 * f;
-      const double A = tri_area(m->rest + (size_t)t[0] * 3,
-                                m->rest + (size_t)t[1] * 3,
-                                m->rest + (size_t)t[2] * 3);
+      const double A =
+          tri_area(m->rest + (size_t)t[0] * 3, m->rest + (size_t)t[1] * 3,
+                   m->rest + (size_t)t[2] * 3);
       for (int j = 0; j < 3; ++j) {
         double *a = &vf[t[j]];
         *a = (*a > 0 ? *a : 0) + A / 3.0;
@@ -200,9 +200,8 @@ static int derive_areas(fricl_collision_mesh *m) {
     m->vertex_area[i] = vf[i] < 0 ? (ve[i] < 0 ? 1 : ve[i]) : vf[i];
   for (size_t e = 0; e < ne; ++e)
     if (m->edge_area[e] < 0)
-      m->edge_area[e] =
-          dist3(m->rest + (size_t)m->edges[2 * e] * dim,
-                m->rest + (size_t)m->edges[2 * e + 1] * dim, dim);
+      m->edge_area[e] = dist3(m->rest + (size_t)m->edges[2 * e] * dim,
+                              m->rest + (size_t)m->edges[2 * e + 1] * dim, dim);
   free(ve);
   free(vf);
   return 1;
@@ -249,8 +248,8 @@ static int derive_adjacency(fricl_collision_mesh *m) {
 }
 
 static int derive_codim(fricl_collision_mesh *m) {
-  unsigned char *used = (unsigned char *)calloc(
-      (m->nv > m->ne ? m->nv : m->ne) + 1, 1);
+  unsigned char *used =
+      (unsigned char *)calloc((m->nv > m->ne ? m->nv : m->ne) + 1, 1);
   if (!used)
     return 0;
   for (size_t i = 0; i < 2 * m->ne; ++i)
@@ -285,8 +284,7 @@ static int derive_codim(fricl_collision_mesh *m) {
 fricl_status fricl__collision_mesh_new(fricl_context *ctx,
                                        const fricl_collision_mesh_desc *d,
                                        fricl_collision_mesh **out) {
-  fricl_collision_mesh *m =
-      (fricl_collision_mesh *)calloc(1, sizeof *m);
+  fricl_collision_mesh *m = (fricl_collision_mesh *)calloc(1, sizeof *m);
   if (!m)
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "collision mesh: out of memory");
@@ -302,8 +300,8 @@ fricl_status fricl__collision_mesh_new(fricl_context *ctx,
   m->vertex_area = (double *)malloc((m->nv + 1) * sizeof(double));
   m->edge_area = (double *)malloc((m->ne + 1) * sizeof(double));
   m->on_boundary = (unsigned char *)malloc(m->nv + 1);
-  if (!m->rest || !m->edges || !m->faces || !m->face_edges ||
-      !m->vertex_area || !m->edge_area || !m->on_boundary) {
+  if (!m->rest || !m->edges || !m->faces || !m->face_edges || !m->vertex_area ||
+      !m->edge_area || !m->on_boundary) {
     fricl__collision_mesh_free(m);
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "collision mesh: out of memory");

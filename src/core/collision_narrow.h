@@ -41,8 +41,8 @@ static inline double cn_pline(const double *p, const double *e0,
   double e[3] = {0, 0, 0};
   cn_sub(e1, e0, e, dim);
   if (dim == 2) {
-    const double num = e[1] * p[0] - e[0] * p[1] + e1[0] * e0[1] -
-                       e1[1] * e0[0];
+    const double num =
+        e[1] * p[0] - e[0] * p[1] + e1[0] * e0[1] - e1[1] * e0[0];
     return num * num / cn_dot(e, e, 2);
   }
   double a[3] = {0, 0, 0}, b[3] = {0, 0, 0}, c[3] = {0, 0, 0};
@@ -65,8 +65,8 @@ static inline int cn_pe_type(const double *p, const double *e0,
   return r < 0 ? 0 : (r > 1 ? 1 : 2);
 }
 
-static inline double cn_pe(const double *p, const double *e0,
-                           const double *e1, int dim, int type) {
+static inline double cn_pe(const double *p, const double *e0, const double *e1,
+                           int dim, int type) {
   if (type < 0)
     type = cn_pe_type(p, e0, e1, dim);
   return type == 0 ? cn_pp(p, e0, dim)
@@ -76,8 +76,8 @@ static inline double cn_pe(const double *p, const double *e0,
 /* Solve (B B^T) x = B q for the 2 x 3 basis B = (b0; b1) with the steps of
  * a pivoted LDL^T (Eigen's, which ipctk uses), so that points on a region
  * boundary land on the same side. */
-static inline void cn_ldlt2(const double *b0, const double *b1,
-                            const double *q, double x[2]) {
+static inline void cn_ldlt2(const double *b0, const double *b1, const double *q,
+                            double x[2]) {
   double a00 = cn_dot(b0, b0, 3), a11 = cn_dot(b1, b1, 3);
   const double a10 = cn_dot(b1, b0, 3);
   double r0 = cn_dot(b0, q, 3), r1 = cn_dot(b1, q, 3);
@@ -129,7 +129,8 @@ static inline int cn_pt_type(const double *p, const double *t0,
 
 static inline double cn_pplane(const double *p, const double *t0,
                                const double *t1, const double *t2) {
-  double u0[3] = {0, 0, 0}, u1[3] = {0, 0, 0}, n[3] = {0, 0, 0}, q[3] = {0, 0, 0};
+  double u0[3] = {0, 0, 0}, u1[3] = {0, 0, 0}, n[3] = {0, 0, 0},
+         q[3] = {0, 0, 0};
   cn_sub(t1, t0, u0, 3);
   cn_sub(t2, t0, u1, 3);
   cn_cross(u0, u1, n);
@@ -138,8 +139,8 @@ static inline double cn_pplane(const double *p, const double *t0,
   return s * s / cn_dot(n, n, 3);
 }
 
-static inline double cn_pt(const double *p, const double *t0,
-                           const double *t1, const double *t2, int type) {
+static inline double cn_pt(const double *p, const double *t0, const double *t1,
+                           const double *t2, int type) {
   const double *t[3] = {t0, t1, t2};
   if (type < 3)
     return cn_pp(p, t[type], 3);
@@ -213,8 +214,8 @@ static inline int cn_ee_type(const double *a0, const double *a1,
   return dflt;
 }
 
-static inline double cn_ee(const double *a0, const double *a1,
-                           const double *b0, const double *b1, int type) {
+static inline double cn_ee(const double *a0, const double *a1, const double *b0,
+                           const double *b1, int type) {
   switch (type) {
   case 0:
     return cn_pp(a0, b0, 3);

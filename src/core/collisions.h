@@ -31,20 +31,20 @@ typedef struct fricl__adj {
 struct fricl_collision_mesh {
   int dim;
   size_t nv, ne, nf;
-  double *rest;           /* nv x dim */
-  int32_t *edges;         /* ne x 2 */
-  int32_t *faces;         /* nf x 3 */
-  int32_t *face_edges;    /* nf x 3: edge j joins faces[j], faces[j + 1] */
-  double *vertex_area;    /* nv */
-  double *edge_area;      /* ne */
-  int32_t *codim_v;       /* vertices in no edge */
+  double *rest;        /* nv x dim */
+  int32_t *edges;      /* ne x 2 */
+  int32_t *faces;      /* nf x 3 */
+  int32_t *face_edges; /* nf x 3: edge j joins faces[j], faces[j + 1] */
+  double *vertex_area; /* nv */
+  double *edge_area;   /* ne */
+  int32_t *codim_v;    /* vertices in no edge */
   size_t n_codim_v;
-  int32_t *codim_e;       /* edges in no face */
+  int32_t *codim_e; /* edges in no face */
   size_t n_codim_e;
   unsigned char *on_boundary; /* nv */
-  fricl__adj vv;          /* vertex -> adjacent vertices */
-  fricl__adj ve;          /* vertex -> incident edges */
-  fricl__adj ev;          /* edge -> opposite vertices of incident faces */
+  fricl__adj vv;              /* vertex -> adjacent vertices */
+  fricl__adj ve;              /* vertex -> incident edges */
+  fricl__adj ev;              /* edge -> opposite vertices of incident faces */
 };
 
 /* Copy a validated mesh description and derive the rest; fails (with a
@@ -61,12 +61,13 @@ struct fricl_candidate_set {
   fricl__ivec pairs[FRICL__NTYPES];
 };
 
-/* A pair of the broad phase, handed over on the pool thread that found it
- * (piece: that thread's index, < fricl__pool_threads). Within a type and
- * a piece the pairs come in a fixed order; pieces in order give the same
- * sequence for any thread count. */
-typedef void (*fricl__pair_fn)(void *user, unsigned piece, int type,
-                               int32_t a, int32_t b);
+/* A pair of the broad phase, handed over on the pool thread that found it.
+ * slot = phase * threads + piece (< FRICL__BP_PHASES * fricl__pool_threads):
+ * within a type and a slot the pairs come in a fixed order, and the slots
+ * in order give the same sequence for any thread count. */
+#define FRICL__BP_PHASES 3
+typedef void (*fricl__pair_fn)(void *user, unsigned slot, int type, int32_t a,
+                               int32_t b);
 
 /* Broad phase: the pairs of boxes that overlap, with ipctk's filters, into
  * `out` (sorted by ids), or, with `visit`, handed to it (vv, ev, ee, fv;
@@ -92,8 +93,7 @@ void fricl__collision_set_free(fricl_collision_set *s);
 size_t fricl__collision_set_groups(const fricl_collision_set *s,
                                    const fricl_barrier_group **out);
 size_t fricl__collision_set_elements(const fricl_collision_set *s, int type,
-                                     const int32_t **ids,
-                                     const double **eps_x);
+                                     const int32_t **ids, const double **eps_x);
 
 /* An in-place LSD radix sort of 64-bit keys carrying a 32-bit payload,
  * stable. tmp: n scratch keys and payloads. */
