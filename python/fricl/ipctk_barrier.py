@@ -8,8 +8,10 @@ ndarray`` (size ``X.size``) and ``B.hessian(collisions, mesh, X,
 project_hessian_to_psd=...) -> scipy.sparse.csc_matrix``, on ipctk's own
 ``NormalCollisions`` and ``CollisionMesh`` (weights, dmin, the distance
 types the collisions carry, the mesh's rest positions for the edge-edge
-mollifier, plane-vertex planes). The collisions are read out of ipctk on
-every call.
+mollifier, plane-vertex planes). ipctk's collisions are read out once per set (checked against a
+fingerprint on every call); fricl's own ``NormalCollisions``
+(``fricl.ipctk.NormalCollisions``) are used as they are. The Hessian's
+plan and its CSC pattern are made once per set and reused.
 """
 from __future__ import annotations
 
@@ -74,6 +76,75 @@ def _ipctk_groups(collisions: Any,
     return tuple(out)
 
 
+class _Entry:
+    """A collision set as barrier groups, with its plans (one per context
+    and vertex count) and their CSC patterns: made once per set."""
+
+    __slots__ = ("groups", "_plans", "_scratch", "__weakref__")
+
+    def __init__(self, groups: Tuple[Any, ...]) -> None:
+        self.groups = groups
+        self._plans: Dict[Tuple[int, int], Any] = {}
+        self._scratch: Any = None  # the BSR values, reused call to call
+
+    def bsr(self, n: int) -> np.ndarray:
+        if self._scratch is None or self._scratch.size != n:
+            self._scratch = np.empty(n)
+        return self._scratch
+
+    def plan(self, ctx: Context, dim: int, n: int) -> Tuple[Any, Any, Any]:
+        key = (id(ctx), n)
+        hit = self._plans.get(key)
+        if hit is None or hit[0].closed or hit[3] is not ctx:
+            plan = _native.barrier_plan(ctx, dim, n, self.groups)
+            nnz = plan.nnz_blocks * dim * dim
+            big = nnz > 2**31 - 1 or n * dim > 2**31 - 1
+            it = np.int64 if big else np.int32
+            indptr = np.empty(n * dim + 1, it)
+            indices = np.empty(nnz, it)
+            plan.csc(0, None, indptr, indices, None, big)
+            hit = self._plans[key] = (plan, indptr, indices, ctx)
+        return hit[0], hit[1], hit[2]
+
+
+# ipctk's NormalCollisions converted once each: pybind11 objects take no
+# weak references, so an entry is keyed by the object and checked against
+# a fingerprint (length, and the ids, weight and dmin of three sampled
+# collisions) that a rebuild changes.
+_IPCTK: Dict[int, Tuple[Any, tuple, _Entry]] = {}
+
+
+def _fingerprint(collisions: Any, mesh: Any) -> tuple:
+    n = len(collisions)
+    fp: List[Any] = [n, id(mesh)]
+    E, F = None, None
+    for i in sorted(set((0, n // 2, n - 1))) if n else ():
+        c = collisions[i]
+        if E is None:
+            E, F = np.asarray(mesh.edges), np.asarray(mesh.faces)
+        fp.extend((type(c).__name__, tuple(c.vertex_ids(E, F)), c.weight,
+                   c.dmin))
+        del c
+    return tuple(fp)
+
+
+def _entry(collisions: Any, mesh: Any) -> _Entry:
+    if isinstance(collisions, NormalCollisions):
+        e = collisions._barrier_entry
+        if e is None:
+            e = collisions._barrier_entry = _Entry(collisions._groups)
+        return e
+    fp = _fingerprint(collisions, mesh)
+    hit = _IPCTK.get(id(collisions))
+    if hit is not None and hit[0] is collisions and hit[1] == fp:
+        return hit[2]
+    e = _Entry(_ipctk_groups(collisions, mesh))
+    if len(_IPCTK) > 32:
+        _IPCTK.clear()
+    _IPCTK[id(collisions)] = (collisions, fp, e)
+    return e
+
+
 class BarrierPotential:
     """ipctk.BarrierPotential(dhat, stiffness, use_physical_barrier) on
     fricl (f64, on ``device``: host threads by default)."""
@@ -90,15 +161,32 @@ class BarrierPotential:
               gradient: bool, hessian: bool) -> Tuple[Any, ...]:
         X = _ia.mesh_positions(mesh, X)
         dim = X.shape[1]
-        rest = np.ascontiguousarray(mesh.rest_positions, dtype=np.float64)
+        rest = mesh.rest_positions
+        if not (isinstance(rest, np.ndarray) and rest.dtype == np.float64
+                and rest.flags.c_contiguous):
+            rest = np.ascontiguousarray(rest, dtype=np.float64)
         if rest.shape != X.shape:
             rest = None
+        ctx = _context(self.device)
+        entry = _entry(collisions, mesh)
         g = np.zeros(X.size) if gradient else None
-        pot, h = _native.barrier_eval(
-            _context(self.device), 0, dim, 1 if self.use_physical_barrier
+        plan = hv = None
+        if hessian:
+            plan, indptr, indices = entry.plan(ctx, dim, X.shape[0])
+            hv = entry.bsr(plan.nnz_blocks * dim * dim)
+        pot, _ = _native.barrier_eval(
+            ctx, 0, dim, 1 if self.use_physical_barrier
             else 0, psd, X.ravel(), None if rest is None else rest.ravel(),
-            self.dhat, self.stiffness, 0.0, _groups(collisions, mesh), g,
-            hessian)
+            self.dhat, self.stiffness, 0.0, entry.groups, g, hessian, plan,
+            hv)
+        h = None
+        if hessian:
+            import scipy.sparse as sp
+            data = np.empty(len(indices))
+            plan.csc(0, hv, None, None, data, indices.dtype == np.int64)
+            n = X.size
+            h = sp.csc_matrix((data, indices, indptr), shape=(n, n),
+                              copy=False)
         return pot, g, h
 
     def __call__(self, collisions: Any, mesh: Any, X: Any) -> float:
@@ -109,14 +197,8 @@ class BarrierPotential:
 
     def hessian(self, collisions: Any, mesh: Any, X: Any,
                 project_hessian_to_psd: Any = _ia.PSD_DEFAULT) -> Any:
-        import scipy.sparse as sp
         psd = PSD.index(_ia.psd(project_hessian_to_psd))
-        _, _, h = self._eval(collisions, mesh, X, psd, False, True)
-        indptr, indices, data, n = h
-        m = sp.csr_matrix((np.frombuffer(data, np.float64),
-                           np.frombuffer(indices, np.int32),
-                           np.frombuffer(indptr, np.int64)), shape=(n, n))
-        return m.tocsc()
+        return self._eval(collisions, mesh, X, psd, False, True)[2]
 
     def __repr__(self) -> str:
         return ("fricl.ipctk.BarrierPotential(dhat=%g, stiffness=%g, "

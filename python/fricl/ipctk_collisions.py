@@ -199,6 +199,7 @@ class NormalCollisions:
         self._dim = 0
         self._nv = 0
         self._version = getattr(self, "_version", 0) + 1
+        self._barrier_entry = None  # fricl.ipctk.BarrierPotential's cache
 
     # -- options -------------------------------------------------------
     @property

@@ -151,6 +151,7 @@ extern PyTypeObject native_groups_type;
 PyObject *native_scalar_eval(PyObject *self, PyObject *args);
 PyObject *native_tangential_eval(PyObject *self, PyObject *args);
 PyObject *native_barrier_eval(PyObject *self, PyObject *args);
+PyObject *native_barrier_plan(PyObject *self, PyObject *args);
 PyObject *native_collision_mesh(PyObject *self, PyObject *args);
 PyObject *native_collisions_build(PyObject *self, PyObject *args);
 PyObject *native_candidates_build(PyObject *self, PyObject *args);

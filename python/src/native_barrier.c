@@ -15,6 +15,8 @@
 typedef struct barrier_call {
   fricl_barrier_batch b;
   int want_hessian;
+  const native_plan *plan; /* or NULL: a plan for the call, CSR out */
+  void *bsr_out;           /* with plan: the BSR values */
   /* filled by the call */
   double potential64;
   float potential32;
@@ -27,6 +29,14 @@ typedef struct barrier_call {
 static fricl_status call_barrier(fricl_context *ctx, const void *arg) {
   barrier_call *c = (barrier_call *)arg;
   fricl_tangential_plan *plan = NULL;
+  if (c->plan != NULL) { /* read under the lock: close() may have run */
+    if (c->plan->plan == NULL)
+      return NATIVE_CLOSED_PLAN;
+    fricl_barrier_batch b = c->b;
+    b.plan = c->plan->plan;
+    b.hessian_values = c->want_hessian ? c->bsr_out : NULL;
+    return fricl_barrier_eval(ctx, &b);
+  }
   void *bsr = NULL;
   fricl_status st = FRICL_STATUS_OK;
   const size_t esz = c->b.precision == FRICL_F32 ? 4 : 8;
@@ -63,6 +73,76 @@ done:
   return st;
 }
 
+/* The group tuples into fricl_barrier_groups (arrays borrowed through
+ * `views`). */
+static int parse_groups(native_views *views, PyObject *items, int dim,
+                        fricl_precision precision,
+                        fricl_barrier_group *groups) {
+  const Py_ssize_t ng = PyTuple_GET_SIZE(items);
+  void *p;
+  size_t i;
+  if (ng > FRICL_MAX_GROUPS) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "n_groups = %ld: at most %d groups per call", (long)ng,
+                  FRICL_MAX_GROUPS);
+    return -1;
+  }
+  for (i = 0; i < (size_t)ng; i++) {
+    PyObject *it = PyTuple_GET_ITEM(items, i);
+    fricl_barrier_group *g = &groups[i];
+    const char *name;
+    char label[64];
+    size_t ids, m, k, d = (size_t)dim;
+    long t;
+    memset(g, 0, sizeof *g);
+    if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != GROUP_ENTRIES) {
+      PyErr_SetString(PyExc_TypeError,
+                      "a barrier group is a tuple of 7 entries");
+      return -1;
+    }
+    t = PyLong_AsLong(PyTuple_GET_ITEM(it, 0));
+    if (t == -1 && PyErr_Occurred())
+      return -1;
+    name = fricl_stencil_name((fricl_stencil)t);
+    if (name == NULL || t < 0 || t >= FRICL_STENCIL_COUNT) {
+      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                    "group %zu: unknown stencil type %ld", i, t);
+      return -1;
+    }
+    k = (size_t)fricl_stencil_vertex_count((fricl_stencil)t);
+    g->type = (fricl_stencil)t;
+    snprintf(label, sizeof label, "%s.vertices", name);
+    if (native_get_any(views, PyTuple_GET_ITEM(it, 1), label, NATIVE_I32,
+                       precision, 0, &p, &ids) != 0)
+      return -1;
+    if (ids % k != 0) {
+      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                    "argument '%s': %zu ids is not a multiple of %zu", label,
+                    ids, k);
+      return -1;
+    }
+    g->vertices = p;
+    m = g->count = ids / k;
+#define GET_(idx, what, kind, count)                                           \
+  snprintf(label, sizeof label, "%s." what, name);                             \
+  if (native_get(views, PyTuple_GET_ITEM(it, idx), label, kind, precision,     \
+                 (count), 0, 1, &p) != 0)                                      \
+    return -1;
+    GET_(2, "weight", NATIVE_REAL, m)
+    g->weight = p;
+    GET_(3, "dmin", NATIVE_REAL, m)
+    g->dmin = p;
+    GET_(4, "distance_type", NATIVE_U8, m)
+    g->distance_type = (const int8_t *)p;
+    GET_(5, "plane_normal", NATIVE_REAL, m * d)
+    g->plane_normal = p;
+    GET_(6, "plane_offset", NATIVE_REAL, m)
+    g->plane_offset = p;
+#undef GET_
+  }
+  return 0;
+}
+
 static PyObject *bytes_of(const void *p, size_t n) {
   return PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
 }
@@ -77,6 +157,7 @@ static PyObject *bytes_of(const void *p, size_t n) {
  * None. */
 PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
   PyObject *ctx_obj, *prec_obj, *X, *rest, *items, *grad, *result = NULL;
+  PyObject *plan_obj = Py_None, *hv_obj = Py_None;
   native_context *ctx;
   native_views *views;
   barrier_call c;
@@ -84,17 +165,30 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
   int dim, psd, want_h;
   unsigned int flags;
   double dhat, kappa, dmin;
-  size_t nx, i;
+  size_t nx;
   Py_ssize_t ng;
   void *p;
   (void)self;
-  if (!PyArg_ParseTuple(args, "OOiIiOOdddO!Op", &ctx_obj, &prec_obj, &dim,
+  if (!PyArg_ParseTuple(args, "OOiIiOOdddO!Op|OO", &ctx_obj, &prec_obj, &dim,
                         &flags, &psd, &X, &rest, &dhat, &kappa, &dmin,
-                        &PyTuple_Type, &items, &grad, &want_h))
+                        &PyTuple_Type, &items, &grad, &want_h, &plan_obj,
+                        &hv_obj))
     return NULL;
   if ((ctx = native_context_check(ctx_obj)) == NULL)
     return NULL;
   memset(&c, 0, sizeof c);
+  if (plan_obj != Py_None) {
+    if (!PyObject_TypeCheck(plan_obj, &native_plan_type))
+      return PyErr_Format(PyExc_TypeError, "expected a fricl plan, got %s",
+                          Py_TYPE(plan_obj)->tp_name);
+    c.plan = (const native_plan *)plan_obj;
+    if (c.plan->plan == NULL)
+      return native_raise(FRICL_STATUS_INVALID_ARGUMENT,
+                          NATIVE_PLAN_CLOSED_MESSAGE);
+    if (c.plan->owner != ctx)
+      return native_raise(FRICL_STATUS_INVALID_ARGUMENT,
+                          "the plan was made on another fricl.Context");
+  }
   fricl_barrier_batch_init(&c.b);
   if (native_precision(prec_obj, &c.b.precision) != 0)
     return NULL;
@@ -137,59 +231,13 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
                  &p) != 0)
     goto done;
   c.b.gradient = p;
-  for (i = 0; i < (size_t)ng; i++) {
-    PyObject *it = PyTuple_GET_ITEM(items, i);
-    fricl_barrier_group *g = &groups[i];
-    const char *name;
-    char label[64];
-    size_t ids, m, k, d = (size_t)dim;
-    long t;
-    memset(g, 0, sizeof *g);
-    if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != GROUP_ENTRIES) {
-      PyErr_SetString(PyExc_TypeError,
-                      "a barrier group is a tuple of 7 entries");
-      goto done;
-    }
-    t = PyLong_AsLong(PyTuple_GET_ITEM(it, 0));
-    if (t == -1 && PyErr_Occurred())
-      goto done;
-    name = fricl_stencil_name((fricl_stencil)t);
-    if (name == NULL || t < 0 || t >= FRICL_STENCIL_COUNT) {
-      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                    "group %zu: unknown stencil type %ld", i, t);
-      goto done;
-    }
-    k = (size_t)fricl_stencil_vertex_count((fricl_stencil)t);
-    g->type = (fricl_stencil)t;
-    snprintf(label, sizeof label, "%s.vertices", name);
-    if (native_get_any(views, PyTuple_GET_ITEM(it, 1), label, NATIVE_I32,
-                       c.b.precision, 0, &p, &ids) != 0)
-      goto done;
-    if (ids % k != 0) {
-      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                    "argument '%s': %zu ids is not a multiple of %zu", label,
-                    ids, k);
-      goto done;
-    }
-    g->vertices = p;
-    m = g->count = ids / k;
-#define GET_(idx, what, kind, count)                                           \
-  snprintf(label, sizeof label, "%s." what, name);                             \
-  if (native_get(views, PyTuple_GET_ITEM(it, idx), label, kind, c.b.precision, \
-                 (count), 0, 1, &p) != 0)                                      \
+  if (parse_groups(views, items, dim, c.b.precision, groups) != 0)
     goto done;
-    GET_(2, "weight", NATIVE_REAL, m)
-    g->weight = p;
-    GET_(3, "dmin", NATIVE_REAL, m)
-    g->dmin = p;
-    GET_(4, "distance_type", NATIVE_U8, m)
-    g->distance_type = (const int8_t *)p;
-    GET_(5, "plane_normal", NATIVE_REAL, m * d)
-    g->plane_normal = p;
-    GET_(6, "plane_offset", NATIVE_REAL, m)
-    g->plane_offset = p;
-#undef GET_
-  }
+  if (c.plan != NULL && want_h &&
+      native_get(views, hv_obj, "hessian_values", NATIVE_REAL, c.b.precision,
+                 c.plan->nnz_blocks * (size_t)dim * (size_t)dim, 1, 0,
+                 &c.bsr_out) != 0)
+    goto done;
   c.b.n_groups = (size_t)ng;
   c.b.groups = groups;
   c.b.potential = c.b.precision == FRICL_F32 ? (void *)&c.potential32
@@ -202,7 +250,7 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
     const size_t esz = c.b.precision == FRICL_F32 ? 4 : 8;
     PyObject *h = Py_None;
     Py_INCREF(Py_None);
-    if (want_h) {
+    if (want_h && c.plan == NULL) {
       Py_DECREF(Py_None);
       h = Py_BuildValue("(NNNn)",
                         bytes_of(c.row_ptr, (c.nrows + 1) * sizeof(int64_t)),
@@ -219,5 +267,79 @@ done:
   free(c.values);
   native_release(views);
   free(views);
+  return result;
+}
+
+/* ------------------------------------------------------------ plans */
+
+struct barrier_plan_args {
+  native_plan *p;
+  int dim;
+  size_t n_vertices, n_groups;
+  const fricl_barrier_group *groups;
+};
+
+/* Create the plan and enter it in the owner's list under the lock (as
+ * native_tangential.c's plans: close() must see it). */
+static fricl_status call_barrier_plan(fricl_context *ctx, const void *arg) {
+  const struct barrier_plan_args *a = arg;
+  native_plan *p = a->p;
+  native_context *c = p->owner;
+  fricl_tangential_plan *plan = NULL;
+  fricl_status st = fricl_barrier_plan_create(ctx, a->dim, a->n_vertices,
+                                              a->n_groups, a->groups, &plan);
+  if (st != FRICL_STATUS_OK)
+    return st;
+  p->plan = plan;
+  fricl_tangential_plan_bsr(plan, NULL, &p->nnz_blocks, NULL, NULL);
+  p->next = c->plans;
+  if (c->plans != NULL)
+    c->plans->prev = p;
+  c->plans = p;
+  return FRICL_STATUS_OK;
+}
+
+/* barrier_plan(ctx, dim, n_vertices, groups) -> fricl._native.Plan of a
+ * barrier contact set (the groups as for barrier_eval). */
+PyObject *native_barrier_plan(PyObject *self, PyObject *args) {
+  PyObject *ctx_obj, *items, *result = NULL;
+  native_context *ctx;
+  native_views views;
+  fricl_barrier_group groups[FRICL_MAX_GROUPS];
+  struct barrier_plan_args a;
+  int dim;
+  Py_ssize_t nv;
+  (void)self;
+  if (!PyArg_ParseTuple(args, "OinO!", &ctx_obj, &dim, &nv, &PyTuple_Type,
+                        &items))
+    return NULL;
+  if ((ctx = native_context_check(ctx_obj)) == NULL)
+    return NULL;
+  if (nv < 0)
+    return native_raise(FRICL_STATUS_INVALID_ARGUMENT,
+                        "n_vertices must be >= 0");
+  views.n = 0;
+  if (parse_groups(&views, items, dim, FRICL_F64, groups) != 0)
+    goto done;
+  native_plan *p =
+      (native_plan *)native_plan_type.tp_alloc(&native_plan_type, 0);
+  if (p == NULL)
+    goto done;
+  p->dim = dim;
+  p->n_vertices = (size_t)nv;
+  Py_INCREF(ctx);
+  p->owner = ctx;
+  a.p = p;
+  a.dim = dim;
+  a.n_vertices = (size_t)nv;
+  a.n_groups = (size_t)PyTuple_GET_SIZE(items);
+  a.groups = groups;
+  if (native_call(ctx, call_barrier_plan, &a, 0, NULL) != 0) {
+    Py_DECREF(p);
+    goto done;
+  }
+  result = (PyObject *)p;
+done:
+  native_release(&views);
   return result;
 }

@@ -254,6 +254,8 @@ static PyMethodDef methods[] = {
      "fricl_tangential_eval."},
     {"build", native_build, METH_VARARGS, "fricl_build."},
     {"barrier_eval", native_barrier_eval, METH_VARARGS, "fricl_barrier_eval."},
+    {"barrier_plan", native_barrier_plan, METH_VARARGS,
+     "fricl_barrier_plan_create."},
     {"collision_mesh", native_collision_mesh, METH_VARARGS,
      "fricl_collision_mesh_create."},
     {"collisions_build", native_collisions_build, METH_VARARGS,
