@@ -430,6 +430,8 @@ def _barrier_parameters(potential: Any, dhat: float) -> Tuple[float, bool]:
     exposes neither: N / (-b'(x) 2 d) at two dmin values gives kappa and
     whether the physical scaling dhat / x^^2 is applied (ClampedLogBarrier
     only)."""
+    if isinstance(potential, BarrierPotential):  # fricl's: known exactly
+        return potential.stiffness, potential.use_physical_barrier
     barrier = getattr(potential, "barrier", None)
     if type(barrier).__name__ != "ClampedLogBarrier":
         raise UnsupportedError("fricl's lagged build has the clamped-log "
@@ -457,6 +459,49 @@ def _barrier_parameters(potential: Any, dhat: float) -> Tuple[float, bool]:
 _NORMAL_ATTRS = dict((t, operator.attrgetter(*(_ID_ATTRS[t] +
                                                ("weight", "dmin"))))
                      for t in _TYPES)
+
+
+def _ipctk_build_groups(collisions: Any, E: np.ndarray,
+                        F: np.ndarray) -> List[BuildGroup]:
+    """The lagged build's groups of an ipctk NormalCollisions."""
+    bgroups = []
+    for t in _TYPES:
+        lst = list(getattr(collisions, t + "_collisions"))
+        if not lst:
+            continue
+        cols = list(zip(*map(_NORMAL_ATTRS[t], lst)))
+        ids = _stencil_ids(t, cols, E, F).astype(np.int32)
+        nid = len(_ID_ATTRS[t])
+        w = np.array(cols[nid], np.float64)
+        dm = np.array(cols[nid + 1], np.float64)
+        pn = po = None
+        if t == "pv":
+            planes = [c.plane for c in lst]
+            pn = np.array([p.normal() for p in planes], np.float64)
+            po = np.array([p.offset() for p in planes], np.float64)
+        bgroups.append(BuildGroup(t, ids, plane_normal=pn,
+                                  plane_offset=po, dmin=dm,
+                                  weight=None if np.all(w == 1) else w))
+        del lst
+    return bgroups
+
+
+def _fricl_build_groups(collisions: NormalCollisions) -> List[BuildGroup]:
+    """The lagged build's groups of fricl's NormalCollisions: its arrays as
+    they are (ev, fv and ee evaluated as classified, as ipctk does)."""
+    out = []
+    for t in _TYPES:
+        a = collisions.arrays(t)
+        if not a or not len(a["weight"]):
+            continue
+        w = a["weight"]
+        out.append(BuildGroup(
+            t, a["vertices"], plane_normal=None if a["plane_normal"] is None
+            else a["plane_normal"].reshape(-1, collisions._dim),
+            plane_offset=a["plane_offset"],
+            dmin=np.full(len(w), collisions.dmin),
+            weight=None if np.all(w == 1) else w))
+    return out
 
 
 class TangentialCollisions:
@@ -518,27 +563,10 @@ class TangentialCollisions:
                                        "mesh's (%d, %d) array, got %s"
                                        % (nv, dim, X.shape))
         rest = cv.real(mesh.rest_positions, cv.F64, "mesh.rest_positions")
-        bgroups = []
-        dmins = []
-        for t in _TYPES:
-            lst = list(getattr(collisions, t + "_collisions"))
-            if not lst:
-                continue
-            cols = list(zip(*map(_NORMAL_ATTRS[t], lst)))
-            ids = _stencil_ids(t, cols, E, F).astype(np.int32)
-            nid = len(_ID_ATTRS[t])
-            w = np.array(cols[nid], np.float64)
-            dm = np.array(cols[nid + 1], np.float64)
-            dmins.append(dm)
-            pn = po = None
-            if t == "pv":
-                planes = [c.plane for c in lst]
-                pn = np.array([p.normal() for p in planes], np.float64)
-                po = np.array([p.offset() for p in planes], np.float64)
-            bgroups.append(BuildGroup(t, ids, plane_normal=pn,
-                                      plane_offset=po, dmin=dm,
-                                      weight=None if np.all(w == 1) else w))
-            del lst
+        if isinstance(collisions, NormalCollisions):
+            bgroups = _fricl_build_groups(collisions)
+        else:
+            bgroups = _ipctk_build_groups(collisions, E, F)
         ctx = self._ctx if self._ctx is not None and not self._ctx.closed \
             else _context(self._device)
         self.result = _fricl_build(

@@ -350,6 +350,58 @@ class NormalCollisions:
     def is_plane_vertex(self, i: int) -> bool:
         return self._is(i, 4)
 
+    def to_ipctk(self) -> Any:
+        """The same set as an ``ipctk.NormalCollisions`` (for ipctk's own
+        potentials and builds): every collision with its weight, dmin and,
+        for ee, its distance type and threshold. The set's options are
+        copied too."""
+        import ipctk
+        out = ipctk.NormalCollisions()
+        out.use_area_weighting = self.use_area_weighting
+        if self._improved:
+            out.collision_set_type = \
+                ipctk.NormalCollisions.CollisionSetType.IMPROVED_MAX_APPROX
+        dt_ee = ipctk.EdgeEdgeDistanceType
+
+        def fill(c: Any, w: float) -> Any:
+            c.weight = w
+            c.dmin = float(self.dmin)
+            return c
+
+        lists = {}
+        for t, name in enumerate(_TYPES):
+            a = self._arrays.get(name)
+            if not a or not len(a["weight"]):
+                lists[name] = []
+                continue
+            ids, w = a["ids"].tolist(), a["weight"].tolist()
+            if name == "vv":
+                lists[name] = [fill(ipctk.VertexVertexNormalCollision(i, j), x)
+                               for (i, j), x in zip(ids, w)]
+            elif name == "ev":
+                lists[name] = [fill(ipctk.EdgeVertexNormalCollision(i, j), x)
+                               for (i, j), x in zip(ids, w)]
+            elif name == "ee":
+                dts, eps = a["distance_type"].tolist(), a["eps_x"].tolist()
+                lists[name] = [fill(ipctk.EdgeEdgeNormalCollision(
+                    i, j, e, dt_ee(d)), x)
+                    for (i, j), x, d, e in zip(ids, w, dts, eps)]
+            elif name == "fv":
+                lists[name] = [fill(ipctk.FaceVertexNormalCollision(i, j), x)
+                               for (i, j), x in zip(ids, w)]
+            else:
+                d = self._dim
+                pn, pc = a["plane_normal"].reshape(-1, d), a["plane_offset"]
+                lists[name] = [fill(ipctk.PlaneVertexNormalCollision(
+                    _hyperplane(pn[k], pc[k]), j), x)
+                    for k, ((_, j), x) in enumerate(zip(ids, w))]
+        out.vv_collisions = lists["vv"]
+        out.ev_collisions = lists["ev"]
+        out.ee_collisions = lists["ee"]
+        out.fv_collisions = lists["fv"]
+        out.pv_collisions = lists["pv"]
+        return out
+
     def compute_minimum_distance(self, mesh: Any, vertices: Any) -> float:
         """The smallest distance over the set (as each collision is
         evaluated: ev on the line, fv on the plane, ee by its type), or
@@ -367,6 +419,15 @@ class NormalCollisions:
     def __repr__(self) -> str:
         return "<fricl.ipctk.NormalCollisions %d collisions %s>" % (
             len(self), dict((t, c) for t, c in zip(_TYPES, self._n) if c))
+
+
+def _hyperplane(normal: np.ndarray, offset: float) -> Any:
+    """ipctk's plane {y : n.y + c = 0} (3-D; 2-D normals get z = 0), made
+    from its normal and its point -c n / |n|^2."""
+    import ipctk
+    n = np.zeros(3)
+    n[:len(normal)] = normal
+    return ipctk.Hyperplane(n, -float(offset) * n / float(n @ n))
 
 
 def _distances(name: str, a: Dict[str, Any], V: np.ndarray) -> np.ndarray:
