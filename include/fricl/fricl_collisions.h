@@ -48,7 +48,7 @@ typedef struct fricl_collision_mesh_desc {
   const int32_t *faces; /* n_faces x 3 (3-D only) */
 } fricl_collision_mesh_desc;
 
-/** Zero @p desc, set struct_size and dim 3. @since 0.5 */
+/** Zero @p desc, set struct_size and dim 3. @since 0.4 */
 FRICL_API void fricl_collision_mesh_desc_init(fricl_collision_mesh_desc *desc);
 
 /**
@@ -57,17 +57,17 @@ FRICL_API void fricl_collision_mesh_desc_init(fricl_collision_mesh_desc *desc);
  * The arrays are borrowed for the call. Validation names the argument and
  * the first bad index (out-of-range or repeated vertex, a face edge not in
  * `edges`, a non-finite rest position).
- * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY. @since 0.5
+ * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY. @since 0.4
  */
 FRICL_API fricl_status fricl_collision_mesh_create(
     fricl_context *ctx, const fricl_collision_mesh_desc *desc,
     fricl_collision_mesh **out);
 
-/** Free a mesh (NULL is a no-op). Sets built from it stay valid. */
+/** Free a mesh (NULL is a no-op). Sets built from it stay valid. @since 0.4 */
 FRICL_API void fricl_collision_mesh_destroy(fricl_collision_mesh *mesh);
 
 /** The mesh's vertex areas (n_vertices) and edge areas (n_edges), ipctk's
- * CollisionMesh::vertex_areas / edge_areas; owned by the mesh. */
+ * CollisionMesh::vertex_areas / edge_areas; owned by the mesh. @since 0.4 */
 FRICL_API void fricl_collision_mesh_areas(const fricl_collision_mesh *mesh,
                                           const double **vertex_areas,
                                           const double **edge_areas);
@@ -92,7 +92,7 @@ typedef struct fricl_collisions_options {
   const double *plane_offsets; /* n_planes */
 } fricl_collisions_options;
 
-/** Zero @p options, set struct_size. @since 0.5 */
+/** Zero @p options, set struct_size. @since 0.4 */
 FRICL_API void fricl_collisions_options_init(fricl_collisions_options *o);
 
 /* The collisions of one build: arrays owned by the set. */
@@ -105,14 +105,14 @@ typedef struct fricl_collision_set fricl_collision_set;
  * collisions, kinds, edge-edge distance types and weights (up to the order
  * of floating-point sums). *inout: NULL to allocate a set, or a set to
  * refill (its arrays are reused). On failure *inout is left as it was.
- * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY. @since 0.5
+ * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY. @since 0.4
  */
 FRICL_API fricl_status fricl_collisions_build(
     fricl_context *ctx, const fricl_collision_mesh *mesh,
     const double *positions, const fricl_collisions_options *options,
     fricl_collision_set **inout);
 
-/** Free a set (NULL is a no-op). */
+/** Free a set (NULL is a no-op). @since 0.4 */
 FRICL_API void fricl_collision_set_destroy(fricl_collision_set *set);
 
 /**
@@ -122,11 +122,12 @@ FRICL_API void fricl_collision_set_destroy(fricl_collision_set *set);
  * line, fv: the plane, ee: the stored type). Outputs are NULL; copy the
  * groups to set them. Owned by the set, valid until it is rebuilt or
  * destroyed. @return the number of groups.
- */
+ @since 0.4 */
 FRICL_API size_t fricl_collision_set_groups(const fricl_collision_set *set,
                                             const fricl_barrier_group **out);
 
-/** Collisions of one stencil type (0 for a type the set has none of). */
+/** Collisions of one stencil type (0 for a type the set has none of).
+ * @since 0.4 */
 FRICL_API size_t fricl_collision_set_count(const fricl_collision_set *set,
                                            fricl_stencil type);
 
@@ -135,7 +136,7 @@ FRICL_API size_t fricl_collision_set_count(const fricl_collision_set *set,
  * vv (vertex0, vertex1), ev (edge, vertex), ee (edge0, edge1), fv (face,
  * vertex), pv (plane, vertex); and for ee the mollifier threshold eps_x
  * (NULL for other types). Owned by the set. @return the count.
- */
+ @since 0.4 */
 FRICL_API size_t fricl_collision_set_elements(const fricl_collision_set *set,
                                               fricl_stencil type,
                                               const int32_t **ids,
@@ -155,7 +156,7 @@ typedef struct fricl_candidate_set fricl_candidate_set;
  * codim. vertex-vertex and, in 3-D, codim. edge to codim. vertex), and
  * the plane-vertex pairs whose signed distance is below the radius.
  * Sorted by ids. *inout as for fricl_collisions_build.
- * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY. @since 0.5
+ * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY. @since 0.4
  */
 FRICL_API fricl_status fricl_candidates_build(
     fricl_context *ctx, const fricl_collision_mesh *mesh,
@@ -164,12 +165,12 @@ FRICL_API fricl_status fricl_candidates_build(
 
 /** The pairs of one type, 2 ids each as in fricl_collision_set_elements
  * (ev: edge, vertex; ee: edge0 < edge1; fv: face, vertex; vv: vertex0 <
- * vertex1; pv: plane, vertex). @return the count. */
+ * vertex1; pv: plane, vertex). @return the count. @since 0.4 */
 FRICL_API size_t fricl_candidate_set_pairs(const fricl_candidate_set *set,
                                            fricl_stencil type,
                                            const int32_t **ids);
 
-/** Free a candidate set (NULL is a no-op). */
+/** Free a candidate set (NULL is a no-op). @since 0.4 */
 FRICL_API void fricl_candidate_set_destroy(fricl_candidate_set *set);
 
 #ifdef __cplusplus
