@@ -104,7 +104,8 @@ typedef struct fricl_collision_set fricl_collision_set;
  * with the options' use_area_weighting and collision set type: the same
  * collisions, kinds, edge-edge distance types and weights (up to the order
  * of floating-point sums). *inout: NULL to allocate a set, or a set to
- * refill (its arrays are reused). On failure *inout is left as it was.
+ * refill (its arrays are reused). On invalid arguments *inout is left as
+ * it was; out of memory, a set passed in is left empty.
  * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY. @since 0.4
  */
 FRICL_API fricl_status fricl_collisions_build(
@@ -133,7 +134,8 @@ FRICL_API size_t fricl_collision_set_count(const fricl_collision_set *set,
 
 /**
  * The ids ipctk's collision objects carry, 2 per collision of @p type:
- * vv (vertex0, vertex1), ev (edge, vertex), ee (edge0, edge1), fv (face,
+ * vv (vertex0 < vertex1), ev (edge, vertex), ee (edge0, edge1: the order
+ * the collision was made in, which its distance type refers to), fv (face,
  * vertex), pv (plane, vertex); and for ee the mollifier threshold eps_x
  * (NULL for other types). Owned by the set. @return the count.
  @since 0.4 */

@@ -9,12 +9,14 @@ kinds, edge-edge distance types and weights of ipctk's build (with
 as they are, with no per-call conversion. ``mesh`` may be fricl's
 ``CollisionMesh`` or ipctk's (converted once and kept).
 
-One difference, by decision: ipctk keeps two edge-edge collisions of the
-same two edges apart when they were recorded in opposite edge order (its
-equality compares the stored distance type without accounting for the
-order), so its set can hold a pair whose weights cancel; fricl stores
-each pair once (edge0 < edge1, type in that order) with the summed
-weight, and drops it when the sum is exactly 0. The potential is the same.
+Edge-edge collisions follow ipctk's identity: two are the same collision
+when they join the same two edges, in either order, with the same stored
+distance type (which refers to the edge order of the first one made).
+fricl makes the regular ones in the order (smaller edge id, larger), as
+ipctk's BruteForce, HashGrid and SweepAndPrune broad phases do; its
+default LBVH hands some pairs over in the other order, which changes the
+stored order (and, with the improved max approximator, which corrections
+merge) but not the set of collisions otherwise.
 """
 from __future__ import annotations
 
@@ -403,9 +405,10 @@ class NormalCollisions:
         return out
 
     def compute_minimum_distance(self, mesh: Any, vertices: Any) -> float:
-        """The smallest distance over the set (as each collision is
-        evaluated: ev on the line, fv on the plane, ee by its type), or
-        inf for an empty set."""
+        """The smallest squared distance over the set, as ipctk 1.6.1
+        returns it (each collision evaluated as ipctk does: ev on the
+        line, fv on the plane, ee by its stored type), or inf for an empty
+        set."""
         V = cv.real(vertices, cv.F64, "vertices")
         best = np.inf
         for name in _TYPES:
@@ -413,7 +416,7 @@ class NormalCollisions:
             if not a or not len(a["weight"]):
                 continue
             d2 = _distances(name, a, V)
-            best = min(best, float(np.sqrt(d2.min())))
+            best = min(best, float(d2.min()))
         return best
 
     def __repr__(self) -> str:

@@ -18,8 +18,9 @@
 enum { VV = 0, EV = 1, EE = 2, FV = 3, PV = 4 };
 
 /* One collision before merging: its type, ids (vv: v0 < v1, ev: edge,
- * vertex, ee: edge0 < edge1, fv: face, vertex), ee distance type (in the
- * ids' order) and threshold, and weight. */
+ * vertex, ee: the two edges in the order it was made in, fv: face,
+ * vertex), ee distance type (in the ids' order) and threshold, and
+ * weight. */
 typedef struct rec {
   int32_t a, b;
   int8_t type, dtype;
@@ -58,18 +59,13 @@ static void put(recs *r, int type, int32_t a, int32_t b, int dtype, double w,
   x->eps = eps;
 }
 
-/* ipctk's EdgeEdgeDistanceType with the two edges swapped. */
-static int ee_swap_type(int t) {
-  static const int8_t sw[9] = {0, 2, 1, 3, 6, 7, 4, 5, 8};
-  return t >= 0 && t <= 8 ? sw[t] : t;
-}
-
+/* An edge-edge collision in the edge order it was made in, its distance
+ * type relative to that order. As in ipctk, two of them are the same
+ * collision when they join the same two edges (in either order) with the
+ * same stored type; the first one made keeps its order. */
 static void put_ee(recs *r, int32_t ea, int32_t eb, int dtype, double w,
                    double eps) {
-  if (ea > eb)
-    put(r, EE, eb, ea, ee_swap_type(dtype), w, eps);
-  else
-    put(r, EE, ea, eb, dtype, w, eps);
+  put(r, EE, ea, eb, dtype, w, eps);
 }
 
 typedef struct build {
@@ -459,7 +455,9 @@ static int merge(const build *b, recs *all, fricl_collision_set *s) {
   for (size_t i = 0; i < n; ++i) {
     const rec *r = &all->v[i];
     const size_t at = fill[r->type]++;
-    key[at] = (uint64_t)(uint32_t)r->a << 32 | (uint32_t)r->b;
+    const int32_t lo = r->type == EE && r->b < r->a ? r->b : r->a;
+    const int32_t hi = r->type == EE && r->b < r->a ? r->a : r->b;
+    key[at] = (uint64_t)(uint32_t)lo << 32 | (uint32_t)hi;
     val[at] = (uint32_t)i;
   }
   for (int t = 0; t < FRICL__NTYPES; ++t)
@@ -481,7 +479,9 @@ static int merge(const build *b, recs *all, fricl_collision_set *s) {
       while (j < hi && key[j] == key[i])
         ++j;
       /* [i, j): one pair of ids; ee may hold several distance types,
-       * each kept once in first-seen order. */
+       * each kept once in first-seen order, in the edge order of its
+       * first record (ipctk's equality: the same edges and the same
+       * stored type). */
       for (size_t u = i; u < j; ++u) {
         const rec *r = &all->v[val[u]];
         int seen = 0;
