@@ -461,6 +461,8 @@ def test_barrier_potential_on_the_sets(name, seed):
         B = ipctk.BarrierPotential(dhat, 10.0)
         P = fi.BarrierPotential(dhat, 10.0)
         assert_same_potential(P, D, fmesh, B, to_ipctk(D, planes), mesh, V)
+        # fricl's own conversion gives ipctk the same set
+        assert_same_potential(P, D, fmesh, B, D.to_ipctk(), mesh, V)
         if same:
             assert_same_potential(P, D, fmesh, B, C, mesh, V)
 
