@@ -137,6 +137,12 @@ typedef struct grid {
   } * table;
   size_t tmask;
   int tshift; /* 64 - log2(table size) */
+  /* Column mode, when the cells of the first two axes are few (at most
+   * ~4 per box): a dense index of columns (c0, c1), each column's boxes
+   * sorted by c2 (the key's low 21 bits). Neighbouring cells are then
+   * neighbours in memory; the table above is the sparse fallback. */
+  size_t *colstart;
+  int64_t nx, ny;
 } grid;
 
 static int overlap(const box *a, const box *b, int dim) {
@@ -166,6 +172,7 @@ static void grid_free(grid *g) {
   free(g->keys);
   free(g->sorted);
   free(g->table);
+  free(g->colstart);
   memset(g, 0, sizeof *g);
 }
 
@@ -182,6 +189,7 @@ static int grid_build(grid *g, int dim, const box *boxes, const uint32_t *sel,
   g->keys = (uint64_t *)malloc((2 * n + 1) * sizeof *g->keys);
   if (!g->ids || !g->keys)
     return 0;
+  int64_t mx0 = 0, mx1 = 0;
   for (size_t i = 0; i < n; ++i) {
     const uint32_t b = sel ? sel[i] : (uint32_t)i;
     int64_t c[3] = {0, 0, 0};
@@ -191,11 +199,34 @@ static int grid_build(grid *g, int dim, const box *boxes, const uint32_t *sel,
       const double e = boxes[b].hi[d] - boxes[b].lo[d];
       ext = e > ext ? e : ext;
     }
+    mx0 = c[0] > mx0 ? c[0] : mx0;
+    mx1 = c[1] > mx1 ? c[1] : mx1;
     g->reach = ext > g->reach ? ext : g->reach;
     g->keys[i] = cell_key(c);
     g->ids[i] = b;
   }
-  fricl__radix_sort(g->keys, g->ids, n, g->keys + n, g->ids + n);
+  if ((double)(mx0 + 1) * (double)(mx1 + 1) <= 4.0 * (double)n + 4096) {
+    g->nx = mx0 + 1;
+    g->ny = mx1 + 1;
+    const size_t ncol = (size_t)(g->nx * g->ny);
+    g->colstart = (size_t *)calloc(ncol + 1, sizeof *g->colstart);
+    g->sorted = (box *)malloc((n + 1) * sizeof *g->sorted);
+    if (!g->colstart || !g->sorted)
+      return 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t k = g->keys[i];
+      const int64_t c0 = (int64_t)(k >> 42), c1 = (int64_t)(k >> 21) & 0x1FFFFF;
+      g->keys[i] = (uint64_t)(c0 * g->ny + c1) << 21 | (k & 0x1FFFFF);
+    }
+    fricl__radix_sort(g->keys, g->ids, n, g->keys + n, g->ids + n);
+    for (size_t i = 0; i < n; ++i) {
+      g->colstart[(g->keys[i] >> 21) + 1]++;
+      g->sorted[i] = boxes[g->ids[i]];
+    }
+    for (size_t c = 0; c < ncol; ++c)
+      g->colstart[c + 1] += g->colstart[c];
+    return 1;
+  }
   size_t runs = 0;
   for (size_t i = 0; i < n; ++i)
     runs += i == 0 || g->keys[i] != g->keys[i - 1];
@@ -292,6 +323,11 @@ static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
     c0[d] = c0[d] < 0 ? 0 : c0[d];
     cells *= (double)(c1[d] - c0[d] + 1);
   }
+  if (g->colstart) {
+    cells = 1;
+    for (int d = 0; d < 2; ++d)
+      cells *= (double)(c1[d] - c0[d] + 1);
+  }
   if (cells > (double)g->n) { /* a huge probe: test every box instead */
     for (size_t i = 0; i < g->n; ++i) {
       const uint32_t b = g->ids[i];
@@ -302,6 +338,29 @@ static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
       else
         report(j->q, slot, pi, b);
     }
+    return;
+  }
+  if (g->colstart) {
+    const int64_t e0 = c1[0] < g->nx ? c1[0] : g->nx - 1;
+    const int64_t e1 = c1[1] < g->ny ? c1[1] : g->ny - 1;
+    for (c[0] = c0[0]; c[0] <= e0; ++c[0])
+      for (c[1] = c0[1]; c[1] <= e1; ++c[1]) {
+        const size_t col = (size_t)(c[0] * g->ny + c[1]);
+        for (size_t i = g->colstart[col]; i < g->colstart[col + 1]; ++i) {
+          const int64_t z = (int64_t)(g->keys[i] & 0x1FFFFF);
+          if (z < c0[2])
+            continue;
+          if (z > c1[2])
+            break;
+          const uint32_t b = g->ids[i];
+          if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim))
+            continue;
+          if (j->swap)
+            report(j->q, slot, b, pi);
+          else
+            report(j->q, slot, pi, b);
+        }
+      }
     return;
   }
   for (c[0] = c0[0]; c[0] <= c1[0]; ++c[0])
