@@ -16,8 +16,11 @@
 #include "core/collisions.h"
 #include "core/pool.h"
 
+/* A box and the vertices of its element (-1 past the last), 64 bytes:
+ * the filters read the ids from the box a probe has just loaded. */
 typedef struct box {
   double lo[3], hi[3];
+  int32_t v[4];
 } box;
 
 /* ------------------------------------------------------------ radix sort */
@@ -258,25 +261,13 @@ static int grid_build(grid *g, int dim, const box *boxes, const uint32_t *sel,
   return 1;
 }
 
-/* The ipctk filters: no shared vertex (and distinct ids for self pairs). */
-static int keep(const query *q, int32_t a, int32_t b) {
-  const fricl_collision_mesh *m = q->mesh;
-  switch (q->kind) {
-  case Q_EV: {
-    const int32_t *e = m->edges + 2 * (size_t)a;
-    return b != e[0] && b != e[1];
-  }
-  case Q_EE: {
-    const int32_t *x = m->edges + 2 * (size_t)a, *y = m->edges + 2 * (size_t)b;
-    return x[0] != y[0] && x[0] != y[1] && x[1] != y[0] && x[1] != y[1];
-  }
-  case Q_FV: {
-    const int32_t *f = m->faces + 3 * (size_t)a;
-    return b != f[0] && b != f[1] && b != f[2];
-  }
-  default:
-    return a != b;
-  }
+/* ipctk's filters, all one rule: the two elements share no vertex. */
+static int shares_vertex(const box *a, const box *b) {
+  for (int i = 0; i < 3 && a->v[i] >= 0; ++i)
+    for (int j = 0; j < 3 && b->v[j] >= 0; ++j)
+      if (a->v[i] == b->v[j])
+        return 1;
+  return 0;
 }
 
 /* A pair of box indices (ia in A, ib in B, or both in A for self). */
@@ -285,8 +276,6 @@ static void report(query *q, unsigned slot, size_t ia, size_t ib) {
   int32_t a = q->aid ? q->aid[ia] : (int32_t)ia;
   int32_t b = self ? (q->aid ? q->aid[ib] : (int32_t)ib)
                    : (q->bid ? q->bid[ib] : (int32_t)ib);
-  if (!keep(q, a, b))
-    return;
   if (self && a > b) {
     const int32_t t = a;
     a = b;
@@ -331,7 +320,8 @@ static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
   if (cells > (double)g->n) { /* a huge probe: test every box instead */
     for (size_t i = 0; i < g->n; ++i) {
       const uint32_t b = g->ids[i];
-      if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim))
+      if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim) ||
+          shares_vertex(p, &g->sorted[i]))
         continue;
       if (j->swap)
         report(j->q, slot, b, pi);
@@ -353,7 +343,8 @@ static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
           if (z > c1[2])
             break;
           const uint32_t b = g->ids[i];
-          if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim))
+          if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim) ||
+              shares_vertex(p, &g->sorted[i]))
             continue;
           if (j->swap)
             report(j->q, slot, b, pi);
@@ -374,7 +365,8 @@ static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
           continue;
         for (size_t i = g->table[s].lo; i < g->table[s].hi; ++i) {
           const uint32_t b = g->ids[i];
-          if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim))
+          if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim) ||
+              shares_vertex(p, &g->sorted[i]))
             continue;
           if (j->swap)
             report(j->q, slot, b, pi);
@@ -527,7 +519,8 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
     run_probes(ctx, &j1);
     for (size_t x = 0; x < ngB; ++x)
       for (size_t y = x + 1; y < ngB; ++y)
-        if (overlap(&B[gB[x]], &B[gB[y]], dim))
+        if (overlap(&B[gB[x]], &B[gB[y]], dim) &&
+            !shares_vertex(&B[gB[x]], &B[gB[y]]))
           report(q, 2 * q->pieces, gB[x], gB[y]);
   } else if (ok) {
     /* Phase 0: every A box against the small B boxes; phase 1: the big B
@@ -548,7 +541,8 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
       }
       for (size_t x = 0; ok && x < ngA; ++x)
         for (size_t y = 0; y < ngB; ++y)
-          if (overlap(&q->A[gA[x]], &B[gB[y]], dim))
+          if (overlap(&q->A[gA[x]], &B[gB[y]], dim) &&
+              !shares_vertex(&q->A[gA[x]], &B[gB[y]]))
             report(q, 2 * q->pieces, gA[x], gB[y]);
     }
   }
@@ -596,6 +590,8 @@ static void vertex_boxes(const fricl_collision_mesh *m, const double *v0,
       b->lo[d] = lo;
       b->hi[d] = hi;
     }
+    b->v[0] = (int32_t)i;
+    b->v[1] = b->v[2] = b->v[3] = -1;
   }
 }
 
@@ -603,6 +599,8 @@ static void union_boxes(const box *vb, const int32_t *ids, size_t n, int k,
                         box *out) {
   for (size_t i = 0; i < n; ++i) {
     box b = vb[ids[k * i]];
+    for (int j = 0; j < 4; ++j)
+      b.v[j] = j < k ? ids[k * i + j] : -1;
     for (int j = 1; j < k; ++j) {
       const box *c = &vb[ids[k * i + j]];
       for (int d = 0; d < 3; ++d) {
