@@ -128,11 +128,21 @@ def _fingerprint(collisions: Any, mesh: Any) -> tuple:
     return tuple(fp)
 
 
+def _same_topology(a: Tuple[Any, ...], b: Tuple[Any, ...]) -> bool:
+    """The same stencil types and vertex lists, in the same order."""
+    return len(a) == len(b) and all(
+        x[0] == y[0] and np.array_equal(x[1], y[1]) for x, y in zip(a, b))
+
+
 def _entry(collisions: Any, mesh: Any) -> _Entry:
     if isinstance(collisions, NormalCollisions):
         e = collisions._barrier_entry
         if e is None:
             e = collisions._barrier_entry = _Entry(collisions._groups)
+            prev = collisions._prev_entry
+            if prev is not None and _same_topology(prev.groups, e.groups):
+                e._plans = prev._plans  # a rebuild to the same contacts
+            collisions._prev_entry = None
         return e
     fp = _fingerprint(collisions, mesh)
     hit = _IPCTK.get(id(collisions))

@@ -201,7 +201,11 @@ class NormalCollisions:
         self._dim = 0
         self._nv = 0
         self._version = getattr(self, "_version", 0) + 1
-        self._barrier_entry = None  # fricl.ipctk.BarrierPotential's cache
+        # fricl.ipctk.BarrierPotential's cache, and the previous build's
+        # (its plans serve a rebuild with the same topology)
+        self._prev_entry = getattr(self, "_barrier_entry", None) or \
+            getattr(self, "_prev_entry", None)
+        self._barrier_entry = None
 
     # -- options -------------------------------------------------------
     @property
