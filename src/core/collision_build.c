@@ -656,6 +656,10 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
     for (int t = 0; t < 4; ++t)
       free(active[t].v);
     fricl__candidates_free(&cand);
+    if (*inout) { /* as documented: out of memory leaves a set empty */
+      memset((*inout)->count, 0, sizeof(*inout)->count);
+      (*inout)->n_groups = 0;
+    }
     return st;
   }
   /* The improved max approximator's derived pairs come only from active
