@@ -5,25 +5,25 @@ stacked boxes (jittered, and exactly axis-aligned), nearly parallel edges,
 codimensional points and edges, planes, polylines; dmin 0 and > 0; area
 weighting off and on; the IPC and IMPROVED_MAX_APPROX set types.
 
-Sets are compared as maps (kind, ids, ee distance type) -> weight: ipctk's
-ee collisions canonicalised (edge0 < edge1, the type mapped when the edges
-are swapped) and its duplicates summed; weights to 1e-12 relative, or
-1e-12 of the largest weight for sums that cancel (the order of the sums
-differs); a key on one side only must weigh at most 1e-12 of the largest
-weight. One difference by decision (fricl/ipctk_collisions.py): ipctk's
-ee equality compares the raw distance type whatever the edge order, so
-with the improved max approximator it merges (a, b, t) with (b, a, t) -
-two different collisions when t is not symmetric - where fricl keeps them
-apart (and its potential differs from ipctk's there). So with the
-improved max approximator the ee weights of the asymmetric types are
-compared per edge pair and orbit {t, swap(t)} (what the merge preserves),
-everything else key by key.
+Sets are compared as maps (kind, ids, ee distance type) -> weight, exactly
+key by key in both set types. The ee keys are raw: (edge0, edge1, stored
+type) in the order the collision was made in. ipctk's identity (two ee
+collisions are one when they join the same two edges, in either order,
+with the same stored type; the first one made keeps its order) is checked
+on both sides (no (b, a, t) next to an (a, b, t)); BruteForce hands the
+regular ee candidates over as (smaller edge id, larger), so every ee of an
+IPC set has edge0 < edge1 on both sides, and with the improved max
+approximator the regular collisions keep that order (the approximator's
+negative ones, made after them in its own order, merge into them).
+Weights to 1e-12 relative, or 1e-12 of the largest weight for sums that
+cancel (the order of the sums differs); a key on one side only must weigh
+at most 1e-12 of the largest weight.
 
 The potentials: fricl.ipctk.BarrierPotential on fricl's set equals
 ipctk.BarrierPotential on the same set handed to ipctk collision by
-collision, and equals ipctk's potential on ipctk's own set wherever the
-two sets agree key by key (always for IPC): value, gradient, Hessian to
-1e-10 of scale.
+collision, and on ipctk's own set (both set types): value, gradient,
+Hessian to 1e-10 of scale. compute_minimum_distance is ipctk's: the
+smallest squared distance over the set.
 """
 import os
 import sys
@@ -43,7 +43,6 @@ ipctk.set_logger_level(ipctk.LoggerLevel.error)
 ipctk.set_num_threads(1)
 
 SWAP = [0, 2, 1, 3, 6, 7, 4, 5, 8]  # EdgeEdgeDistanceType, edges swapped
-ORBIT = [0, 1, 1, 3, 4, 5, 4, 5, 8]  # the class of {t, SWAP[t]}
 SetType = ipctk.NormalCollisions.CollisionSetType
 
 
@@ -245,25 +244,34 @@ def build_both(V, E, F, dhat, dmin, area, improved, planes):
     return mesh, fmesh, C, D
 
 
+def check_ee_identity(m, who):
+    """No two ee keys of the map are one collision by ipctk's identity:
+    the same edges in either order with the same stored type."""
+    for k in m:
+        if k[0] == "ee":
+            assert k[1] != k[2], (who, k)
+            assert ("ee", k[2], k[1], k[3]) not in m, \
+                "%s holds %s and its reversal" % (who, k)
+
+
 def ipctk_map(C, planes):
     out = {}
 
     def add(key, w):
-        out[key] = out.get(key, 0.0) + w
+        assert key not in out, "ipctk holds %s twice" % (key,)
+        out[key] = w
     for c in C.vv_collisions:
         a, b = sorted((c.vertex0_id, c.vertex1_id))
         add(("vv", a, b, -1), c.weight)
     for c in C.ev_collisions:
         add(("ev", c.edge_id, c.vertex_id, -1), c.weight)
     for c in C.ee_collisions:
-        a, b, t = c.edge0_id, c.edge1_id, int(c.dtype)
-        if a > b:
-            a, b, t = b, a, SWAP[t]
-        add(("ee", a, b, t), c.weight)
+        add(("ee", c.edge0_id, c.edge1_id, int(c.dtype)), c.weight)
     for c in C.fv_collisions:
         add(("fv", c.face_id, c.vertex_id, -1), c.weight)
     for c in C.pv_collisions:
         add(("pv", plane_index(c.plane, planes), c.vertex_id, -1), c.weight)
+    check_ee_identity(out, "ipctk")
     return out
 
 
@@ -277,18 +285,8 @@ def fricl_map(D):
             assert key not in out, "fricl holds %s twice" % (key,)
             if kind == "vv":
                 assert key[1] < key[2]
-            if kind == "ee":
-                assert key[1] < key[2]
             out[key] = float(a["weight"][j])
-    return out
-
-
-def orbits(m):
-    out = {}
-    for k, w in m.items():
-        if k[0] == "ee":
-            k = ("ee", k[1], k[2], ORBIT[k[3]])
-        out[k] = out.get(k, 0.0) + w
+    check_ee_identity(out, "fricl")
     return out
 
 
@@ -307,21 +305,25 @@ def differences(a, b, big):
     return bad
 
 
-def compare(C, D, planes, improved):
-    """Assert the sets agree; return whether they agree key by key."""
+def compare(C, D, planes, improved, regular=()):
+    """Assert the sets agree key by key (ee by raw key). IPC: every ee
+    has edge0 < edge1. Improved: `regular`, the ee keys of the IPC set of
+    the same scene (the regular collisions, made first), are in neither
+    set reversed. Return ipctk's map."""
     a, b = ipctk_map(C, planes), fricl_map(D)
     big = max([abs(w) for w in a.values()] + [1e-300])
-    exact = differences(a, b, big)
+    bad = differences(a, b, big)
+    assert not bad, (len(bad), bad[:8])
     if not improved:
-        assert not exact, exact[:8]
-        return True
-    # improved: exact except the ee types that change under an edge swap,
-    # which are compared per orbit {t, SWAP[t]}
-    other = [d for d in exact if d[0][0] != "ee" or SWAP[d[0][3]] == d[0][3]]
-    assert not other, other[:8]
-    orb = differences(orbits(a), orbits(b), big)
-    assert not orb, orb[:8]
-    return not exact
+        # IPC: every ee as BruteForce hands it over, smaller edge id first
+        for m, who in ((a, "ipctk"), (b, "fricl")):
+            up = [k for k in m if k[0] == "ee" and not k[1] < k[2]]
+            assert not up, (who, up[:8])
+    else:
+        for m, who in ((a, "ipctk"), (b, "fricl")):
+            rev = [k for k in regular if ("ee", k[2], k[1], k[3]) in m]
+            assert not rev, (who, rev[:8])
+    return a
 
 
 # ------------------------------------------------------- collision sets
@@ -336,10 +338,13 @@ def test_normal_collisions_match_ipctk(name, seed, dmin_frac):
     dmin = dmin_frac * dhat
     counts = {}
     for area in (False, True):
+        regular = ()
         for improved in (False, True):
             _, _, C, D = build_both(V, E, F, dhat, dmin, area, improved,
                                     planes)
-            compare(C, D, planes, improved)
+            m = compare(C, D, planes, improved, regular)
+            if not improved:
+                regular = [k for k in m if k[0] == "ee"]
             counts[area, improved] = len(D)
             assert len(D) == sum(len(D.arrays(k)["weight"]) for k in
                                  ("vv", "ev", "ee", "fv", "pv"))
@@ -368,19 +373,58 @@ def test_scenes_cover_every_kind():
     assert mollified > 0 and negative > 0
 
 
-def test_improved_ee_merge_is_the_only_difference():
-    """On the exactly stacked boxes with the improved max approximator,
-    ipctk merges ee collisions recorded in opposite edge orders under one
-    raw distance type (a documented difference): the orbit sums agree and
-    the potentials of fricl's set agree with ipctk evaluating that set."""
-    V, E, F, dhat, planes = make("boxes_exact", 0)
-    mesh, fmesh, C, D = build_both(V, E, F, dhat, 0.0, True, True, planes)
-    assert not compare(C, D, planes, True), \
-        "expected ipctk's opposite-order ee merge on this scene"
-    B = ipctk.BarrierPotential(dhat, 1.0)
-    P = fi.BarrierPotential(dhat, 1.0)
-    want = B(to_ipctk(D, planes), mesh, V)
-    assert abs(P(D, fmesh, V) - want) <= 1e-10 * abs(want)
+def canonical(m):
+    """The map with every ee key as (smaller edge, larger, type in that
+    order), weights of equal keys summed."""
+    out = {}
+    for k, w in m.items():
+        if k[0] == "ee" and k[1] > k[2]:
+            k = ("ee", k[2], k[1], SWAP[k[3]])
+        out[k] = out.get(k, 0.0) + w
+    return out
+
+
+@pytest.mark.parametrize("name,seed,moved", [("boxes_exact", 0, False),
+                                             ("parallel", 0, False),
+                                             ("cloth_layers", 0, True)])
+def test_improved_ee_merge_follows_edge_order(name, seed, moved):
+    """ipctk's ee identity ignores the edge order, so with the improved max
+    approximator a negative collision made as (b, a, t) merges into a
+    regular (a, b, t) - two different collisions when t is not symmetric -
+    and the set depends on the edge numbering. Numbering the edges in
+    reverse changes ipctk's set (canonical sums, and with `moved` the
+    potential); fricl's set follows ipctk's exactly in both numberings,
+    and so does its potential."""
+    V, E, F, dhat, planes = make(name, seed)
+    ne = len(E)
+    sets, pots = [], []
+    for rev in (False, True):
+        Er = np.ascontiguousarray(E[::-1]) if rev else E
+        _, _, C, D = build_both(V, Er, F, dhat, 0.0, True, False, planes)
+        regular = [k for k in compare(C, D, planes, False) if k[0] == "ee"]
+        mesh, fmesh, C, D = build_both(V, Er, F, dhat, 0.0, True, True,
+                                       planes)
+        m = compare(C, D, planes, True, regular)
+        if rev:  # back to the first numbering
+            m = {(k[0], ne - 1 - k[1], ne - 1 - k[2], k[3])
+                 if k[0] == "ee" else
+                 (k[0], ne - 1 - k[1], k[2], k[3]) if k[0] == "ev" else k: w
+                 for k, w in m.items()}
+        assert any(k[0] == "ee" and k[1] > k[2] for k in m), \
+            "no ee collision stored with edge0 > edge1"
+        sets.append(canonical(m))
+        B = ipctk.BarrierPotential(dhat, 1.0)
+        P = fi.BarrierPotential(dhat, 1.0)
+        want = B(C, mesh, V)
+        assert abs(P(D, fmesh, V) - want) <= 1e-10 * abs(want)
+        assert abs(B(to_ipctk(D, planes), mesh, V) - want) <= \
+            1e-10 * abs(want)
+        pots.append(want)
+    big = max(abs(w) for w in sets[0].values())
+    assert differences(sets[0], sets[1], big), \
+        "expected the numbering to change ipctk's improved set"
+    if moved:
+        assert abs(pots[0] - pots[1]) > 1e-8 * abs(pots[0]), pots
 
 
 # --------------------------------------------------------------- potentials
@@ -454,35 +498,40 @@ def test_barrier_potential_on_the_sets(name, seed):
     dmin = min(0.2 * dhat, 0.5 * np.sqrt(C0.compute_minimum_distance(mesh,
                                                                      V)))
     assert dmin > 0
+    regular = ()
     for improved in (False, True):
         mesh, fmesh, C, D = build_both(V, E, F, dhat, dmin, True, improved,
                                        planes)
-        same = compare(C, D, planes, improved)
+        m = compare(C, D, planes, improved, regular)
+        regular = [k for k in m if k[0] == "ee"]
         B = ipctk.BarrierPotential(dhat, 10.0)
         P = fi.BarrierPotential(dhat, 10.0)
         assert_same_potential(P, D, fmesh, B, to_ipctk(D, planes), mesh, V)
         # fricl's own conversion gives ipctk the same set
         assert_same_potential(P, D, fmesh, B, D.to_ipctk(), mesh, V)
-        if same:
-            assert_same_potential(P, D, fmesh, B, C, mesh, V)
+        # and ipctk's own set
+        assert_same_potential(P, D, fmesh, B, C, mesh, V)
 
 
-@pytest.mark.xfail(strict=True, reason="library bug: fricl.ipctk's "
-                   "compute_minimum_distance returns the distance, ipctk "
-                   "1.6.1's the squared distance")
 @pytest.mark.parametrize("name", ["cloth_over_box", "squares_2d"])
-def test_minimum_distance_matches_ipctk(name):
+@pytest.mark.parametrize("improved", [False, True])
+def test_minimum_distance_matches_ipctk(name, improved):
+    """The smallest squared distance over the set, as ipctk 1.6.1 returns
+    it."""
     V, E, F, dhat, planes = make(name, 0)
     planes = [p for p in planes if (V @ p[0] + p[1]).min() > 0]
-    mesh, fmesh, C, D = build_both(V, E, F, dhat, 0.0, False, False, planes)
+    mesh, fmesh, C, D = build_both(V, E, F, dhat, 0.0, False, improved,
+                                   planes)
     want = C.compute_minimum_distance(mesh, V)
+    assert 0 < want < dhat * dhat
     assert abs(D.compute_minimum_distance(fmesh, V) - want) <= 1e-12 * want
 
 
 @pytest.mark.parametrize("name,seed", BARRIER)
 def test_minimum_distance_is_ipctks_over_the_set(name, seed):
-    """The smallest distance over the set, as ipctk evaluates it (its
-    value squared: the documented form is pending, see the xfail above)."""
+    """The smallest squared distance over fricl's set as ipctk evaluates
+    that set (ev on the line, fv on the plane, ee by its stored type), and
+    over ipctk's own set; an empty set gives inf."""
     V, E, F, dhat, planes = make(name, seed)
     planes = [p for p in planes if (V @ p[0] + p[1]).min() > 0]
     for improved in (False, True):
@@ -490,10 +539,10 @@ def test_minimum_distance_is_ipctks_over_the_set(name, seed):
                                        planes)
         want = to_ipctk(D, planes).compute_minimum_distance(mesh, V)
         got = D.compute_minimum_distance(fmesh, V)
-        assert abs(got * got - want) <= 1e-12 * want, (got, want)
-        if not improved:
-            assert want == pytest.approx(
-                C.compute_minimum_distance(mesh, V), rel=1e-13)
+        assert 0 < want < dhat * dhat
+        assert abs(got - want) <= 1e-12 * want, (got, want)
+        assert want == pytest.approx(
+            C.compute_minimum_distance(mesh, V), rel=1e-13)
     E0 = fi.NormalCollisions()
     E0.build(fmesh, V, 1e-9 * dhat)
     assert len(E0) == 0 and E0.compute_minimum_distance(fmesh, V) == np.inf
