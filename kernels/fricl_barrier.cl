@@ -22,6 +22,9 @@
 #define FRICL_BAR_DMIN 0x2
 #define FRICL_BAR_DTYPE 0x4
 #define FRICL_BAR_REST 0x8
+/* Not an array: FRICL_BARRIER_FLAG_AS_CLASSIFIED, carried in the same
+ * argument so that the flag adds no kernel argument (bar_dtype). */
+#define FRICL_BAR_AS_CLASSIFIED 0x10
 
 /* ------------------------------------------- one contact, kernel form
  *
@@ -772,7 +775,9 @@ __kernel FRICL_BK_WG_ATTR void fricl_barrier_records(
   }
   const FRICL_REAL w = (given & FRICL_BAR_WEIGHT) ? weight[c] : FRICL_R(1);
   const FRICL_REAL dmin = (given & FRICL_BAR_DMIN) ? dmin_a[c] : dmin0;
-  const int dtype = (given & FRICL_BAR_DTYPE) ? (int)dtype_a[c] : -1;
+  const int dtype = FRICL_FN(bar_dtype)(
+      type, (given & FRICL_BAR_DTYPE) ? (int)dtype_a[c] : -1,
+      (given & FRICL_BAR_AS_CLASSIFIED) != 0);
   __global FRICL_REAL *R = rec + c * (ulong)FRICL_BAR_REC;
   FRICL_REAL g[12];
   FRICL_FN(bk_sink) sink;
@@ -864,7 +869,9 @@ __kernel FRICL_BK_WG_ATTR void fricl_barrier_contacts(
   const FRICL_REAL w =
       (given & FRICL_BAR_WEIGHT) ? weight[w_off + c] : FRICL_R(1);
   const FRICL_REAL dmin = (given & FRICL_BAR_DMIN) ? dmin_a[dm_off + c] : dmin0;
-  const int dtype = (given & FRICL_BAR_DTYPE) ? (int)dtype_a[dt_off + c] : -1;
+  const int dtype = FRICL_FN(bar_dtype)(
+      type, (given & FRICL_BAR_DTYPE) ? (int)dtype_a[dt_off + c] : -1,
+      (given & FRICL_BAR_AS_CLASSIFIED) != 0);
   __global FRICL_REAL *R = rec + (rec_base + c) * (ulong)rstride;
   const int to_rec = (outs & FRICL_BAR_O_REC) != 0;
   FRICL_REAL g[12];

@@ -38,6 +38,22 @@ FRICL_INLINE void FRICL_FN(bar_clamped_log)(FRICL_REAL x, FRICL_REAL xh,
   *bpp = (q + two) * q - two * L - FRICL_R(3);
 }
 
+/* The distance type a contact is evaluated with (dist_contact: -1 or any
+ * value out of the stencil's range classifies by the nearest feature).
+ * With as_cls (FRICL_BARRIER_FLAG_AS_CLASSIFIED) an EV or FV contact
+ * without a given type takes the feature ipctk 1.6.1 evaluates its
+ * EdgeVertex / FaceVertexNormalCollision with, wherever the point lies:
+ * the line (P_E = 2) and the plane (P_T = 6). EE keeps classifying: an
+ * ipctk edge-edge collision stores its type, which the caller passes. A
+ * given type always stands. */
+FRICL_INLINE int FRICL_FN(bar_dtype)(int type, int dtype, int as_cls) {
+  if (as_cls && type == FRICL_D_EV && !(dtype >= 0 && dtype <= 2))
+    return 2;
+  if (as_cls && type == FRICL_D_FV && !(dtype >= 0 && dtype <= 6))
+    return 6;
+  return dtype;
+}
+
 /* Edge-edge mollifier input x = |ea x eb|^2 with its gradient (12) and the
  * three 3x3 edge-level Hessian blocks (aa, bb, ab) of |ea|^2|eb|^2 -
  * (ea.eb)^2. */

@@ -1,6 +1,7 @@
 /*
  * barrier_eval1.h - one barrier contact through the public API (f64): its
- * value, local gradient and local Hessian, for the barrier tests.
+ * value, local gradient and local Hessian, for the barrier tests; the
+ * flags and the contact's distance type from be_params.
  */
 #ifndef FRICL_TEST_BARRIER_EVAL1_H
 #define FRICL_TEST_BARRIER_EVAL1_H
@@ -10,6 +11,8 @@
 typedef struct {
   double dhat, kappa, dmin, w;
   int physical;
+  int as_classified;   /* FRICL_BARRIER_FLAG_AS_CLASSIFIED */
+  const int8_t *dtype; /* the contact's distance_type, or NULL */
 } be_params;
 
 static inline fricl_status be_eval1(fricl_context *ctx, int type, int dim,
@@ -27,6 +30,7 @@ static inline fricl_status be_eval1(fricl_context *ctx, int type, int dim,
   G.weight = &p->w;
   G.plane_normal = pn;
   G.plane_offset = &pc;
+  G.distance_type = p->dtype;
   G.potential = B;
   G.local_gradient = g;
   G.local_hessian = H;
@@ -34,7 +38,8 @@ static inline fricl_status be_eval1(fricl_context *ctx, int type, int dim,
   fricl_barrier_batch_init(&b);
   b.dim = dim;
   b.psd = psd;
-  b.flags = p->physical ? FRICL_BARRIER_FLAG_PHYSICAL : 0;
+  b.flags = (p->physical ? FRICL_BARRIER_FLAG_PHYSICAL : 0u) |
+            (p->as_classified ? FRICL_BARRIER_FLAG_AS_CLASSIFIED : 0u);
   b.n_vertices = (size_t)k;
   b.positions = x;
   b.rest_positions = xr;

@@ -19,9 +19,13 @@
  *  - b(x, xh) = -(x - xh)^2 ln(x / xh) on 0 < x < xh, 0 for x >= xh, +inf
  *    for x <= 0 (where upstream's b' and b'' are 0, and so are fricl's).
  *  - d^2 is the squared distance between the closest features of the
- *    stencil, classified as upstream does (point-point, point-edge,
- *    point-triangle regions, the edge-edge cases including nearly parallel
- *    edges); the derivatives are those of that feature.
+ *    stencil, classified by the nearest feature with ipctk's rules
+ *    (point-point, point-edge, point-triangle regions, the edge-edge cases
+ *    including nearly parallel edges); the derivatives are those of that
+ *    feature. A per-contact distance_type forces a feature. This is not
+ *    how ipctk evaluates its collisions; FRICL_BARRIER_FLAG_AS_CLASSIFIED
+ *    is: EV contacts then take the point-line distance and FV contacts the
+ *    point-plane distance wherever the point lies (docs/barrier.md, 5).
  *  - EE contacts are mollified: m(x) = (2 - x/eps_x) x/eps_x for x =
  *    |ea x eb|^2 < eps_x = 1e-3 |ea_rest|^2 |eb_rest|^2, else 1.
  *  - With FRICL_BARRIER_FLAG_PHYSICAL, b is scaled by dhat / xh^2
@@ -70,9 +74,10 @@ typedef struct fricl_barrier_group {
   /* count: the distance type of each contact in ipctk's numbering (EV:
    * PointEdgeDistanceType 0..2, EE: EdgeEdgeDistanceType 0..8, FV:
    * PointTriangleDistanceType 0..6; -1 or the AUTO value: classified from
-   * the positions), as a collision that carries a known type (ipctk's
-   * improved max approximation) is evaluated. NULL: all classified;
-   * ignored for VV and PV. */
+   * the positions, or with FRICL_BARRIER_FLAG_AS_CLASSIFIED P_E for EV and
+   * P_T for FV), as a collision that carries a known type (ipctk's
+   * improved max approximation) is evaluated. NULL: all -1; ignored for VV
+   * and PV. */
   const int8_t *distance_type;
   /* Per-contact outputs, each optional (NULL: not computed). */
   void *potential;      /* count: B of each contact */
@@ -82,6 +87,15 @@ typedef struct fricl_barrier_group {
 
 /* Use the physical barrier (b scaled by dhat / xh^2). */
 #define FRICL_BARRIER_FLAG_PHYSICAL 0x1u
+/* Evaluate each contact as ipctk 1.6.1 evaluates a collision of its class
+ * ("as classified"), not by its nearest feature: an EV contact without a
+ * given distance_type (NULL array, -1 or AUTO) takes the point-line
+ * distance (P_E) and an FV contact the point-plane distance (P_T),
+ * wherever the point lies. EE contacts without a type are still
+ * classified by their nearest feature (an ipctk edge-edge collision
+ * always carries its type: pass it in distance_type); VV and PV have one
+ * distance. Without the flag nothing changes. @since 0.5 */
+#define FRICL_BARRIER_FLAG_AS_CLASSIFIED 0x2u
 
 typedef struct fricl_barrier_batch {
   /* Set by the _init. Any size from the end of `groups` on is accepted
@@ -89,7 +103,7 @@ typedef struct fricl_barrier_batch {
   uint32_t struct_size;
   fricl_precision precision;
   fricl_psd psd;
-  uint32_t flags; /* FRICL_BARRIER_FLAG_* */
+  uint32_t flags; /* FRICL_BARRIER_FLAG_*; other bits are rejected */
   int dim;        /* 2 or 3 */
   size_t n_vertices;
   const void *positions;      /* n_vertices x dim: where B is evaluated */

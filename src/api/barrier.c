@@ -104,7 +104,8 @@ fricl_status fricl__barrier_check_params(fricl_context *ctx,
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "batch.psd %d is not none (0), clamp (1) or abs (2)",
                      (int)psd);
-  if (st == FRICL_STATUS_OK && (flags & ~FRICL_BARRIER_FLAG_PHYSICAL))
+  if (st == FRICL_STATUS_OK && (flags & ~(FRICL_BARRIER_FLAG_PHYSICAL |
+                                          FRICL_BARRIER_FLAG_AS_CLASSIFIED)))
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "batch.flags = 0x%x has unknown bits", (unsigned)flags);
   if (st == FRICL_STATUS_OK)

@@ -46,6 +46,7 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
   const real *rest = b->rest_positions ? (const real *)b->rest_positions : pos;
   const real dhat = (real)b->dhat, kappa = (real)b->kappa;
   const int physical = (b->flags & FRICL_BARRIER_FLAG_PHYSICAL) != 0;
+  const int as_cls = (b->flags & FRICL_BARRIER_FLAG_AS_CLASSIFIED) != 0;
   real work[288];
   for (size_t t = lo; t < hi; ++t) {
     const size_t c = j->lo + t;
@@ -63,7 +64,8 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
     }
     const real wt = G->weight ? ((const real *)G->weight)[c] : (real)1;
     const real dmin = G->dmin ? ((const real *)G->dmin)[c] : (real)b->dmin;
-    const int dtype = G->distance_type ? G->distance_type[c] : -1;
+    const int dtype = FRICL_FN(bar_dtype)(
+        type, G->distance_type ? G->distance_type[c] : -1, as_cls);
     real *R = j->rec + t * BH_REC;
     R[0] = FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dtype, dhat,
                                      kappa, dmin, wt, physical, (int)b->psd,

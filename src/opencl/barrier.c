@@ -145,11 +145,14 @@ fricl_status fricl__ocl_barrier_records(void *state,
     goto done;
   }
   const cl_ulong nn = n;
+  /* given: fricl_barrier.cl's FRICL_BAR_* bits, the optional arrays given
+   * and 16 for FRICL_BARRIER_FLAG_AS_CLASSIFIED. */
   const cl_int psd = (cl_int)b->psd,
                physical = (b->flags & FRICL_BARRIER_FLAG_PHYSICAL) != 0,
                want = w->want,
                given = (G->weight ? 1 : 0) | (G->dmin ? 2 : 0) |
-                       (G->distance_type ? 4 : 0) | (s->rest ? 8 : 0);
+                       (G->distance_type ? 4 : 0) | (s->rest ? 8 : 0) |
+                       (b->flags & FRICL_BARRIER_FLAG_AS_CLASSIFIED ? 16 : 0);
   const cl_mem bufs[9] = {s->pos, s->rest, ids, wt, dm, pn, pc, dt, s->rec};
   err = clSetKernelArg(kern, 0, sizeof nn, &nn);
   if (err == CL_SUCCESS)
@@ -277,12 +280,14 @@ static fricl_status cl_contacts(cl_run *r, size_t g, size_t lo, size_t hi,
   const int pv = G->type == FRICL_STENCIL_PV;
   const int prod = b->hessian_product.mem != NULL;
   const cl_ulong n = hi - lo, nv = b->n_vertices, base = rec_base;
+  /* given: as in fricl__ocl_barrier_records. */
   const cl_int psd = (cl_int)b->psd,
                physical = (b->flags & FRICL_BARRIER_FLAG_PHYSICAL) != 0,
                want = r->want,
                given = (G->weight.mem ? 1 : 0) | (G->dmin.mem ? 2 : 0) |
                        (G->distance_type.mem ? 4 : 0) |
-                       (b->rest_positions.mem ? 8 : 0),
+                       (b->rest_positions.mem ? 8 : 0) |
+                       (b->flags & FRICL_BARRIER_FLAG_AS_CLASSIFIED ? 16 : 0),
                outs = (G->potential.mem ? CL_O_POT : 0) |
                       (G->local_gradient.mem ? CL_O_LG : 0) |
                       (G->local_hessian.mem ? CL_O_LH : 0) |
