@@ -7,7 +7,9 @@
  * H p must equal the local outputs summed by hand; f32 stays close to f64;
  * bad arguments fail before any work with a message naming the argument
  * (and the first bad contact); NaN positions propagate only to the
- * contacts that read them; zero contacts give zeros.
+ * contacts that read them; zero contacts give zeros. The agreement runs
+ * in both distance modes; FRICL_BARRIER_FLAG_AS_CLASSIFIED changes the
+ * scene's EV and FV contacts and leaves VV, EE and PV bit for bit.
  */
 #include "test_util.h"
 
@@ -64,7 +66,7 @@ typedef struct outputs {
 
 static fricl_status eval(fricl_context *ctx, const scene *s,
                          const fricl_tangential_plan *plan, fricl_psd psd,
-                         outputs *o, const double *x) {
+                         outputs *o, const double *x, uint32_t flags) {
   fricl_barrier_group G[5];
   memset(G, 0, sizeof G);
   for (size_t g = 0; g < s->ng; ++g) {
@@ -84,6 +86,7 @@ static fricl_status eval(fricl_context *ctx, const scene *s,
   fricl_barrier_batch_init(&b);
   b.dim = s->dim;
   b.psd = psd;
+  b.flags = flags;
   b.n_vertices = NV;
   b.positions = x ? x : s->x;
   b.dhat = 0.15;
@@ -206,7 +209,7 @@ static int same_bits(const void *a, const void *b, size_t n) {
   return memcmp(a, b, n) == 0;
 }
 
-static void test_backends_and_assembly(int dim) {
+static void test_backends_and_assembly(int dim, uint32_t flags) {
   static scene s;
   make_scene(&s, dim);
   const char *specs[3] = {"reference", "host", "host-split"};
@@ -220,7 +223,7 @@ static void test_backends_and_assembly(int dim) {
       size_t nb = 0;
       fricl_tangential_plan_bsr(plan, NULL, &nb, NULL, NULL);
       alloc_outputs(&out[b], &s, nb);
-      CHECK(eval(ctx, &s, plan, (fricl_psd)psd, &out[b], NULL) ==
+      CHECK(eval(ctx, &s, plan, (fricl_psd)psd, &out[b], NULL, flags) ==
                 FRICL_STATUS_OK,
             "%s: %s", specs[b], fricl_context_last_error(ctx));
       if (b == 0)
@@ -231,7 +234,8 @@ static void test_backends_and_assembly(int dim) {
                   same_bits(out[b].grad, out[0].grad, nvd) &&
                   same_bits(out[b].prod, out[0].prod, nvd) &&
                   same_bits(out[b].hv, out[0].hv, nb * dim * dim * 8),
-              "%dD psd %d: %s differs from the reference", dim, psd, specs[b]);
+              "%dD psd %d flags %u: %s differs from the reference", dim, psd,
+              flags, specs[b]);
         for (size_t g = 0; g < s.ng; ++g) {
           const size_t nd =
               (size_t)fricl_stencil_vertex_count(s.types[g]) * (size_t)dim;
@@ -259,7 +263,7 @@ static double max_rel(const double *a, const double *b, size_t n) {
 /* Every OpenCL device against the reference backend: the same assembly
  * on the host, the per-contact math on the device (its log and sqrt may
  * round differently: 1e-10 of scale). */
-static void test_opencl(int dim) {
+static void test_opencl(int dim, uint32_t flags) {
   test_backend be[TEST_MAX_BACKENDS];
   const int nb_ = test_backends(be);
   static scene s;
@@ -281,9 +285,11 @@ static void test_opencl(int dim) {
       fricl_tangential_plan_bsr(rp, NULL, &nb, NULL, NULL);
       alloc_outputs(&ref, &s, nb);
       alloc_outputs(&dev, &s, nb);
-      CHECK(eval(rc, &s, rp, (fricl_psd)psd, &ref, NULL) == FRICL_STATUS_OK,
+      CHECK(eval(rc, &s, rp, (fricl_psd)psd, &ref, NULL, flags) ==
+                FRICL_STATUS_OK,
             "reference");
-      CHECK(eval(dc, &s, dp, (fricl_psd)psd, &dev, NULL) == FRICL_STATUS_OK,
+      CHECK(eval(dc, &s, dp, (fricl_psd)psd, &dev, NULL, flags) ==
+                FRICL_STATUS_OK,
             "%s: %s", be[b].label, fricl_context_last_error(dc));
       CHECK(fricl_context_last_backend(dc) == FRICL_BACKEND_OPENCL,
             "%s: did not run on the device", be[b].label);
@@ -293,8 +299,8 @@ static void test_opencl(int dim) {
                     max_rel(dev.prod, ref.prod, nvd)),
                fmax(max_rel(dev.hv, ref.hv, nb * (size_t)(dim * dim)),
                     max_rel(&dev.pot, &ref.pot, 1)));
-      CHECK(e <= 1e-10, "%s %dD psd %d: %g from the reference", be[b].label,
-            dim, psd, e);
+      CHECK(e <= 1e-10, "%s %dD psd %d flags %u: %g from the reference",
+            be[b].label, dim, psd, flags, e);
       free_outputs(&ref);
       free_outputs(&dev);
       fricl_tangential_plan_destroy(rp);
@@ -317,7 +323,7 @@ static void test_nan(void) {
   memcpy(x, s.x, sizeof x);
   const int32_t bad = s.ids[1][7 * 3 + 1]; /* ev contact 7, slot 1 */
   x[bad * 3 + 2] = NAN;
-  CHECK(eval(ctx, &s, NULL, FRICL_PSD_CLAMP, &o, x) == FRICL_STATUS_OK,
+  CHECK(eval(ctx, &s, NULL, FRICL_PSD_CLAMP, &o, x, 0) == FRICL_STATUS_OK,
         "NaN positions are not an error: %s", fricl_context_last_error(ctx));
   CHECK(isnan(o.cpot[1][7]), "NaN did not reach contact 7");
   CHECK(isnan(o.pot), "NaN did not reach the sum");
@@ -381,6 +387,13 @@ static void test_errors(void) {
   c = b;
   c.flags = 0x80;
   expect_error(ctx, &c, "flags");
+  c.flags = FRICL_BARRIER_FLAG_PHYSICAL | FRICL_BARRIER_FLAG_AS_CLASSIFIED |
+            0x4; /* the first unknown bit */
+  expect_error(ctx, &c, "batch.flags = 0x7");
+  c.flags = FRICL_BARRIER_FLAG_PHYSICAL | FRICL_BARRIER_FLAG_AS_CLASSIFIED;
+  CHECK(fricl_barrier_eval(ctx, &c) == FRICL_STATUS_OK, "both known flags: %s",
+        fricl_context_last_error(ctx));
+  pot = 7;
   c = b;
   c.potential = NULL;
   c.gradient = NULL;
@@ -479,11 +492,57 @@ static void test_f32(void) {
   fricl_context_destroy(ctx);
 }
 
+/* The scene's EV and FV contacts (random points, many beyond an edge's
+ * end or outside a triangle) change with FRICL_BARRIER_FLAG_AS_CLASSIFIED;
+ * VV, EE and PV do not, bit for bit. */
+static void test_modes_differ(int dim) {
+  static scene s;
+  make_scene(&s, dim);
+  fricl_context *ctx = test_context("reference", 0, 0);
+  if (!ctx)
+    return;
+  static outputs near, as;
+  alloc_outputs(&near, &s, 0);
+  alloc_outputs(&as, &s, 0);
+  free(near.hv); /* no plan: no BSR values */
+  free(as.hv);
+  near.hv = as.hv = NULL;
+  CHECK(eval(ctx, &s, NULL, FRICL_PSD_CLAMP, &near, NULL, 0) ==
+                FRICL_STATUS_OK &&
+            eval(ctx, &s, NULL, FRICL_PSD_CLAMP, &as, NULL,
+                 FRICL_BARRIER_FLAG_AS_CLASSIFIED) == FRICL_STATUS_OK,
+        "eval: %s", fricl_context_last_error(ctx));
+  for (size_t g = 0; g < s.ng; ++g) {
+    const int changes =
+        s.types[g] == FRICL_STENCIL_EV || s.types[g] == FRICL_STENCIL_FV;
+    int differ = 0;
+    for (int c = 0; c < NC; ++c)
+      differ += memcmp(&near.cpot[g][c], &as.cpot[g][c], sizeof(double)) != 0;
+    const size_t nd =
+        (size_t)fricl_stencil_vertex_count(s.types[g]) * (size_t)dim;
+    if (changes)
+      CHECK(differ > 0, "%dD %s: %d contacts change as classified", dim,
+            fricl_stencil_name(s.types[g]), differ);
+    else
+      CHECK(!differ && same_bits(near.lh[g], as.lh[g], NC * nd * nd * 8),
+            "%dD %s: as classified changes it", dim,
+            fricl_stencil_name(s.types[g]));
+  }
+  free_outputs(&near);
+  free_outputs(&as);
+  fricl_context_destroy(ctx);
+}
+
 int main(void) {
-  test_backends_and_assembly(3);
-  test_backends_and_assembly(2);
-  test_opencl(3);
-  test_opencl(2);
+  for (int as = 0; as < 2; ++as) {
+    const uint32_t flags = as ? FRICL_BARRIER_FLAG_AS_CLASSIFIED : 0u;
+    test_backends_and_assembly(3, flags);
+    test_backends_and_assembly(2, flags);
+    test_opencl(3, flags);
+    test_opencl(2, flags);
+  }
+  test_modes_differ(3);
+  test_modes_differ(2);
   test_nan();
   test_errors();
   test_f32();

@@ -4,10 +4,11 @@
  *   - every stencil in 3-D (vv, ev, ee, fv, pv) and 2-D (vv, ev, pv), f64
  *     (where the device has it) and f32, every PSD mode, the physical
  *     barrier, rest positions, per-contact weights, dmin and distance
- *     types; potential, gradient, BSR Hessian values, H p and the
- *     per-group potential, local gradient and local Hessian, every buffer
- *     at an element offset; agreement to 1e-10 of scale in f64 (the same
- *     kernels' math, assembled in the same order), 1e-5 in f32;
+ *     types, FRICL_BARRIER_FLAG_AS_CLASSIFIED; potential, gradient, BSR
+ *     Hessian values, H p and the per-group potential, local gradient and
+ *     local Hessian, every buffer at an element offset; agreement to
+ *     1e-10 of scale in f64 (the same kernels' math, assembled in the same
+ *     order), 1e-5 in f32;
  *   - several chunks of contacts (a small max_chunk_elements) give the
  *     one-chunk result bitwise; two runs are bitwise equal;
  *   - validation before any work, the message naming the argument: a NULL
@@ -28,7 +29,7 @@
 #define OFF 3  /* element offset of every device array */
 
 typedef struct scene {
-  int dim, ng, physical, rest;
+  int dim, ng, physical, rest, as_classified;
   double x[NV * 3], xr[NV * 3], dir[NV * 3];
   int32_t ids[5][NC * 4];
   double w[5][NC], dmin[5][NC], pn[NC * 3], pc[NC];
@@ -44,6 +45,7 @@ static void make_scene(scene *s, int dim, int variant) {
   s->dim = dim;
   s->physical = variant & 1;
   s->rest = (variant & 2) != 0;
+  s->as_classified = (variant & 4) != 0;
   const fricl_stencil t3[5] = {FRICL_STENCIL_VV, FRICL_STENCIL_EV,
                                FRICL_STENCIL_EE, FRICL_STENCIL_FV,
                                FRICL_STENCIL_PV};
@@ -195,7 +197,8 @@ static fricl_status host_eval(fricl_context *ctx, const scene *s,
   b.precision = p;
   b.dim = s->dim;
   b.psd = psd;
-  b.flags = s->physical ? FRICL_BARRIER_FLAG_PHYSICAL : 0;
+  b.flags = (s->physical ? FRICL_BARRIER_FLAG_PHYSICAL : 0u) |
+            (s->as_classified ? FRICL_BARRIER_FLAG_AS_CLASSIFIED : 0u);
   b.n_vertices = NV;
   b.positions = r->x;
   b.rest_positions = s->rest ? r->xr : NULL;
@@ -291,7 +294,8 @@ static void cl_setup(clbatch *c, devbufs *d, const scene *s, const reals *r,
   b->precision = p;
   b->dim = s->dim;
   b->psd = psd;
-  b->flags = s->physical ? FRICL_BARRIER_FLAG_PHYSICAL : 0;
+  b->flags = (s->physical ? FRICL_BARRIER_FLAG_PHYSICAL : 0u) |
+             (s->as_classified ? FRICL_BARRIER_FLAG_AS_CLASSIFIED : 0u);
   b->n_vertices = NV;
   b->positions = dev_buf(d, r->x, nvd * esz, esz);
   if (s->rest)
@@ -681,11 +685,14 @@ int main(void) {
     fricl_context *probe = test_context(be[i].spec, 0, 0);
     const int fp64 = probe && fricl_context_has_fp64(probe);
     fricl_context_destroy(probe);
+    /* Variants: 1 physical, 2 rest positions, 4 as classified. */
+    static const int variants[] = {0, 1, 2, 3, 6};
     for (int dim = 3; dim >= 2; --dim)
-      for (int variant = 0; variant < 4; ++variant) {
+      for (size_t v = 0; v < sizeof variants / sizeof variants[0]; ++v) {
+        const int variant = variants[v];
         if (fp64)
           agree(be[i].spec, dim, FRICL_F64, variant);
-        if (variant == 0 || variant == 3)
+        if (variant == 0 || variant == 3 || variant == 6)
           agree(be[i].spec, dim, FRICL_F32, variant);
       }
     errors(be[i].spec);

@@ -10,8 +10,9 @@
  *   - explicit "reference", "host" and OpenCL contexts report themselves;
  *   - a context over two devices gives bitwise the result of one device
  *     (global and per-contact outputs, 3-D and 2-D, f64 and f32, PSD
- *     clamp), under the default shares and pinned uneven ones both ways,
- *     and both devices take a share of the barrier's work.
+ *     clamp; and 3-D f64 with FRICL_BARRIER_FLAG_AS_CLASSIFIED), under
+ *     the default shares and pinned uneven ones both ways, and both
+ *     devices take a share of the barrier's work.
  *
  * CTest runs it with POCL_DEVICES="pthread pthread" (label pocl_pair); it
  * fails with OpenCL but without two devices of one kind, so that a
@@ -31,6 +32,7 @@
 
 typedef struct scene {
   int dim, ng;
+  uint32_t flags; /* the batch's */
   double x[NV * 3], dir[NV * 3];
   int32_t ids[5][NC * 4];
   double w[5][NC], pn[NC * 3], pc[NC];
@@ -125,6 +127,7 @@ static fricl_status run(fricl_context *ctx, const scene *s, fricl_precision p,
     b.precision = p;
     b.dim = s->dim;
     b.psd = FRICL_PSD_CLAMP;
+    b.flags = s->flags;
     b.n_vertices = NV;
     b.positions = x;
     b.dhat = 0.15;
@@ -282,9 +285,10 @@ static void routes(int have_device, int gpu) {
 }
 
 /* Two devices against one, bitwise, under several splits. */
-static void two_devices(int dim, fricl_precision p) {
+static void two_devices(int dim, fricl_precision p, uint32_t flags) {
   static scene s;
   make_scene(&s, dim);
+  s.flags = flags;
   fricl_context *one = make(spec_one, 0, NULL);
   if (!one)
     return;
@@ -306,9 +310,10 @@ static void two_devices(int dim, fricl_precision p) {
       CHECK(fricl_context_last_backend(two) == FRICL_BACKEND_OPENCL,
             "two devices ran on %s", name_of(two));
       CHECK(agree(&out, &ref, &s, -1),
-            "%dD %s shares %s (call %d): two devices differ from one", dim,
-            p == FRICL_F64 ? "f64" : "f32", splits[i] ? splits[i] : "default",
-            rep + 1);
+            "%dD %s flags %u shares %s (call %d): two devices differ from "
+            "one",
+            dim, p == FRICL_F64 ? "f64" : "f32", flags,
+            splits[i] ? splits[i] : "default", rep + 1);
       free_out(&out);
     }
     fricl_context_device d[2];
@@ -346,8 +351,11 @@ int main(void) {
                      "POCL_DEVICES=\"pthread pthread\")");
   if (spec_two[0])
     for (int dim = 3; dim >= 2; --dim) {
-      two_devices(dim, FRICL_F64);
-      two_devices(dim, FRICL_F32);
+      two_devices(dim, FRICL_F64, 0);
+      two_devices(dim, FRICL_F32, 0);
     }
+  /* The flags reach every device's part (3-D: EV and FV contacts change). */
+  if (spec_two[0])
+    two_devices(3, FRICL_F64, FRICL_BARRIER_FLAG_AS_CLASSIFIED);
   return test_report("test_barrier_multi");
 }
