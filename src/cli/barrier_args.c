@@ -8,6 +8,8 @@
 #include "cli_args.h"
 
 static const char *const hessian_names[] = {"none", "local", "global", NULL};
+/* Indexed as barrier_args.distances. */
+static const char *const distances_names[] = {"nearest", "as-classified", NULL};
 
 #define HINT " (see 'fricl barrier --help')"
 #define F(field) offsetof(barrier_args, field)
@@ -24,6 +26,8 @@ static const cli_option options[] = {
     {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
     {"--physical-barrier", NULL, CLI_FLAG, F(physical_barrier), NULL, NULL, 0,
      0},
+    {"--distances", NULL, CLI_CHOICE, F(distances), distances_names,
+     "not nearest or as-classified", 0, 0},
     {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
 };
 #define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
@@ -49,6 +53,7 @@ int barrier_args_parse(int argc, char **argv, barrier_args *a, char *err,
 void barrier_print_help(FILE *f) {
   fputs("Usage: fricl barrier IN.npz -o OUT.npz [--psd none|clamp|abs]\n"
         "           [--hessian none|local|global] [--physical-barrier]\n"
+        "           [--distances nearest|as-classified]\n"
         "           [--precision f64|f32] [--device SPEC] [--repeat N]\n"
         "           [--compress]\n"
         "           [--verbose]\n"
@@ -65,6 +70,13 @@ void barrier_print_help(FILE *f) {
         "  --hessian H         none (default), local (dense per contact) or\n"
         "                      global (assembled, scalar COO).\n"
         "  --physical-barrier  scale b by dhat / ((2 dmin + dhat) dhat)^2.\n"
+        "  --distances D       the distance of an ev or fv contact without a\n"
+        "                      T_dtype (or with -1 / AUTO): nearest\n"
+        "                      (default), its nearest feature's;\n"
+        "                      as-classified, as ipctk evaluates its\n"
+        "                      collisions: ev point-line, fv point-plane,\n"
+        "                      wherever the point lies (ee: classified\n"
+        "                      either way).\n"
         "  --precision P       f64 (default) or f32.\n"
         "  --device SPEC       as for 'fricl tangential': host, reference, an\n"
         "                      OpenCL device, a device list, or auto.\n"
@@ -81,7 +93,7 @@ void barrier_print_help(FILE *f) {
         "  per stencil type T in vv ev ee fv pv (ee, fv 3-D only):\n"
         "    T (m, k) vertex ids; T_weight (m,), T_dmin (m,) optional;\n"
         "    T_dtype (m,) optional (ev ee fv): ipctk's distance type per\n"
-        "    contact (-1 or AUTO: classified here);\n"
+        "    contact (-1 or AUTO: as --distances says);\n"
         "    pv_plane_normal (m, dim), pv_plane_offset (m,) for pv.\n"
         "  mu_s, mu_k, T_mu_s, T_mu_k are accepted and ignored.\n"
         "\n"

@@ -21,7 +21,8 @@ typedef struct barrier_args {
   fricl_precision precision; /* default f64 */
   const char *device;        /* NULL: FRICL_DEVICE, else auto */
   int physical_barrier;
-  int repeat; /* --repeat N: evaluate N times (timings with --verbose) */
+  int distances; /* 0 nearest (default), 1 as-classified */
+  int repeat;    /* --repeat N: evaluate N times (timings with --verbose) */
   int compress;
   int verbose;
   int help;

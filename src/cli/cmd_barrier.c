@@ -210,7 +210,8 @@ static int run_barrier(const barrier_args *a) {
   fricl_barrier_batch_init(&b);
   b.precision = a->precision;
   b.psd = a->psd;
-  b.flags = a->physical_barrier ? FRICL_BARRIER_FLAG_PHYSICAL : 0u;
+  b.flags = (a->physical_barrier ? FRICL_BARRIER_FLAG_PHYSICAL : 0u) |
+            (a->distances ? FRICL_BARRIER_FLAG_AS_CLASSIFIED : 0u);
   b.dim = r.in.dim;
   b.n_vertices = r.in.n;
   b.positions = r.in.positions;

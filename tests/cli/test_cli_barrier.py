@@ -4,8 +4,9 @@
 Usage: test_cli_barrier.py SCENARIO FRICL TMPDIR
 Scenarios: oracle (B and its gradient on vv / pv contacts against the
 clamped-log barrier evaluated independently in 50-digit mpmath, with dmin,
-weights and the physical barrier; global COO Hessian = the local Hessians
-summed; f32 close to f64), device (3,000 EE contacts on opencl:0:0 against
+weights and the physical barrier; an ev contact beyond its edge's end
+under --distances nearest / as-classified; global COO Hessian = the local
+Hessians summed; f32 close to f64), device (3,000 EE contacts on opencl:0:0 against
 the host backend), errors (bad inputs: exit 2 with one line naming the
 array, the output untouched), usage (bad options: exit 2).
 Exits 77 (CTest SKIP) when numpy cannot be imported, and the device
@@ -125,6 +126,28 @@ def scenario_oracle(tmp):
         check(np.abs(H - H2).max() <= 1e-12 * np.abs(H).max(),
               "global Hessian != sum of local Hessians")
         check(tuple(r["hessian_shape"]) == (3 * n, 3 * n), "hessian_shape")
+    # --distances: an ev contact whose point is beyond the edge's end. The
+    # nearest feature is e0 (point-point); as classified, the line (as
+    # ipctk evaluates an EdgeVertexNormalCollision); a given T_dtype (0:
+    # point-point with e0) stands in both modes.
+    Xe = np.array([[-0.05, 0.04, 0.0], [0.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    inp_ev = os.path.join(tmp, "in_ev.npz")
+    d2_point, d2_line = 0.05 ** 2 + 0.04 ** 2, 0.04 ** 2
+    out_ev = os.path.join(tmp, "out_ev.npz")
+    for dtype in (None, 0):
+        extra = {} if dtype is None else {"ev_dtype": np.array([dtype])}
+        np.savez(inp_ev, positions=Xe, dhat=dhat, kappa=kappa,
+                 ev=np.array([[0, 1, 2]]), **extra)
+        for mode in (None, "nearest", "as-classified"):
+            args = [] if mode is None else ["--distances", mode]
+            run("barrier", inp_ev, "-o", out_ev, *args)
+            d2 = d2_line if mode == "as-classified" and dtype is None \
+                else d2_point
+            B, _ = oracle_b(d2, 0.0, dhat, kappa, 1.0, 0)
+            got = float(np.load(out_ev)["potential"])
+            check(B > 0 and abs(got - B) <= 1e-12 * B,
+                  "ev beyond its edge, --distances %s, dtype %s: B %r, "
+                  "oracle %r" % (mode, dtype, got, B))
     out3 = os.path.join(tmp, "out_f32.npz")
     run("barrier", inp, "-o", out3, "--precision", "f32", "--psd", "clamp")
     r32 = np.load(out3)
@@ -231,8 +254,13 @@ def scenario_usage(tmp):
     run("barrier", inp, "-o", os.path.join(tmp, "o.npz"), "--hessian",
         "factored", expect=2)
     run("barrier", inp, "-o", os.path.join(tmp, "o.npz"), "--bogus", expect=2)
+    p = run("barrier", inp, "-o", os.path.join(tmp, "o.npz"), "--distances",
+            "closest", expect=2)
+    check("--distances" in p.stderr, "--distances closest: not named")
     p = run("barrier", "--help")
     check("positions" in p.stdout, "help lacks the schema")
+    check("--distances" in p.stdout and "as-classified" in p.stdout,
+          "help lacks --distances")
     run("barrier", inp, "-o", os.path.join(tmp, "o.npz"))  # no contacts: ok
     r = np.load(os.path.join(tmp, "o.npz"))
     check(float(r["potential"]) == 0 and not r["gradient"].any(),

@@ -11,7 +11,10 @@ improved max approximation with negative weights, dmin = 0 or > 0). Every
 scene also gets a pair of nearly parallel edges within dhat (mollified).
 The contacts, weights and dmin of every collision are written in fricl's
 barrier schema; `fricl barrier` evaluates them with --psd none, clamp and
-abs, the physical barrier off and on, --hessian global and local, and:
+abs, the physical barrier off and on, --hessian global and local,
+--distances as-classified (ipctk's own evaluation of its collisions) and
+nearest (which agrees here: at the positions the collisions were built at,
+each collision's point is over its feature), and:
 
   * B:         |B_f - B_i| <= 1e-10 * max(|B_i|, S)
   * gradient:  max|g_f - g_i| <= 1e-10 * max|g_i|
@@ -139,8 +142,9 @@ def fricl_input(path, V, E, F, nc, plane, info):
         ids[t].append(list(c.vertex_ids(E, F))[:k])
         w[t].append(c.weight)
         dm[t].append(c.dmin)
-        # Only ipctk's EE collisions cache a distance type (mollified EV or
-        # VV pairs); the others classify at evaluation, as fricl does.
+        # Only ipctk's EE collisions store a distance type (mollified EV or
+        # VV pairs); an EV or FV collision is evaluated with the point-line
+        # or point-plane distance (fricl: --distances as-classified).
         dt[t].append(int(c.dtype) if t == "ee" else -1)
         order.append((t, len(ids[t]) - 1, i))
     for t in TYPES:
@@ -169,8 +173,9 @@ def rel_err(a, b, floor=0.0):
     return diff / scale
 
 
-def run_fricl(exe, inp, out, psd, hessian, physical):
-    cmd = [exe, "barrier", inp, "-o", out, "--psd", psd, "--hessian", hessian]
+def run_fricl(exe, inp, out, psd, hessian, physical, distances):
+    cmd = [exe, "barrier", inp, "-o", out, "--psd", psd, "--hessian", hessian,
+           "--distances", distances]
     if physical:
         cmd.append("--physical-barrier")
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -195,16 +200,17 @@ def compare_scene(exe, workdir, s, mesh, V, E, F, nc, plane, info):
         H_none = B.hessian(nc, mesh, V, PSD["none"]).toarray()
         Hl_none = [B.hessian(nc[i], nc[i].dof(V, E, F), PSD["none"])
                    for i in range(len(nc))]
-        for psd in ("none", "clamp", "abs"):
+        for psd, distances in [(p, d) for p in ("none", "clamp", "abs")
+                               for d in ("as-classified", "nearest")]:
             H_i = B.hessian(nc, mesh, V, PSD[psd]).toarray()
-            r = run_fricl(exe, inp, out, psd, "global", physical)
+            r = run_fricl(exe, inp, out, psd, "global", physical, distances)
             H_f = np.zeros((ndof, ndof))
             np.add.at(H_f, (r["hessian_rows"], r["hessian_cols"]),
                       r["hessian_values"])
             errs = {"B": abs(float(r["potential"]) - b_i) / max(abs(b_i), S),
                     "gradient": rel_err(r["gradient"], g_i),
                     "hessian": rel_err(H_f, H_i, np.abs(H_none).max())}
-            r = run_fricl(exe, inp, out, psd, "local", physical)
+            r = run_fricl(exe, inp, out, psd, "local", physical, distances)
             le = 0.0
             for (t, j, i) in order:
                 Hl = B.hessian(nc[i], nc[i].dof(V, E, F), PSD[psd])
@@ -215,9 +221,9 @@ def compare_scene(exe, workdir, s, mesh, V, E, F, nc, plane, info):
             errs["local hessian"] = le
             for key, e in errs.items():
                 if not e <= TOL:
-                    fails.append("scene %d %s psd=%s physical=%d: %s error "
-                                 "%.3g" % (s, info["kind"], psd, physical,
-                                           key, e))
+                    fails.append("scene %d %s psd=%s physical=%d %s: %s "
+                                 "error %.3g" % (s, info["kind"], psd,
+                                                 physical, distances, key, e))
     return fails
 
 
