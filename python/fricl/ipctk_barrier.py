@@ -12,6 +12,15 @@ mollifier, plane-vertex planes). ipctk's collisions are read out once per set (c
 fingerprint on every call); fricl's own ``NormalCollisions``
 (``fricl.ipctk.NormalCollisions``) are used as they are. The Hessian's
 plan and its CSC pattern are made once per set and reused.
+
+They are evaluated as ipctk evaluates them ("as classified",
+FRICL_BARRIER_FLAG_AS_CLASSIFIED): an edge-vertex collision with its
+point-line distance and a face-vertex collision with its point-plane
+distance wherever the point lies, an edge-edge collision with the distance
+type it stores. ``as_classified=False`` takes each contact's nearest
+feature instead (fricl's default in C); the two differ only where a
+collision's point has left its edge or face since the collisions were
+built.
 """
 from __future__ import annotations
 
@@ -31,6 +40,9 @@ _KIND = {"VertexVertexNormalCollision": ("vv", 0, 2),
          "FaceVertexNormalCollision": ("fv", 3, 4),
          "PlaneVertexNormalCollision": ("pv", 4, 1)}
 _CONTEXTS: Dict[str, Context] = {}
+# fricl_barrier.h
+_FLAG_PHYSICAL = 0x1
+_FLAG_AS_CLASSIFIED = 0x2
 
 
 def _context(device: str) -> Context:
@@ -157,15 +169,18 @@ def _entry(collisions: Any, mesh: Any) -> _Entry:
 
 class BarrierPotential:
     """ipctk.BarrierPotential(dhat, stiffness, use_physical_barrier) on
-    fricl (f64, on ``device``: host threads by default)."""
+    fricl (f64, on ``device``: host threads by default). The collisions
+    are evaluated as ipctk evaluates them; ``as_classified=False`` takes
+    each edge-vertex and face-vertex contact's nearest feature instead."""
 
     def __init__(self, dhat: float, stiffness: float,
                  use_physical_barrier: bool = False, *,
-                 device: str = "host") -> None:
+                 device: str = "host", as_classified: bool = True) -> None:
         self.dhat = float(dhat)
         self.stiffness = float(stiffness)
         self.use_physical_barrier = bool(use_physical_barrier)
         self.device = device
+        self.as_classified = bool(as_classified)
 
     def _eval(self, collisions: Any, mesh: Any, X: Any, psd: int,
               gradient: bool, hessian: bool) -> Tuple[Any, ...]:
@@ -184,9 +199,11 @@ class BarrierPotential:
         if hessian:
             plan, indptr, indices = entry.plan(ctx, dim, X.shape[0])
             hv = entry.bsr(plan.nnz_blocks * dim * dim)
+        flags = ((_FLAG_PHYSICAL if self.use_physical_barrier else 0) |
+                 (_FLAG_AS_CLASSIFIED if self.as_classified else 0))
         pot, _ = _native.barrier_eval(
-            ctx, 0, dim, 1 if self.use_physical_barrier
-            else 0, psd, X.ravel(), None if rest is None else rest.ravel(),
+            ctx, 0, dim, flags, psd, X.ravel(),
+            None if rest is None else rest.ravel(),
             self.dhat, self.stiffness, 0.0, entry.groups, g, hessian, plan,
             hv)
         h = None
@@ -212,5 +229,6 @@ class BarrierPotential:
 
     def __repr__(self) -> str:
         return ("fricl.ipctk.BarrierPotential(dhat=%g, stiffness=%g, "
-                "use_physical_barrier=%s)" % (self.dhat, self.stiffness,
-                                              self.use_physical_barrier))
+                "use_physical_barrier=%s%s)"
+                % (self.dhat, self.stiffness, self.use_physical_barrier,
+                   "" if self.as_classified else ", as_classified=False"))
