@@ -94,7 +94,7 @@ typedef struct fricl_barrier_group {
  * wherever the point lies. EE contacts without a type are still
  * classified by their nearest feature (an ipctk edge-edge collision
  * always carries its type: pass it in distance_type); VV and PV have one
- * distance. Without the flag nothing changes. @since 0.5 */
+ * distance. Without the flag nothing changes. @since 0.4 */
 #define FRICL_BARRIER_FLAG_AS_CLASSIFIED 0x2u
 
 typedef struct fricl_barrier_batch {

@@ -18,7 +18,8 @@ FRICL_BARRIER_FLAG_AS_CLASSIFIED): an edge-vertex collision with its
 point-line distance and a face-vertex collision with its point-plane
 distance wherever the point lies, an edge-edge collision with the distance
 type it stores. ``as_classified=False`` takes each contact's nearest
-feature instead (fricl's default in C); the two differ only where a
+feature instead on ipctk's sets (fricl's default in C; fricl's own sets
+carry the types explicitly, which stand); the two differ only where a
 collision's point has left its edge or face since the collisions were
 built.
 """
