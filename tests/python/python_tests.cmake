@@ -7,6 +7,10 @@
 #                        all), so that `ctest -j` spreads the suite over the
 #                        cores instead of running it as one long process
 #   python_ipctk_dropin  fricl.ipctk against ipctk itself (needs ipctk)
+#   python_example_cloth_on_box
+#                        examples/python/cloth_on_box.py at a small size on
+#                        both backends (ipctk and fricl.ipctk): completes,
+#                        same trajectories, prints the table (needs ipctk)
 #   python_pip_install   `pip install .` into a fresh venv, import, tests
 #                        (label build_check: .ci/run runs it, the README's
 #                        test command does not)
@@ -17,8 +21,9 @@ file(GLOB FRICL_PY_TEST_FILES CONFIGURE_DEPENDS ${FRICL_PY_TESTS}/test_*.py)
 set(FRICL_PY_SPLIT_TESTS)
 foreach(file ${FRICL_PY_TEST_FILES})
   get_filename_component(stem ${file} NAME_WE)
-  if(stem STREQUAL "test_ipctk_dropin")
-    continue() # python_ipctk_dropin below
+  if(stem STREQUAL "test_ipctk_dropin" OR
+     stem STREQUAL "test_example_cloth_on_box")
+    continue() # python_ipctk_dropin, python_example_cloth_on_box below
   endif()
   string(REGEX REPLACE "^test_" "python_pytest_" name ${stem})
   set(require)
@@ -36,6 +41,13 @@ add_test(NAME python_ipctk_dropin
          COMMAND ${FRICL_PYTHON_EXECUTABLE} ${FRICL_PY_TESTS}/run_pytest.py
                  ${PROJECT_BINARY_DIR}/python $<TARGET_FILE:fricl_cli>
                  --require ipctk ${FRICL_PY_TESTS}/test_ipctk_dropin.py)
+add_test(NAME python_example_cloth_on_box
+         COMMAND ${FRICL_PYTHON_EXECUTABLE} ${FRICL_PY_TESTS}/run_pytest.py
+                 ${PROJECT_BINARY_DIR}/python $<TARGET_FILE:fricl_cli>
+                 --require ipctk
+                 ${FRICL_PY_TESTS}/test_example_cloth_on_box.py)
+set_tests_properties(python_example_cloth_on_box PROPERTIES
+                     LABELS python_pytest SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME python_pip_install
          COMMAND sh ${FRICL_PY_TESTS}/pip_install_check.sh
                  ${FRICL_PYTHON_EXECUTABLE} ${PROJECT_SOURCE_DIR}
