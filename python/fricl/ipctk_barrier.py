@@ -105,19 +105,29 @@ class _Entry:
             self._scratch = np.empty(n)
         return self._scratch
 
-    def plan(self, ctx: Context, dim: int, n: int) -> Tuple[Any, Any, Any]:
+    def plan(self, ctx: Context, dim: int, n: int) -> Any:
+        """The set's plan on ctx for n vertices (made once)."""
         key = (id(ctx), n)
         hit = self._plans.get(key)
-        if hit is None or hit[0].closed or hit[3] is not ctx:
-            plan = _native.barrier_plan(ctx, dim, n, self.groups)
+        if hit is None or hit[0].closed or hit[1] is not ctx:
+            hit = self._plans[key] = [_native.barrier_plan(ctx, dim, n,
+                                                           self.groups),
+                                      ctx, None]
+        return hit[0]
+
+    def csc_pattern(self, ctx: Context, dim: int, n: int) -> Tuple[Any, Any]:
+        """The plan's CSC indptr and indices (made on the first Hessian)."""
+        plan = self.plan(ctx, dim, n)
+        hit = self._plans[(id(ctx), n)]
+        if hit[2] is None:
             nnz = plan.nnz_blocks * dim * dim
             big = nnz > 2**31 - 1 or n * dim > 2**31 - 1
             it = np.int64 if big else np.int32
             indptr = np.empty(n * dim + 1, it)
             indices = np.empty(nnz, it)
             plan.csc(0, None, indptr, indices, None, big)
-            hit = self._plans[key] = (plan, indptr, indices, ctx)
-        return hit[0], hit[1], hit[2]
+            hit[2] = (indptr, indices)
+        return hit[2]
 
 
 # ipctk's NormalCollisions converted once each: pybind11 objects take no
@@ -197,8 +207,12 @@ class BarrierPotential:
         entry = _entry(collisions, mesh)
         g = np.zeros(X.size) if gradient else None
         plan = hv = None
+        if hessian or gradient:
+            # the set's plan serves the gradient's assembly too (a call
+            # without one would derive its gather lists every time)
+            plan = entry.plan(ctx, dim, X.shape[0])
         if hessian:
-            plan, indptr, indices = entry.plan(ctx, dim, X.shape[0])
+            indptr, indices = entry.csc_pattern(ctx, dim, X.shape[0])
             hv = entry.bsr(plan.nnz_blocks * dim * dim)
         flags = ((_FLAG_PHYSICAL if self.use_physical_barrier else 0) |
                  (_FLAG_AS_CLASSIFIED if self.as_classified else 0))
