@@ -1,16 +1,14 @@
 /* cli_args.c - see cli_args.h. */
 #include "cli_args.h"
 
-#include <stdio.h>
-
-#include "fricl/fricl.h"
-
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fricl/fricl.h"
 
 int cli_parse_double(const char *text, double *value, const char **why) {
   if (!text || !*text) {
@@ -71,62 +69,6 @@ int cli_wants_help(int argc, char **argv) {
   return 0;
 }
 
-int cli_parse_options(int argc, char **argv, const char *const *option_names,
-                      int n_options, const char *hint, void *args,
-                      cli_flag_fn flag, cli_apply_fn apply,
-                      const char **in_path, int *seen, char *err,
-                      size_t err_size) {
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-    if (flag(args, arg))
-      continue;
-    const char *name = NULL, *value = NULL;
-    int name_len = 0, opt = 0;
-    if (strcmp(arg, "-o") == 0) {
-      opt = 0; /* --out */
-      if (i + 1 < argc && argv[i + 1][0] != '\0')
-        value = argv[++i];
-    } else if (strncmp(arg, "--", 2) == 0) {
-      cli_split_option(argc, argv, &i, &name, &name_len, &value);
-      while (opt < n_options &&
-             !(strncmp(option_names[opt], name, (size_t)name_len) == 0 &&
-               option_names[opt][name_len] == '\0'))
-        ++opt;
-      if (opt == n_options) {
-        snprintf(err, err_size, "unknown option '%.*s'%s", name_len, name,
-                 hint);
-        return -1;
-      }
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-      snprintf(err, err_size, "unknown option '%s'%s", arg, hint);
-      return -1;
-    } else {
-      if (*in_path) {
-        snprintf(err, err_size,
-                 "unexpected argument '%s': the input is already '%s'%s", arg,
-                 *in_path, hint);
-        return -1;
-      }
-      *in_path = arg;
-      continue;
-    }
-    if (!value) {
-      snprintf(err, err_size, "option %s needs a value%s", option_names[opt],
-               hint);
-      return -1;
-    }
-    if (seen[opt]) {
-      snprintf(err, err_size, "option %s given twice%s", option_names[opt],
-               hint);
-      return -1;
-    }
-    seen[opt] = 1;
-    if (apply(args, opt, value, err, err_size) != 0)
-      return -1;
-  }
-  return 0;
-}
-
 void cli_report_backend(const char *command, const fricl_context *ctx) {
   fprintf(stderr, "%s: device %s; the evaluation ran on the %s backend\n",
           command, fricl_context_device_name(ctx),
@@ -146,31 +88,33 @@ int cli_parse_precision(const char *value, fricl_precision *precision,
   return 0;
 }
 
-/* cli_parse_options' callbacks over a table: the table and the struct. */
-typedef struct table_ctx {
-  const cli_option *table;
-  int n;
-  void *args;
-} table_ctx;
-
-static int table_flag(void *ctx, const char *arg) {
-  const table_ctx *t = ctx;
-  for (int k = 0; k < t->n; ++k) {
-    const cli_option *o = &t->table[k];
-    if (o->kind == CLI_FLAG && (strcmp(arg, o->name) == 0 ||
-                                (o->alias && strcmp(arg, o->alias) == 0))) {
-      *(int *)(void *)((char *)t->args + o->offset) = 1;
-      return 1;
-    }
+/* The flag row spelt `arg` (its name or alias), or NULL. */
+static const cli_option *find_flag(const cli_grammar *g, const char *arg) {
+  for (int k = 0; k < g->n; ++k) {
+    const cli_option *o = &g->table[k];
+    if (o->kind == CLI_FLAG &&
+        (strcmp(arg, o->name) == 0 || (o->alias && strcmp(arg, o->alias) == 0)))
+      return o;
   }
-  return 0;
+  return NULL;
 }
 
-static int table_apply(void *ctx, int opt, const char *value, char *err,
-                       size_t err_size) {
-  const table_ctx *t = ctx;
-  const cli_option *o = &t->table[opt];
-  void *field = (char *)t->args + o->offset;
+/* The value option called name[0, len), or -1. */
+static int find_value(const cli_grammar *g, const char *name, int len) {
+  for (int k = 0; k < g->n; ++k) {
+    const char *o = g->table[k].name;
+    if (g->table[k].kind != CLI_FLAG && strncmp(o, name, (size_t)len) == 0 &&
+        o[len] == '\0')
+      return k;
+  }
+  return -1;
+}
+
+/* Read the value of row `o` into its field. */
+static int apply(const cli_grammar *g, const cli_option *o, void *args,
+                 const char *value, char *err, size_t err_size) {
+  void *field = (char *)args + o->offset;
+  const char *why = o->expected;
   switch (o->kind) {
   case CLI_STRING:
     *(const char **)field = value;
@@ -180,19 +124,18 @@ static int table_apply(void *ctx, int opt, const char *value, char *err,
   case CLI_PSD:
     if (fricl_psd_from_name(value, field) == FRICL_STATUS_OK)
       return 0;
-    snprintf(err, err_size, "--psd '%s': not none, clamp or abs", value);
-    return -1;
+    why = "not none, clamp or abs";
+    break;
   case CLI_BLEND:
     if (fricl_mu_blend_from_name(value, field) == FRICL_STATUS_OK)
       return 0;
-    snprintf(err, err_size,
-             "--blend '%s': not average, min, max, product or harmonic", value);
-    return -1;
+    why = "not average, min, max, product or harmonic";
+    break;
   case CLI_PROFILE:
     if (fricl_mu_profile_from_name(value, field) == FRICL_STATUS_OK)
       return 0;
-    snprintf(err, err_size, "%s '%s': not cubic or ipctk", o->name, value);
-    return -1;
+    why = "not cubic or ipctk";
+    break;
   case CLI_CHOICE:
     for (int c = 0; o->choices[c]; ++c)
       if (strcmp(value, o->choices[c]) == 0) {
@@ -209,28 +152,78 @@ static int table_apply(void *ctx, int opt, const char *value, char *err,
     }
     break;
   }
+  case CLI_DOUBLE:
+    if (cli_parse_double(value, field, &why) == 0)
+      return 0;
+    break;
+  case CLI_CUSTOM:
+    return g->custom(args, o, value, err, err_size);
   case CLI_FLAG:
     return -1; /* flags never reach here */
   }
-  snprintf(err, err_size, "%s '%s': %s", o->name, value, o->expected);
+  snprintf(err, err_size, "%s '%s': %s", o->name, value, why);
   return -1;
+}
+
+int cli_parse(const cli_grammar *g, int argc, char **argv, void *args,
+              const char **in_path, int *seen, char *err, size_t err_size) {
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    const cli_option *flag = find_flag(g, arg);
+    if (flag) {
+      *(int *)(void *)((char *)args + flag->offset) = 1;
+      continue;
+    }
+    const char *name = NULL, *value = NULL;
+    int name_len = 0, opt = 0;
+    if (g->input && strcmp(arg, "-o") == 0) {
+      opt = 0; /* --out */
+      if (i + 1 < argc && argv[i + 1][0] != '\0')
+        value = argv[++i];
+    } else if (strncmp(arg, "--", 2) == 0) {
+      cli_split_option(argc, argv, &i, &name, &name_len, &value);
+      if ((opt = find_value(g, name, name_len)) < 0) {
+        snprintf(err, err_size, "unknown option '%.*s'%s", name_len, name,
+                 g->hint);
+        return -1;
+      }
+    } else if (!g->input) {
+      snprintf(err, err_size, "unexpected argument '%s'%s", arg, g->hint);
+      return -1;
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      snprintf(err, err_size, "unknown option '%s'%s", arg, g->hint);
+      return -1;
+    } else {
+      if (*in_path) {
+        snprintf(err, err_size,
+                 "unexpected argument '%s': the input is already '%s'%s", arg,
+                 *in_path, g->hint);
+        return -1;
+      }
+      *in_path = arg;
+      continue;
+    }
+    const cli_option *o = &g->table[opt];
+    if (!value) {
+      snprintf(err, err_size, "option %s needs a value%s", o->name, g->hint);
+      return -1;
+    }
+    if (seen[opt] && !g->repeat && o->kind != CLI_CUSTOM) {
+      snprintf(err, err_size, "option %s given twice%s", o->name, g->hint);
+      return -1;
+    }
+    seen[opt] = 1;
+    if (apply(g, o, args, value, err, err_size) != 0)
+      return -1;
+  }
+  return 0;
 }
 
 int cli_parse_table(int argc, char **argv, const cli_option *table, int n,
                     const char *hint, void *args, const char **in_path,
                     int *seen, char *err, size_t err_size) {
-  /* The names cli_parse_options matches: a flag's row can never match,
-   * since a flag's spelling was taken by table_flag before. */
-  const char *names[32];
-  if (n > 32) {
-    snprintf(err, err_size, "internal error: option table too long");
-    return -1;
-  }
-  for (int k = 0; k < n; ++k)
-    names[k] = table[k].kind == CLI_FLAG ? "" : table[k].name;
-  table_ctx ctx = {table, n, args};
-  return cli_parse_options(argc, argv, names, n, hint, &ctx, table_flag,
-                           table_apply, in_path, seen, err, err_size);
+  const cli_grammar g = {table, n, hint, 1, 0, NULL};
+  return cli_parse(&g, argc, argv, args, in_path, seen, err, err_size);
 }
 
 int cli_require_in_out(const char *in_path, const char *out_path,

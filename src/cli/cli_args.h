@@ -25,26 +25,10 @@ void cli_split_option(int argc, char **argv, int *i, const char **name,
                       int *name_len, const char **value);
 
 /*
- * The grammar of the NPZ commands: one input path, "-o OUT", value options
- * "--name VALUE" / "--name=VALUE" (each at most once; option 0 is --out)
- * and flags without a value. For each argument after argv[0]: `flag`
- * applies a flag (returns 1 if arg was one), `apply` applies value option
- * `opt`. Messages end with `hint`. @return 0, or -1 with err set.
- */
-typedef int (*cli_flag_fn)(void *args, const char *arg);
-typedef int (*cli_apply_fn)(void *args, int opt, const char *value, char *err,
-                            size_t err_size);
-int cli_parse_options(int argc, char **argv, const char *const *option_names,
-                      int n_options, const char *hint, void *args,
-                      cli_flag_fn flag, cli_apply_fn apply,
-                      const char **in_path, int *seen, char *err,
-                      size_t err_size);
-
-/*
- * The same grammar described by a table: one row per option, the field of
- * the command's argument struct it sets (by offset) and how its value is
- * read. Row 0 must be "--out" (also spelt "-o"). Flags (CLI_FLAG) take no
- * value and set an int to 1; `alias` is a second spelling ("-v").
+ * A command's options as a table: one row per option, the field of the
+ * command's argument struct it sets (by offset) and how its value is read.
+ * Value options are "--name VALUE" or "--name=VALUE"; flags (CLI_FLAG) take
+ * no value and set an int to 1, and `alias` is a second spelling ("-v").
  */
 typedef enum cli_kind {
   CLI_FLAG,      /* int = 1 */
@@ -54,7 +38,9 @@ typedef enum cli_kind {
   CLI_BLEND,     /* fricl_mu_blend by name */
   CLI_PROFILE,   /* fricl_mu_profile by name */
   CLI_CHOICE,    /* int: the index of the value in `choices` */
-  CLI_INT        /* int in [min, max] */
+  CLI_INT,       /* int in [min, max] */
+  CLI_DOUBLE,    /* double, all of the value read by cli_parse_double */
+  CLI_CUSTOM     /* the grammar's `custom` reads it; may be repeated */
 } cli_kind;
 
 typedef struct cli_option {
@@ -67,8 +53,34 @@ typedef struct cli_option {
   long min, max;              /* CLI_INT */
 } cli_option;
 
-/* Parse argv with @p table (@p n rows); seen[row] is set for each value
- * option given. @return 0, or -1 with err set. */
+/* Reads the value of a CLI_CUSTOM row into args. @return 0, or -1 with
+ * err set. */
+typedef int (*cli_custom_fn)(void *args, const cli_option *o, const char *value,
+                             char *err, size_t err_size);
+
+/*
+ * A command's whole grammar. With `input`, one word that is not an option
+ * is the input path (the NPZ commands: row 0 is then "--out", also spelt
+ * "-o"); without, every word must be an option. A value option may be
+ * given once, unless `repeat` (the last one wins); CLI_CUSTOM rows always
+ * may, their reader decides. Every message ends with `hint`.
+ */
+typedef struct cli_grammar {
+  const cli_option *table;
+  int n;
+  const char *hint;
+  int input;
+  int repeat;
+  cli_custom_fn custom;
+} cli_grammar;
+
+/* Parse argv[1..argc) with @p g into @p args; seen[row] is set for each
+ * value option given, *in_path to the input (with g->input; else NULL may
+ * be passed). @return 0, or -1 with err set. */
+int cli_parse(const cli_grammar *g, int argc, char **argv, void *args,
+              const char **in_path, int *seen, char *err, size_t err_size);
+
+/* cli_parse for an NPZ command: one input, -o/--out, no repeats. */
 int cli_parse_table(int argc, char **argv, const cli_option *table, int n,
                     const char *hint, void *args, const char **in_path,
                     int *seen, char *err, size_t err_size);

@@ -3,6 +3,7 @@
  * --list`. Outputs and the state file are written atomically. */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,8 +110,61 @@ typedef struct {
   int verbose;
 } law_args;
 
+#define F(field) offsetof(law_args, field)
+
+/* --param, --option and --integrator are CLI_CUSTOM rows (read_custom);
+ * whether OPT_INTEGRATOR and OPT_H were given is read from seen[]. */
+enum { OPT_PARAM, OPT_OPTION, OPT_INTEGRATOR, OPT_H };
+static const cli_option options[] = {
+    {"--param", NULL, CLI_CUSTOM, 0, NULL, NULL, 0, 0},
+    {"--option", NULL, CLI_CUSTOM, 0, NULL, NULL, 0, 0},
+    {"--integrator", NULL, CLI_CUSTOM, F(integ), NULL, NULL, 0, 0},
+    {"--h", NULL, CLI_DOUBLE, F(h), NULL, NULL, 0, 0},
+    {"--in", NULL, CLI_STRING, F(in), NULL, NULL, 0, 0},
+    {"--x", NULL, CLI_STRING, F(x), NULL, NULL, 0, 0},
+    {"--normal", NULL, CLI_STRING, F(normal), NULL, NULL, 0, 0},
+    {"--state", NULL, CLI_STRING, F(state), NULL, NULL, 0, 0},
+    {"--dstate-out", NULL, CLI_STRING, F(dstate_out), NULL, NULL, 0, 0},
+    {"--out", NULL, CLI_STRING, F(out), NULL, NULL, 0, 0},
+    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
+    {"--precision", NULL, CLI_PRECISION, F(prec), NULL, NULL, 0, 0},
+    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
+};
+#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
+
+static int read_custom(void *args, const cli_option *o, const char *value,
+                       char *err, size_t es) {
+  law_args *a = args;
+  if (o == &options[OPT_PARAM]) {
+    if (a->nkv == MAX_KV) {
+      snprintf(err, es, "too many --param options");
+      return -1;
+    }
+    a->kv[a->nkv++] = value;
+    return 0;
+  }
+  if (o == &options[OPT_OPTION]) {
+    uint32_t bit;
+    if (fricl_law_option_from_name(value, &bit) != FRICL_STATUS_OK) {
+      snprintf(err, es, "unknown option '%s'", value);
+      return -1;
+    }
+    a->options |= bit;
+    return 0;
+  }
+  if (fricl_integrator_from_name(value, &a->integ) != FRICL_STATUS_OK) {
+    snprintf(err, es, "unknown integrator '%s' (euler, rk4, exp)", value);
+    return -1;
+  }
+  return 0;
+}
+
+/* argv[1] is the law; the options follow (a repeated one: the last wins,
+ * --param and --option accumulate). */
 static int parse_args(int argc, char **argv, law_args *a, char *err,
                       size_t es) {
+  static const cli_grammar grammar = {
+      options, N_OPTIONS, " (see 'fricl law --help')", 0, 1, read_custom};
   memset(a, 0, sizeof *a);
   if (argc < 2 || argv[1][0] == '-') {
     snprintf(err, es, "missing law NAME (see 'fricl law --list')");
@@ -120,79 +174,11 @@ static int parse_args(int argc, char **argv, law_args *a, char *err,
     snprintf(err, es, "unknown law '%s' (see 'fricl law --list')", argv[1]);
     return -1;
   }
-  for (int i = 2; i < argc; ++i) {
-    if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0) {
-      a->verbose = 1;
-      continue;
-    }
-    if (strncmp(argv[i], "--", 2) != 0) {
-      snprintf(err, es, "unexpected argument '%s'", argv[i]);
-      return -1;
-    }
-    const char *name, *value;
-    int len;
-    cli_split_option(argc, argv, &i, &name, &len, &value);
-#define IS(s) (len == (int)strlen(s) && strncmp(name, s, (size_t)len) == 0)
-    if (!value) {
-      snprintf(err, es, "%.*s needs a value", len, name);
-      return -1;
-    }
-    if (IS("--param")) {
-      if (a->nkv == MAX_KV) {
-        snprintf(err, es, "too many --param options");
-        return -1;
-      }
-      a->kv[a->nkv++] = value;
-    } else if (IS("--option")) {
-      uint32_t o;
-      if (fricl_law_option_from_name(value, &o) != FRICL_STATUS_OK) {
-        snprintf(err, es, "unknown option '%s'", value);
-        return -1;
-      }
-      a->options |= o;
-    } else if (IS("--in")) {
-      a->in = value;
-    } else if (IS("--x")) {
-      a->x = value;
-    } else if (IS("--normal")) {
-      a->normal = value;
-    } else if (IS("--state")) {
-      a->state = value;
-    } else if (IS("--dstate-out")) {
-      a->dstate_out = value;
-    } else if (IS("--out")) {
-      a->out = value;
-    } else if (IS("--device")) {
-      a->device = value;
-    } else if (IS("--integrator")) {
-      if (fricl_integrator_from_name(value, &a->integ) != FRICL_STATUS_OK) {
-        snprintf(err, es, "unknown integrator '%s' (euler, rk4, exp)", value);
-        return -1;
-      }
-      a->have_integ = 1;
-    } else if (IS("--h")) {
-      const char *why = "";
-      if (cli_parse_double(value, &a->h, &why) != 0) {
-        snprintf(err, es, "--h '%s': %s", value, why);
-        return -1;
-      }
-      a->have_h = 1;
-    } else if (IS("--precision")) {
-      if (strcmp(value, "f64") == 0)
-        a->prec = FRICL_F64;
-      else if (strcmp(value, "f32") == 0)
-        a->prec = FRICL_F32;
-      else {
-        snprintf(err, es, "--precision '%s': f64 or f32", value);
-        return -1;
-      }
-    } else {
-      snprintf(err, es, "unknown option '%.*s' (see 'fricl law --help')", len,
-               name);
-      return -1;
-    }
-#undef IS
-  }
+  int seen[N_OPTIONS] = {0};
+  if (cli_parse(&grammar, argc - 1, argv + 1, a, NULL, seen, err, es) != 0)
+    return -1;
+  a->have_integ = seen[OPT_INTEGRATOR];
+  a->have_h = seen[OPT_H];
   if (!a->out) {
     snprintf(err, es, "--out is required");
     return -1;
