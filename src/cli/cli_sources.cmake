@@ -19,6 +19,7 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
 list(APPEND FRICL_CLI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/npz.c
      ${CMAKE_CURRENT_LIST_DIR}/npz_input.c
+     ${CMAKE_CURRENT_LIST_DIR}/npz_schema.c
      ${CMAKE_CURRENT_LIST_DIR}/cmd_tangential.c
      ${CMAKE_CURRENT_LIST_DIR}/tangential_args.c
      ${CMAKE_CURRENT_LIST_DIR}/tangential_input.c
