@@ -2,9 +2,6 @@
 #include "build_args.h"
 
 #include <stddef.h>
-#include <string.h>
-
-#include "cli_args.h"
 
 #define HINT " (see 'fricl build --help')"
 #define F(field) offsetof(build_args, field)
@@ -19,23 +16,10 @@ static const cli_option options[] = {
      0},
     {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
 };
-#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
-
-int build_args_parse(int argc, char **argv, build_args *a, char *err,
-                     size_t err_size) {
-  memset(a, 0, sizeof *a);
-  a->blend = FRICL_BLEND_AVERAGE;
-  a->precision = FRICL_F64;
-  if (cli_wants_help(argc, argv)) {
-    a->help = 1;
-    return 0;
-  }
-  int seen[N_OPTIONS] = {0};
-  if (cli_parse_table(argc, argv, options, N_OPTIONS, HINT, a, &a->in_path,
-                      seen, err, err_size) != 0)
-    return -1;
-  return cli_require_in_out(a->in_path, a->out_path, HINT, err, err_size);
-}
+static const build_args defaults = {.blend = FRICL_BLEND_AVERAGE,
+                                    .precision = FRICL_F64};
+const cli_grammar build_grammar =
+    CLI_NPZ_GRAMMAR(build_args, options, HINT, defaults, NULL);
 
 void build_print_schema(FILE *f) {
   fputs(

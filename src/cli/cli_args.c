@@ -88,6 +88,8 @@ int cli_parse_precision(const char *value, fricl_precision *precision,
   return 0;
 }
 
+static void *at(void *base, size_t offset) { return (char *)base + offset; }
+
 /* The flag row spelt `arg` (its name or alias), or NULL. */
 static const cli_option *find_flag(const cli_grammar *g, const char *arg) {
   for (int k = 0; k < g->n; ++k) {
@@ -113,7 +115,7 @@ static int find_value(const cli_grammar *g, const char *name, int len) {
 /* Read the value of row `o` into its field. */
 static int apply(const cli_grammar *g, const cli_option *o, void *args,
                  const char *value, char *err, size_t err_size) {
-  void *field = (char *)args + o->offset;
+  void *field = at(args, o->offset);
   const char *why = o->expected;
   switch (o->kind) {
   case CLI_STRING:
@@ -165,13 +167,13 @@ static int apply(const cli_grammar *g, const cli_option *o, void *args,
   return -1;
 }
 
-int cli_parse(const cli_grammar *g, int argc, char **argv, void *args,
-              const char **in_path, int *seen, char *err, size_t err_size) {
+static int parse(const cli_grammar *g, int argc, char **argv, void *args,
+                 const char **in_path, int *seen, char *err, size_t err_size) {
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     const cli_option *flag = find_flag(g, arg);
     if (flag) {
-      *(int *)(void *)((char *)args + flag->offset) = 1;
+      *(int *)at(args, flag->offset) = 1;
       continue;
     }
     const char *name = NULL, *value = NULL;
@@ -219,22 +221,51 @@ int cli_parse(const cli_grammar *g, int argc, char **argv, void *args,
   return 0;
 }
 
-int cli_parse_table(int argc, char **argv, const cli_option *table, int n,
-                    const char *hint, void *args, const char **in_path,
-                    int *seen, char *err, size_t err_size) {
-  const cli_grammar g = {table, n, hint, 1, 0, NULL};
-  return cli_parse(&g, argc, argv, args, in_path, seen, err, err_size);
-}
-
-int cli_require_in_out(const char *in_path, const char *out_path,
-                       const char *hint, char *err, size_t err_size) {
-  if (!in_path) {
-    snprintf(err, err_size, "the input IN.npz is required%s", hint);
+int cli_parse_args(const cli_grammar *g, int argc, char **argv, void *args,
+                   char *err, size_t err_size) {
+  int seen[CLI_MAX_OPTIONS] = {0};
+  if (g->n > CLI_MAX_OPTIONS) {
+    snprintf(err, err_size, "internal error: option table too long");
     return -1;
   }
-  if (!out_path) {
-    snprintf(err, err_size, "-o/--out OUT.npz is required%s", hint);
+  if (g->defaults)
+    memcpy(args, g->defaults, g->size);
+  const char **in = g->input ? at(args, g->in_path) : NULL;
+  if (parse(g, argc, argv, args, in, seen, err, err_size) != 0 ||
+      (g->check && g->check(args, seen, err, err_size) != 0))
     return -1;
+  if (g->input) {
+    const char *out = *(const char **)at(args, g->out_path);
+    if (!*in) {
+      snprintf(err, err_size, "the input IN.npz is required%s", g->hint);
+      return -1;
+    }
+    if (!out) {
+      snprintf(err, err_size, "-o/--out OUT.npz is required%s", g->hint);
+      return -1;
+    }
   }
   return 0;
+}
+
+int cli_command_main(const cli_command *c, const char *tool, int argc,
+                     char **argv) {
+  if (c->main)
+    return c->main(argc, argv);
+  if (cli_wants_help(argc, argv)) {
+    c->help(stdout);
+    return 0;
+  }
+  void *args = calloc(1, c->grammar->size);
+  char err[512] = "";
+  int rc = 1;
+  if (!args)
+    fprintf(stderr, "%s %s: out of memory\n", tool, c->name);
+  else if (cli_parse_args(c->grammar, argc, argv, args, err, sizeof err) != 0) {
+    fprintf(stderr, "%s %s: %s\n", tool, c->name, err);
+    rc = 2;
+  } else
+    rc = c->run(args);
+  free(args);
+  return rc;
 }

@@ -3,6 +3,7 @@
 #define FRICL_CLI_ARGS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "fricl/fricl.h"
 
@@ -58,36 +59,67 @@ typedef struct cli_option {
 typedef int (*cli_custom_fn)(void *args, const cli_option *o, const char *value,
                              char *err, size_t err_size);
 
+/* After the options: checks that involve several of them (seen[row] is
+ * set for each value option given). @return 0, or -1 with err set. */
+typedef int (*cli_check_fn)(void *args, const int *seen, char *err,
+                            size_t err_size);
+
 /*
  * A command's whole grammar. With `input`, one word that is not an option
  * is the input path (the NPZ commands: row 0 is then "--out", also spelt
- * "-o"); without, every word must be an option. A value option may be
- * given once, unless `repeat` (the last one wins); CLI_CUSTOM rows always
- * may, their reader decides. Every message ends with `hint`.
+ * "-o", and both are required); without, every word must be an option. A
+ * value option may be given once, unless `repeat` (the last one wins);
+ * CLI_CUSTOM rows always may, their reader decides. Every message ends
+ * with `hint`.
  */
 typedef struct cli_grammar {
   const cli_option *table;
-  int n;
+  int n; /* rows, at most CLI_MAX_OPTIONS */
   const char *hint;
   int input;
   int repeat;
   cli_custom_fn custom;
+  const void *defaults; /* the arguments before any option (NULL: as */
+  size_t size;          /* the caller left them), of this size */
+  size_t in_path;       /* with input: the fields of the input and of */
+  size_t out_path;      /* --out (const char *) */
+  cli_check_fn check;   /* NULL: none */
 } cli_grammar;
 
-/* Parse argv[1..argc) with @p g into @p args; seen[row] is set for each
- * value option given, *in_path to the input (with g->input; else NULL may
- * be passed). @return 0, or -1 with err set. */
-int cli_parse(const cli_grammar *g, int argc, char **argv, void *args,
-              const char **in_path, int *seen, char *err, size_t err_size);
+#define CLI_MAX_OPTIONS 32
 
-/* cli_parse for an NPZ command: one input, -o/--out, no repeats. */
-int cli_parse_table(int argc, char **argv, const cli_option *table, int n,
-                    const char *hint, void *args, const char **in_path,
-                    int *seen, char *err, size_t err_size);
+/* The grammar of an NPZ command whose argument struct Args has in_path and
+ * out_path. */
+#define CLI_NPZ_GRAMMAR(Args, options, hint, defaults, check)                  \
+  {                                                                            \
+    options, (int)(sizeof options / sizeof options[0]), hint, 1, 0, NULL,      \
+        &(defaults), sizeof(Args), offsetof(Args, in_path),                    \
+        offsetof(Args, out_path), check                                        \
+  }
 
-/* The checks every NPZ command ends with: an input and -o/--out. */
-int cli_require_in_out(const char *in_path, const char *out_path,
-                       const char *hint, char *err, size_t err_size);
+/* Parse argv[1..argc) with @p g into @p args (its defaults first; then
+ * g->check, then the input and --out required). @return 0, or -1 with a
+ * one-line message (no trailing newline) in err. */
+int cli_parse_args(const cli_grammar *g, int argc, char **argv, void *args,
+                   char *err, size_t err_size);
+
+/*
+ * A subcommand of a tool: either a main of its own, or a grammar, the
+ * --help text (printed when -h or --help is anywhere) and what runs on the
+ * parsed arguments. argv[0] is the subcommand's name.
+ */
+typedef struct cli_command {
+  const char *name; /* "build" */
+  int (*main)(int argc, char **argv);
+  const cli_grammar *grammar;
+  void (*help)(FILE *f);
+  int (*run)(const void *args);
+} cli_command;
+
+/* Run @p c as `tool name ...`: messages start with "tool name: ".
+ * @return the exit status. */
+int cli_command_main(const cli_command *c, const char *tool, int argc,
+                     char **argv);
 
 /* --precision VALUE: "f64" or "f32". @return 0, or -1 with err set. */
 int cli_parse_precision(const char *value, fricl_precision *precision,

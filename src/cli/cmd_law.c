@@ -11,13 +11,13 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "cli_run.h"
 #include "commands.h"
 #include "fricl/fricl.h"
 #include "npy.h"
+#include "npz_input.h"
 #include "same_file.h"
 
-#define EXIT_RUNTIME 1
-#define EXIT_USAGE 2
 #define MAX_KV 256
 
 static void print_help(FILE *f) {
@@ -159,12 +159,27 @@ static int read_custom(void *args, const cli_option *o, const char *value,
   return 0;
 }
 
+static int check(void *args, const int *seen, char *err, size_t es) {
+  law_args *a = args;
+  a->have_integ = seen[OPT_INTEGRATOR];
+  a->have_h = seen[OPT_H];
+  if (!a->out) {
+    snprintf(err, es, "--out is required");
+    return -1;
+  }
+  return 0;
+}
+
 /* argv[1] is the law; the options follow (a repeated one: the last wins,
  * --param and --option accumulate). */
 static int parse_args(int argc, char **argv, law_args *a, char *err,
                       size_t es) {
-  static const cli_grammar grammar = {
-      options, N_OPTIONS, " (see 'fricl law --help')", 0, 1, read_custom};
+  static const cli_grammar grammar = {.table = options,
+                                      .n = N_OPTIONS,
+                                      .hint = " (see 'fricl law --help')",
+                                      .repeat = 1,
+                                      .custom = read_custom,
+                                      .check = check};
   memset(a, 0, sizeof *a);
   if (argc < 2 || argv[1][0] == '-') {
     snprintf(err, es, "missing law NAME (see 'fricl law --list')");
@@ -174,16 +189,7 @@ static int parse_args(int argc, char **argv, law_args *a, char *err,
     snprintf(err, es, "unknown law '%s' (see 'fricl law --list')", argv[1]);
     return -1;
   }
-  int seen[N_OPTIONS] = {0};
-  if (cli_parse(&grammar, argc - 1, argv + 1, a, NULL, seen, err, es) != 0)
-    return -1;
-  a->have_integ = seen[OPT_INTEGRATOR];
-  a->have_h = seen[OPT_H];
-  if (!a->out) {
-    snprintf(err, es, "--out is required");
-    return -1;
-  }
-  return 0;
+  return cli_parse_args(&grammar, argc - 1, argv + 1, a, err, es);
 }
 
 /* ------------------------------------------------------------ arrays */
@@ -199,16 +205,6 @@ static void arr_free(arr *a) {
   npy_array_free(&a->raw);
   free(a->data);
   memset(a, 0, sizeof *a);
-}
-
-static float to_float(double v) {
-  if (isnan(v))
-    return signbit(v) ? -NAN : NAN;
-  if (v >= (double)FLT_MAX + 0x1p103)
-    return INFINITY;
-  if (v <= -((double)FLT_MAX + 0x1p103))
-    return -INFINITY;
-  return (float)v;
 }
 
 /* Read `path` as float64/float32 with 1 or 2 dimensions. */
@@ -248,7 +244,7 @@ static int load(const char *what, const char *path, fricl_precision prec,
                          ? ((const double *)a->raw.data)[i]
                          : (double)((const float *)a->raw.data)[i];
     if (prec == FRICL_F32)
-      ((float *)a->data)[i] = to_float(v);
+      ((float *)a->data)[i] = cli_double_to_float(v);
     else
       ((double *)a->data)[i] = v;
   }
@@ -268,23 +264,13 @@ static int same_shape(const arr *a, const arr *b) {
 static int save(const char *path, fricl_precision prec, int ndim,
                 const size_t *shape, const void *data) {
   atomic_file af;
-  char msg[512];
   npy_error e;
-  if (atomic_file_open(&af, path, msg, sizeof msg) != 0) {
-    fprintf(stderr, "fricl law: %s: %s\n", path, msg);
+  if (cli_output_open("fricl law", &af, path) != 0)
     return EXIT_RUNTIME;
-  }
-  if (npy_write_array(af.fp, prec == FRICL_F32 ? NPY_F4 : NPY_F8, ndim, shape,
-                      data, &e) != NPY_OK) {
-    fprintf(stderr, "fricl law: %s: %s\n", path, e.msg);
-    atomic_file_abort(&af);
-    return EXIT_RUNTIME;
-  }
-  if (atomic_file_commit(&af, msg, sizeof msg) != 0) {
-    fprintf(stderr, "fricl law: %s: %s\n", path, msg);
-    return EXIT_RUNTIME;
-  }
-  return 0;
+  return cli_publish("fricl law", &af, path,
+                     npy_write_array(af.fp, prec == FRICL_F32 ? NPY_F4 : NPY_F8,
+                                     ndim, shape, data, &e),
+                     &e);
 }
 
 /* --------------------------------------------------------- parameters */
@@ -522,7 +508,7 @@ static int run(const law_args *a) {
       goto done;
     for (size_t j = 0; j < 3 * m; ++j)
       if (a->prec == FRICL_F32)
-        ((float *)ge_w)[j] = to_float(ge[j]);
+        ((float *)ge_w)[j] = cli_double_to_float(ge[j]);
       else
         ((double *)ge_w)[j] = ge[j];
     b.gms_elements = m;
@@ -546,24 +532,12 @@ static int run(const law_args *a) {
   b.dstate = dstate;
   b.integrator = a->integ;
   b.h = a->h;
-  char msg[512] = "";
-  fricl_context_params cp;
-  fricl_context_params_init(&cp);
-  cp.device = a->device;
-  cp.error_buffer = msg;
-  cp.error_buffer_size = sizeof msg;
-  fricl_status fs = fricl_context_create(&ctx, &cp);
-  if (fs != FRICL_STATUS_OK) {
-    fprintf(stderr, "fricl law: %s: %s\n", fricl_status_string(fs), msg);
-    rc = fs == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
+  if ((rc = cli_context_open("fricl law", a->device, &ctx)) != 0)
     goto done;
-  }
-  fs = stepping ? fricl_law_step(ctx, &b) : fricl_law_eval(ctx, &b);
+  const fricl_status fs =
+      stepping ? fricl_law_step(ctx, &b) : fricl_law_eval(ctx, &b);
   if (fs != FRICL_STATUS_OK) {
-    fprintf(stderr, "fricl law: %s: %s%s\n", fricl_status_string(fs),
-            fricl_context_last_error(ctx),
-            fs == FRICL_STATUS_NO_FP64 ? " (try --precision f32)" : "");
-    rc = fs == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
+    rc = cli_library_error("fricl law", ctx, fs, NULL);
     goto done;
   }
   if (a->verbose)
@@ -595,7 +569,7 @@ done:
   return rc;
 }
 
-int cmd_law_main(int argc, char **argv) {
+static int law_main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "--list") == 0) {
     print_list(stdout);
     return 0;
@@ -612,3 +586,5 @@ int cmd_law_main(int argc, char **argv) {
   }
   return run(&a);
 }
+
+const cli_command cmd_law = {"law", law_main, NULL, NULL, NULL};

@@ -4,8 +4,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cli_args.h"
-
 #define HINT " (see 'fricl eval --help')"
 #define F(field) offsetof(eval_args, field)
 
@@ -56,7 +54,12 @@ static int parse_terms(void *args, const cli_option *o, const char *value,
 }
 
 /* Requirements that depend on several options. */
-static int check_complete(const eval_args *a, char *err, size_t err_size) {
+static int check_complete(void *args, const int *seen, char *err,
+                          size_t err_size) {
+  eval_args *a = args;
+  a->have_eps_v = seen[OPT_EPS_V];
+  a->have_mu_s = seen[OPT_MU_S];
+  a->have_mu_k = seen[OPT_MU_K];
   const char *missing = a->nterms == 0   ? "--term"
                         : !a->have_eps_v ? "--eps-v"
                         : !a->in_path    ? "--in"
@@ -78,25 +81,15 @@ static int check_complete(const eval_args *a, char *err, size_t err_size) {
   return 0;
 }
 
-int eval_args_parse(int argc, char **argv, eval_args *a, char *err,
-                    size_t err_size) {
-  memset(a, 0, sizeof *a);
-  a->profile = FRICL_MU_CUBIC;
-  a->precision = FRICL_F64;
-  if (cli_wants_help(argc, argv)) {
-    a->help = 1;
-    return 0;
-  }
-  static const cli_grammar grammar = {options, N_OPTIONS, HINT,
-                                      0,       0,         parse_terms};
-  int seen[N_OPTIONS] = {0};
-  if (cli_parse(&grammar, argc, argv, a, NULL, seen, err, err_size) != 0)
-    return -1;
-  a->have_eps_v = seen[OPT_EPS_V];
-  a->have_mu_s = seen[OPT_MU_S];
-  a->have_mu_k = seen[OPT_MU_K];
-  return check_complete(a, err, err_size);
-}
+static const eval_args defaults = {.profile = FRICL_MU_CUBIC,
+                                   .precision = FRICL_F64};
+const cli_grammar eval_grammar = {.table = options,
+                                  .n = N_OPTIONS,
+                                  .hint = HINT,
+                                  .custom = parse_terms,
+                                  .defaults = &defaults,
+                                  .size = sizeof defaults,
+                                  .check = check_complete};
 
 void eval_print_help(FILE *f) {
   fputs(

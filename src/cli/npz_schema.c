@@ -35,6 +35,15 @@ int npz_out_of_memory(const npz_reader *r, const char *what) {
   return EXIT_RUNTIME;
 }
 
+int npz_load(const char *cmd, const char *path, FILE *err, npz_archive *in) {
+  npy_error e;
+  const npy_status st = npz_read_file(path, in, &e);
+  if (st == NPY_OK)
+    return 0;
+  fprintf(err ? err : stderr, "%s: %s: %s\n", cmd, path, e.msg);
+  return st == NPY_E_NOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
 static const char *shape_of(char *buf, size_t size, const npy_array *a) {
   return npy_format_shape(buf, size, a->info.ndim, a->info.shape);
 }

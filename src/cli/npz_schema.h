@@ -111,6 +111,10 @@ struct npz_reader {
   int dim;
 };
 
+/* Read the archive `path` into *in (the caller frees it), or print
+ * "cmd: path: why" to err (NULL: stderr). @return 0, or the exit status. */
+int npz_load(const char *cmd, const char *path, FILE *err, npz_archive *in);
+
 /* Check the names of r->in against @p s (names in the NULL-terminated
  * @p extra, which may be NULL, are accepted too), then read the global
  * rows and every present type into @p input.

@@ -8,9 +8,6 @@
 
 #include "npz_schema.h"
 
-#define EXIT_RUNTIME 1
-#define EXIT_USAGE 2
-
 /* ------------------------------------------------------ input schema */
 
 #define F(field) offsetof(tangential_input, field)
@@ -149,12 +146,9 @@ static int read_build_input(tangential_input *s, npz_reader *r,
 }
 
 int tangential_input_read(tangential_input *s, const char *const *extra) {
-  npy_error err;
-  const npy_status st = npz_read_file(s->path, &s->in, &err);
-  if (st != NPY_OK) {
-    fprintf(s->err ? s->err : stderr, "%s: %s: %s\n", s->cmd, s->path, err.msg);
-    return st == NPY_E_NOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-  }
+  const int loaded = npz_load(s->cmd, s->path, s->err, &s->in);
+  if (loaded != 0)
+    return loaded;
   npz_reader r = {s->cmd, s->path, s->err, s->precision, &s->in, NULL, 0, 0};
   const int rc = s->with_build ? read_build_input(s, &r, extra)
                                : npz_schema_read(&r, &schema, s, extra);

@@ -3,9 +3,6 @@
 #include "mpi_args.h"
 
 #include <stddef.h>
-#include <string.h>
-
-#include "cli_args.h"
 
 #define HINT " (see 'fricl-mpi tangential --help')"
 #define F(field) offsetof(mpi_args, field)
@@ -21,23 +18,11 @@ static const cli_option options[] = {
     {"--check-basis", NULL, CLI_FLAG, F(check_basis), NULL, NULL, 0, 0},
     {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
 };
-#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 
-int mpi_args_parse(int argc, char **argv, mpi_args *a, char *err,
-                   size_t err_size) {
-  memset(a, 0, sizeof *a);
-  a->psd = FRICL_PSD_NONE;
-  a->profile = FRICL_MU_CUBIC;
-  if (cli_wants_help(argc, argv)) {
-    a->help = 1;
-    return 0;
-  }
-  int seen[N_OPTIONS] = {0};
-  if (cli_parse_table(argc, argv, options, N_OPTIONS, HINT, a, &a->in_path,
-                      seen, err, err_size) != 0)
-    return -1;
-  return cli_require_in_out(a->in_path, a->out_path, HINT, err, err_size);
-}
+static const mpi_args defaults = {.psd = FRICL_PSD_NONE,
+                                  .profile = FRICL_MU_CUBIC};
+const cli_grammar mpi_grammar =
+    CLI_NPZ_GRAMMAR(mpi_args, options, HINT, defaults, NULL);
 
 void mpi_print_help(FILE *f) {
   fputs(

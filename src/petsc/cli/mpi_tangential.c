@@ -581,15 +581,15 @@ int mpi_tangential_main(int argc, char **argv) {
   char err[512] = "";
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-  if (mpi_args_parse(argc, argv, &args, err, sizeof err) != 0) {
-    if (rank == 0)
-      fprintf(stderr, CMD ": %s\n", err);
-    return EXIT_USAGE;
-  }
-  if (args.help) {
+  if (cli_wants_help(argc, argv)) {
     if (rank == 0)
       mpi_print_help(stdout);
     return 0;
+  }
+  if (cli_parse_args(&mpi_grammar, argc, argv, &args, err, sizeof err) != 0) {
+    if (rank == 0)
+      fprintf(stderr, CMD ": %s\n", err);
+    return EXIT_USAGE;
   }
   return run_tangential(&args);
 }
