@@ -75,19 +75,6 @@ void cli_report_backend(const char *command, const fricl_context *ctx) {
           fricl_backend_name(fricl_context_last_backend(ctx)));
 }
 
-int cli_parse_precision(const char *value, fricl_precision *precision,
-                        char *err, size_t err_size) {
-  if (strcmp(value, "f64") == 0)
-    *precision = FRICL_F64;
-  else if (strcmp(value, "f32") == 0)
-    *precision = FRICL_F32;
-  else {
-    snprintf(err, err_size, "--precision '%s': not f64 or f32", value);
-    return -1;
-  }
-  return 0;
-}
-
 static void *at(void *base, size_t offset) { return (char *)base + offset; }
 
 /* The flag row spelt `arg` (its name or alias), or NULL. */
@@ -112,39 +99,68 @@ static int find_value(const cli_grammar *g, const char *name, int len) {
   return -1;
 }
 
+/* The values of the enumerations options name, from the library's tables
+ * (<fricl/fricl_tables.h>): the index of a name is its value. */
+#define NAME_(name, value, text) [value] = text,
+static const char *const precision_names[] = {FRICL_PRECISION_MAP(NAME_) NULL};
+static const char *const psd_names[] = {FRICL_PSD_MAP(NAME_) NULL};
+static const char *const blend_names[] = {FRICL_MU_BLEND_MAP(NAME_) NULL};
+static const char *const profile_names[] = {FRICL_MU_PROFILE_MAP(NAME_) NULL};
+#undef NAME_
+
+static const char *const *choices_of(const cli_option *o) {
+  switch (o->kind) {
+  case CLI_PRECISION:
+    return precision_names;
+  case CLI_PSD:
+    return psd_names;
+  case CLI_BLEND:
+    return blend_names;
+  case CLI_PROFILE:
+    return profile_names;
+  default:
+    return o->choices;
+  }
+}
+
+/* "not a, b or c" of a NULL-terminated list. */
+static const char *not_one_of(char *buf, size_t size,
+                              const char *const *choices) {
+  size_t used = (size_t)snprintf(buf, size, "not");
+  for (int c = 0; choices[c] && used < size; ++c)
+    used += (size_t)snprintf(buf + used, size - used, "%s%s",
+                             c == 0           ? " "
+                             : choices[c + 1] ? ", "
+                                              : " or ",
+                             choices[c]);
+  return buf;
+}
+
 /* Read the value of row `o` into its field. */
 static int apply(const cli_grammar *g, const cli_option *o, void *args,
                  const char *value, char *err, size_t err_size) {
   void *field = at(args, o->offset);
   const char *why = o->expected;
+  char not_one[128];
   switch (o->kind) {
   case CLI_STRING:
     *(const char **)field = value;
     return 0;
   case CLI_PRECISION:
-    return cli_parse_precision(value, field, err, err_size);
   case CLI_PSD:
-    if (fricl_psd_from_name(value, field) == FRICL_STATUS_OK)
-      return 0;
-    why = "not none, clamp or abs";
-    break;
   case CLI_BLEND:
-    if (fricl_mu_blend_from_name(value, field) == FRICL_STATUS_OK)
-      return 0;
-    why = "not average, min, max, product or harmonic";
-    break;
   case CLI_PROFILE:
-    if (fricl_mu_profile_from_name(value, field) == FRICL_STATUS_OK)
-      return 0;
-    why = "not cubic or ipctk";
-    break;
-  case CLI_CHOICE:
-    for (int c = 0; o->choices[c]; ++c)
-      if (strcmp(value, o->choices[c]) == 0) {
+  case CLI_CHOICE: {
+    const char *const *choices = choices_of(o);
+    for (int c = 0; choices[c]; ++c)
+      if (strcmp(value, choices[c]) == 0) {
         *(int *)field = c;
         return 0;
       }
+    if (!why)
+      why = not_one_of(not_one, sizeof not_one, choices);
     break;
+  }
   case CLI_INT: {
     char *end = NULL;
     const long v = strtol(value, &end, 10);

@@ -34,7 +34,7 @@ void cli_split_option(int argc, char **argv, int *i, const char **name,
 typedef enum cli_kind {
   CLI_FLAG,      /* int = 1 */
   CLI_STRING,    /* const char * borrowed from argv */
-  CLI_PRECISION, /* fricl_precision: f64 | f32 */
+  CLI_PRECISION, /* fricl_precision by name: f64 | f32 */
   CLI_PSD,       /* fricl_psd by name */
   CLI_BLEND,     /* fricl_mu_blend by name */
   CLI_PROFILE,   /* fricl_mu_profile by name */
@@ -50,7 +50,8 @@ typedef struct cli_option {
   cli_kind kind;
   size_t offset;
   const char *const *choices; /* CLI_CHOICE: NULL-terminated */
-  const char *expected;       /* CLI_CHOICE, CLI_INT: "not ..." message */
+  const char *expected;       /* CLI_INT: "not ..." (choices: NULL says
+                                 "not a, b or c") */
   long min, max;              /* CLI_INT */
 } cli_option;
 
@@ -120,10 +121,6 @@ typedef struct cli_command {
  * @return the exit status. */
 int cli_command_main(const cli_command *c, const char *tool, int argc,
                      char **argv);
-
-/* --precision VALUE: "f64" or "f32". @return 0, or -1 with err set. */
-int cli_parse_precision(const char *value, fricl_precision *precision,
-                        char *err, size_t err_size);
 
 /* 1 when argv holds -h or --help anywhere after argv[0]. */
 int cli_wants_help(int argc, char **argv);

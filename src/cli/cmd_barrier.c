@@ -91,20 +91,16 @@ static int make_groups(barrier_run *r) {
 
 static int run_barrier(const void *args) {
   const barrier_args *a = args;
-  npz_archive in;
-  barrier_run r;
-  atomic_file out;
+  npz_archive in = {0};
+  barrier_run r = {.a = a,
+                   .in = {.path = a->in_path, .precision = a->precision},
+                   .esz = a->precision == FRICL_F32 ? sizeof(float)
+                                                    : sizeof(double)};
+  atomic_file out = {0};
   fricl_context *ctx = NULL;
   fricl_tangential_plan *plan = NULL;
   npy_error nerr;
   int rc;
-  memset(&in, 0, sizeof in);
-  memset(&r, 0, sizeof r);
-  memset(&out, 0, sizeof out);
-  r.a = a;
-  r.in.path = a->in_path;
-  r.in.precision = a->precision;
-  r.esz = a->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
 
   if (cli_refuse_same_file("fricl barrier", a->in_path, a->out_path)) {
     rc = EXIT_USAGE;

@@ -32,18 +32,13 @@ static npy_status write_outputs(FILE *f, const build_args *a,
 
 static int run_build(const void *args) {
   const build_args *a = args;
-  npz_archive in;
-  build_input b;
-  atomic_file out;
+  npz_archive in = {0};
+  build_input b = {
+      .cmd = "fricl build", .path = a->in_path, .precision = a->precision};
+  atomic_file out = {0};
   fricl_context *ctx = NULL;
   npy_error nerr;
   int rc;
-  memset(&in, 0, sizeof in);
-  memset(&b, 0, sizeof b);
-  memset(&out, 0, sizeof out);
-  b.cmd = "fricl build";
-  b.path = a->in_path;
-  b.precision = a->precision;
 
   /* 1. The input, checked completely before anything is created. */
   if (cli_refuse_same_file("fricl build", a->in_path, a->out_path)) {

@@ -136,34 +136,31 @@ static void free_state(run_state *s) {
 
 static int run_tangential(const void *args) {
   const tangential_args *a = args;
-  run_state s;
-  atomic_file out;
+  run_state s = {.args = a,
+                 .in = {.cmd = CMD,
+                        .path = a->in_path,
+                        .precision = a->precision,
+                        .with_build = a->build},
+                 .esz = a->precision == FRICL_F32 ? sizeof(float)
+                                                  : sizeof(double)};
+  atomic_file out = {0};
   fricl_context *ctx = NULL;
   fricl_tangential_plan *plan = NULL;
   fricl_contact_group groups[N_TYPES];
   fricl_tangential_batch batch;
-  npz_coo h;
+  npz_coo h = {0};
   void *gradient = NULL, *bsr = NULL;
   double potential64 = 0;
   float potential32 = 0;
   npy_error nerr;
   size_t ng = 0;
   int rc;
-  memset(&s, 0, sizeof s);
-  memset(&out, 0, sizeof out);
-  memset(&h, 0, sizeof h);
-  s.args = a;
-  s.esz = a->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
 
   /* 1. The input, checked completely before anything is created. */
-  if (cli_refuse_same_file("fricl tangential", a->in_path, a->out_path)) {
+  if (cli_refuse_same_file(CMD, a->in_path, a->out_path)) {
     rc = EXIT_USAGE;
     goto done;
   }
-  s.in.cmd = "fricl tangential";
-  s.in.path = a->in_path;
-  s.in.precision = a->precision;
-  s.in.with_build = a->build;
   if ((rc = tangential_input_read(&s.in, NULL)) != 0)
     goto done;
   rc = EXIT_RUNTIME;

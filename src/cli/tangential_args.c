@@ -16,8 +16,7 @@ enum { OPT_BLEND = 6 };
 static const cli_option options[] = {
     {"--out", NULL, CLI_STRING, F(out_path), NULL, NULL, 0, 0},
     {"--psd", NULL, CLI_PSD, F(psd), NULL, NULL, 0, 0},
-    {"--hessian", NULL, CLI_CHOICE, F(hessian), hessian_names,
-     "not none, local, factored or global", 0, 0},
+    {"--hessian", NULL, CLI_CHOICE, F(hessian), hessian_names, NULL, 0, 0},
     {"--precision", NULL, CLI_PRECISION, F(precision), NULL, NULL, 0, 0},
     {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
     {"--mu-profile", NULL, CLI_PROFILE, F(profile), NULL, NULL, 0, 0},
