@@ -14,11 +14,8 @@
 #include "core/fault.h"
 
 void fricl_barrier_batch_init(fricl_barrier_batch *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->dim = 3;
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
 }
 
 /* The topology part of the groups, as the plan's contact groups. */
@@ -43,18 +40,10 @@ static fricl_status check_topology(fricl_context *ctx, int dim,
   if (st != FRICL_STATUS_OK)
     return st;
   size_t total = 0;
-  for (size_t g = 0; g < n_groups; ++g) {
-    const fricl_barrier_group *G = &groups[g];
-    FRICL__TRY(fricl__check_group(ctx, dim, g, G->type, G->count, &total));
-    const char *name = fricl_stencil_name(G->type);
-    const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-    if (G->count && !G->vertices)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (%s): vertices is NULL with count = %zu",
-                         g, name, G->count);
-    FRICL__TRY(fricl__check_vertex_indices(ctx, g, name, k, G->vertices,
-                                           G->count, n_vertices));
-  }
+  for (size_t g = 0; g < n_groups; ++g)
+    FRICL__TRY(fricl__check_group_vertices(ctx, dim, n_vertices, g,
+                                           groups[g].type, groups[g].count,
+                                           groups[g].vertices, &total));
   return FRICL_STATUS_OK;
 }
 
@@ -261,12 +250,8 @@ fricl_status fricl_barrier_eval(fricl_context *ctx,
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
   /* The caller's layout (perhaps an older one) over our defaults. */
-  fricl_barrier_batch in;
-  fricl_barrier_batch_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_BARRIER_BATCH,
-                              "fricl_barrier_batch_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_barrier_batch, batch, in,
+                   FRICL__MIN_BARRIER_BATCH);
   int want = 0;
   size_t total = 0;
   FRICL__TRY(validate(ctx, batch, &want, &total));

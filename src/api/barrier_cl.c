@@ -11,11 +11,8 @@
 #include "opencl/opencl.h"
 
 void fricl_barrier_batch_cl_init(fricl_barrier_batch_cl *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->dim = 3;
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
 }
 
 static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
@@ -147,12 +144,8 @@ fricl_status fricl_barrier_eval_cl(fricl_context *ctx,
   fricl__ocl *o = NULL;
   FRICL__TRY(
       fricl__ocl_entry(ctx, "fricl_barrier_eval_cl", num_wait, wait_list, &o));
-  fricl_barrier_batch_cl in;
-  fricl_barrier_batch_cl_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_BARRIER_BATCH_CL,
-                              "fricl_barrier_batch_cl_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_barrier_batch_cl, batch, in,
+                   FRICL__MIN_BARRIER_BATCH_CL);
   int want = 0;
   FRICL__TRY(validate_cl(ctx, o, batch, &want));
   fricl_status st =

@@ -7,10 +7,7 @@
 #include "core/backend.h"
 
 void fricl_context_params_init(fricl_context_params *params) {
-  if (!params)
-    return;
-  memset(params, 0, sizeof *params);
-  params->struct_size = (uint32_t)sizeof *params;
+  fricl__struct_init(params, sizeof *params);
 }
 
 fricl_status fricl_context_create(fricl_context **out,

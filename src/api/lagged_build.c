@@ -14,18 +14,12 @@
 #include "core/validate.h"
 
 void fricl_build_report_init(fricl_build_report *report) {
-  if (!report)
-    return;
-  memset(report, 0, sizeof *report);
-  report->struct_size = (uint32_t)sizeof *report;
+  fricl__struct_init(report, sizeof *report);
 }
 
 void fricl_build_batch_init(fricl_build_batch *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->dim = 3;
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
 }
 
 /* ----------------------------------------------------------- validation */
@@ -282,12 +276,7 @@ fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
   /* The caller's layout (perhaps an older one) over our defaults. */
-  fricl_build_batch in;
-  fricl_build_batch_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_BUILD_BATCH,
-                              "fricl_build_batch_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_build_batch, batch, in, FRICL__MIN_BUILD_BATCH);
   FRICL__TRY(validate(ctx, batch));
   const size_t ng = batch->n_groups;
   /* Statuses land in the user's array, else in one scratch block. */

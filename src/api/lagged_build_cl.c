@@ -15,11 +15,8 @@
 #include "opencl/build_launch.h"
 
 void fricl_build_batch_cl_init(fricl_build_batch_cl *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->dim = 3;
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
 }
 
 static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
@@ -153,12 +150,8 @@ fricl_status fricl_build_cl(fricl_context *ctx,
   fricl__clear_error(ctx);
   fricl__ocl *o = NULL;
   FRICL__TRY(fricl__ocl_entry(ctx, "fricl_build_cl", num_wait, wait_list, &o));
-  fricl_build_batch_cl in;
-  fricl_build_batch_cl_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_BUILD_BATCH_CL,
-                              "fricl_build_batch_cl_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_build_batch_cl, batch, in,
+                   FRICL__MIN_BUILD_BATCH_CL);
   int any_out = 0;
   FRICL__TRY(validate(ctx, o, batch, &any_out));
   fricl_status st =

@@ -7,10 +7,7 @@
 #include "opencl/opencl.h"
 
 void fricl_scalar_batch_cl_init(fricl_scalar_batch_cl *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
+  fricl__struct_init(batch, sizeof *batch);
 }
 
 fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
@@ -25,12 +22,8 @@ fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
   fricl__ocl *o = NULL;
   FRICL__TRY(fricl__ocl_of(ctx, "fricl_scalar_eval_cl", &o));
   /* The caller's layout (perhaps an older one) over our defaults. */
-  fricl_scalar_batch_cl in;
-  fricl_scalar_batch_cl_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_SCALAR_BATCH_CL,
-                              "fricl_scalar_batch_cl_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_scalar_batch_cl, batch, in,
+                   FRICL__MIN_SCALAR_BATCH_CL);
   fricl_status st =
       fricl__scalar_check_header(ctx, batch->precision, batch->mu_profile);
   if (st == FRICL_STATUS_OK && batch->precision == FRICL_F64 &&

@@ -13,11 +13,8 @@
 #include "core/pool.h"
 
 void fricl_tangential_batch_init(fricl_tangential_batch *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->dim = 3;
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
 }
 
 fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
@@ -60,10 +57,18 @@ static void scan_indices(void *arg, size_t lo, size_t hi, unsigned w) {
   j->first_block[w] = found;
 }
 
-fricl_status fricl__check_vertex_indices(fricl_context *ctx, size_t g,
-                                         const char *name, size_t k,
-                                         const int32_t *vertices, size_t count,
-                                         size_t n_vertices) {
+fricl_status fricl__check_group_vertices(fricl_context *ctx, int dim,
+                                         size_t n_vertices, size_t g,
+                                         fricl_stencil type, size_t count,
+                                         const int32_t *vertices,
+                                         size_t *total) {
+  FRICL__TRY(fricl__check_group(ctx, dim, g, type, count, total));
+  const char *name = fricl_stencil_name(type);
+  const size_t k = (size_t)fricl_stencil_vertex_count(type);
+  if (count && !vertices)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (%s): vertices is NULL with count = %zu", g,
+                       name, count);
   index_job j;
   j.v = vertices;
   j.n = count * k;
@@ -95,18 +100,10 @@ static fricl_status check_topology(fricl_context *ctx, int dim,
   FRICL__TRY(
       fricl__tangential_check_sizes(ctx, dim, n_vertices, n_groups, !groups));
   size_t total = 0;
-  for (size_t g = 0; g < n_groups; ++g) {
-    const fricl_contact_group *G = &groups[g];
-    FRICL__TRY(fricl__check_group(ctx, dim, g, G->type, G->count, &total));
-    const char *name = fricl_stencil_name(G->type);
-    const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-    if (G->count && !G->vertices)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (%s): vertices is NULL with count = %zu",
-                         g, name, G->count);
-    FRICL__TRY(fricl__check_vertex_indices(ctx, g, name, k, G->vertices,
-                                           G->count, n_vertices));
-  }
+  for (size_t g = 0; g < n_groups; ++g)
+    FRICL__TRY(fricl__check_group_vertices(ctx, dim, n_vertices, g,
+                                           groups[g].type, groups[g].count,
+                                           groups[g].vertices, &total));
   return FRICL_STATUS_OK;
 }
 
@@ -335,12 +332,8 @@ fricl_status fricl_tangential_eval(fricl_context *ctx,
                        "ctx and batch must not be NULL");
   fricl__clear_error(ctx);
   /* The caller's layout (perhaps an older one) over our defaults. */
-  fricl_tangential_batch in;
-  fricl_tangential_batch_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_TANGENTIAL_BATCH,
-                              "fricl_tangential_batch_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_tangential_batch, batch, in,
+                   FRICL__MIN_TANGENTIAL_BATCH);
   int need_hess = 0;
   size_t total = 0;
   FRICL__TRY(validate(ctx, batch, &need_hess, &total));

@@ -7,11 +7,8 @@
 #include "opencl/opencl.h"
 
 void fricl_tangential_batch_cl_init(fricl_tangential_batch_cl *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->dim = 3;
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
 }
 
 static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
@@ -108,12 +105,8 @@ fricl_status fricl_tangential_eval_cl(fricl_context *ctx,
   fricl__ocl *o = NULL;
   FRICL__TRY(fricl__ocl_entry(ctx, "fricl_tangential_eval_cl", num_wait,
                               wait_list, &o));
-  fricl_tangential_batch_cl in;
-  fricl_tangential_batch_cl_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_TANGENTIAL_BATCH_CL,
-                              "fricl_tangential_batch_cl_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_tangential_batch_cl, batch, in,
+                   FRICL__MIN_TANGENTIAL_BATCH_CL);
   int need_hess = 0;
   FRICL__TRY(validate_cl(ctx, o, batch, &need_hess));
   fricl_status st = fricl__ocl_tangential_enqueue(
