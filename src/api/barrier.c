@@ -51,11 +51,8 @@ fricl_status fricl_barrier_plan_create(fricl_context *ctx, int dim,
                                        size_t n_vertices, size_t n_groups,
                                        const fricl_barrier_group *groups,
                                        fricl_tangential_plan **out) {
-  if (!ctx || !out)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and out must not be NULL");
+  FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
   *out = NULL;
-  fricl__clear_error(ctx);
   FRICL__TRY(check_topology(ctx, dim, n_vertices, n_groups, groups));
   fricl_contact_group cg[FRICL_MAX_GROUPS];
   as_contact_groups(n_groups, groups, cg);
@@ -245,10 +242,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
 
 fricl_status fricl_barrier_eval(fricl_context *ctx,
                                 const fricl_barrier_batch *batch) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   /* The caller's layout (perhaps an older one) over our defaults. */
   FRICL__STRUCT_IN(ctx, fricl_barrier_batch, batch, in,
                    FRICL__MIN_BARRIER_BATCH);

@@ -137,10 +137,7 @@ fricl_status fricl_barrier_eval_cl(fricl_context *ctx,
                                    const fricl_barrier_batch_cl *batch,
                                    cl_uint num_wait, const cl_event *wait_list,
                                    cl_event *done) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   fricl__ocl *o = NULL;
   FRICL__TRY(
       fricl__ocl_entry(ctx, "fricl_barrier_eval_cl", num_wait, wait_list, &o));

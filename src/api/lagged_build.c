@@ -226,10 +226,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
 
 fricl_status fricl_build_validate(fricl_context *ctx,
                                   const fricl_build_batch *batch) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   /* The caller's layout (perhaps an older one) over our defaults, as
    * fricl_build reads it. */
   fricl_build_batch in;
@@ -271,10 +268,7 @@ static int group_wants_status(const fricl_build_batch *b,
 }
 
 fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   /* The caller's layout (perhaps an older one) over our defaults. */
   FRICL__STRUCT_IN(ctx, fricl_build_batch, batch, in, FRICL__MIN_BUILD_BATCH);
   FRICL__TRY(validate(ctx, batch));

@@ -144,10 +144,7 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
 fricl_status fricl_build_cl(fricl_context *ctx,
                             const fricl_build_batch_cl *batch, cl_uint num_wait,
                             const cl_event *wait_list, cl_event *done) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   fricl__ocl *o = NULL;
   FRICL__TRY(fricl__ocl_entry(ctx, "fricl_build_cl", num_wait, wait_list, &o));
   FRICL__STRUCT_IN(ctx, fricl_build_batch_cl, batch, in,

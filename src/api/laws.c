@@ -323,16 +323,25 @@ static fricl_status check_overlaps(fricl_context *ctx,
 #define PRESENT(a) ((a) != NULL)
 #define SAME(a, b) ((a) == (b))
 
+/* The entry of the host tier: *b read over its law's defaults into *in
+ * (and pointed at it), and its view. */
+static fricl_status enter(fricl_context *ctx, const fricl_law_batch **b,
+                          fricl_law_batch *in, fricl__law_view *w) {
+  const fricl_law_batch *caller = *b;
+  FRICL__TRY(fricl__enter(ctx, caller, "batch is NULL"));
+  FRICL__LAW_STRUCT_IN(ctx, fricl_law_batch, caller, read,
+                       FRICL__MIN_LAW_BATCH);
+  *in = read;
+  *b = in;
+  FRICL__LAW_VIEW(w, in, PRESENT, SAME);
+  return FRICL_STATUS_OK;
+}
+
 static fricl_status run_host(fricl_context *ctx, const fricl_law_batch *b,
                              int stepping) {
-  if (!ctx)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  fricl__clear_error(ctx);
-  if (!b)
-    return FAIL("batch is NULL");
-  FRICL__LAW_STRUCT_IN(ctx, fricl_law_batch, b, in, FRICL__MIN_LAW_BATCH);
+  fricl_law_batch in;
   fricl__law_view w;
-  FRICL__LAW_VIEW(&w, b, PRESENT, SAME);
+  FRICL__TRY(enter(ctx, &b, &in, &w));
   fricl__law_plan pl;
   fricl_status st = fricl__law_check_view(ctx, &w, stepping, &pl);
   if (st == FRICL_STATUS_OK)
@@ -361,14 +370,9 @@ fricl_status fricl_law_step(fricl_context *ctx, const fricl_law_batch *batch) {
 
 fricl_status fricl_law_prepare(fricl_context *ctx, const fricl_law_batch *b,
                                int stepping) {
-  if (!ctx)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  fricl__clear_error(ctx);
-  if (!b)
-    return FAIL("batch is NULL");
-  FRICL__LAW_STRUCT_IN(ctx, fricl_law_batch, b, in, FRICL__MIN_LAW_BATCH);
+  fricl_law_batch in;
   fricl__law_view w;
-  FRICL__LAW_VIEW(&w, b, PRESENT, SAME);
+  FRICL__TRY(enter(ctx, &b, &in, &w));
   w.n = 0; /* only the shape matters */
   fricl__law_plan pl;
   FRICL__TRY(fricl__law_check_view(ctx, &w, stepping != 0, &pl));

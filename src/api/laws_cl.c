@@ -21,11 +21,7 @@ void fricl_law_batch_cl_init(fricl_law_batch_cl *batch, fricl_law law) {
 static fricl_status run_cl(fricl_context *ctx, const fricl_law_batch_cl *b,
                            int stepping, cl_uint num_wait,
                            const cl_event *wait_list, cl_event *done) {
-  if (!ctx)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  fricl__clear_error(ctx);
-  if (!b)
-    return FAIL("batch is NULL");
+  FRICL__TRY(fricl__enter(ctx, b, "batch is NULL"));
   fricl__ocl *o = NULL;
   FRICL__TRY(fricl__ocl_entry(
       ctx, stepping ? "fricl_law_step_cl" : "fricl_law_eval_cl", num_wait,

@@ -125,11 +125,7 @@ static fricl_status validate_host(fricl_context *ctx,
 
 fricl_status fricl_scalar_eval(fricl_context *ctx,
                                const fricl_scalar_batch *batch) {
-  if (!ctx)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  fricl__clear_error(ctx);
-  if (!batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "batch is NULL");
+  FRICL__TRY(fricl__enter(ctx, batch, "batch is NULL"));
   /* The caller's layout (perhaps an older one) over our defaults. */
   FRICL__STRUCT_IN(ctx, fricl_scalar_batch, batch, in, FRICL__MIN_SCALAR_BATCH);
   unsigned mask = 0;
@@ -153,11 +149,7 @@ fricl_status fricl_scalar_eval(fricl_context *ctx,
 
 fricl_status fricl_scalar_prepare(fricl_context *ctx,
                                   const fricl_scalar_batch *batch) {
-  if (!ctx)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  fricl__clear_error(ctx);
-  if (!batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "batch is NULL");
+  FRICL__TRY(fricl__enter(ctx, batch, "batch is NULL"));
   FRICL__STRUCT_IN(ctx, fricl_scalar_batch, batch, in, FRICL__MIN_SCALAR_BATCH);
   FRICL__TRY(
       fricl__scalar_check_header(ctx, batch->precision, batch->mu_profile));

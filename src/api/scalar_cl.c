@@ -14,11 +14,7 @@ fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
                                   const fricl_scalar_batch_cl *batch,
                                   cl_uint num_wait, const cl_event *wait_list,
                                   cl_event *done) {
-  if (!ctx)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  fricl__clear_error(ctx);
-  if (!batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "batch is NULL");
+  FRICL__TRY(fricl__enter(ctx, batch, "batch is NULL"));
   fricl__ocl *o = NULL;
   FRICL__TRY(fricl__ocl_of(ctx, "fricl_scalar_eval_cl", &o));
   /* The caller's layout (perhaps an older one) over our defaults. */

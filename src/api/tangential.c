@@ -111,11 +111,8 @@ fricl_status fricl_tangential_plan_create(fricl_context *ctx, int dim,
                                           size_t n_vertices, size_t n_groups,
                                           const fricl_contact_group *groups,
                                           fricl_tangential_plan **out) {
-  if (!ctx || !out)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and out must not be NULL");
+  FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
   *out = NULL;
-  fricl__clear_error(ctx);
   fricl_status st = check_topology(ctx, dim, n_vertices, n_groups, groups);
   if (st == FRICL_STATUS_OK)
     st = fricl__plan_build(ctx, dim, n_vertices, n_groups, groups, 1, out);
@@ -327,10 +324,7 @@ static fricl_status validate(fricl_context *ctx,
 
 fricl_status fricl_tangential_eval(fricl_context *ctx,
                                    const fricl_tangential_batch *batch) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   /* The caller's layout (perhaps an older one) over our defaults. */
   FRICL__STRUCT_IN(ctx, fricl_tangential_batch, batch, in,
                    FRICL__MIN_TANGENTIAL_BATCH);
