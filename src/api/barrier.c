@@ -115,18 +115,10 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
     return st;
   const size_t dim = (size_t)b->dim;
   const size_t esz = fricl__elem_bytes(b->precision);
-  if (FRICL__TOO_BIG(b->n_vertices, dim * esz))
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.n_vertices = %zu is too large", b->n_vertices);
-  const size_t vbytes = b->n_vertices * dim * esz;
-  if (b->n_vertices && !b->positions)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.positions is NULL with n_vertices = %zu",
-                       b->n_vertices);
-  if (b->hessian_product && !b->direction && b->n_vertices)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.hessian_product is requested but "
-                       "batch.direction is NULL");
+  size_t vbytes = 0;
+  FRICL__TRY(fricl__check_vertex_arrays(
+      ctx, b->n_vertices, dim, esz, b->positions, "positions",
+      b->hessian_product, b->direction, &vbytes));
   int any =
       b->potential || b->gradient || b->hessian_values || b->hessian_product;
   int w = b->gradient ? 1 : 0;

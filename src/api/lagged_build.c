@@ -7,11 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/build_checks.h"
 #include "core/backend.h"
 #include "core/fault.h"
 #include "core/lagged_build.h"
 #include "core/pool.h"
 #include "core/validate.h"
+
+fricl_status fricl__build_check_options(fricl_context *ctx, int dim,
+                                        uint32_t flags, fricl_mu_blend blend) {
+  if (dim != 2 && dim != 3)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.dim = %d: it must be 2 or 3", dim);
+  if (flags & ~FRICL_BUILD_FLAG_PHYSICAL_BARRIER)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.flags = 0x%x has unknown bits", (unsigned)flags);
+  if ((unsigned)blend >= FRICL_BLEND_COUNT)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.blend = %d is not a fricl_mu_blend", (int)blend);
+  return FRICL_STATUS_OK;
+}
 
 void fricl_build_report_init(fricl_build_report *report) {
   fricl__struct_init(report, sizeof *report);
@@ -63,17 +78,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   const fricl_precision p = b->precision;
   if (p != FRICL_F64 && p != FRICL_F32)
     return fricl__check_precision(ctx, p);
-  if (b->dim != 2 && b->dim != 3)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.dim = %d: it must be 2 or 3", b->dim);
-  if (b->flags & ~FRICL_BUILD_FLAG_PHYSICAL_BARRIER)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.flags = 0x%x has unknown bits",
-                       (unsigned)b->flags);
-  if ((unsigned)b->blend >= FRICL_BLEND_COUNT)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.blend = %d is not a fricl_mu_blend",
-                       (int)b->blend);
+  FRICL__TRY(fricl__build_check_options(ctx, b->dim, b->flags, b->blend));
   FRICL__TRY(fricl__check_precision(ctx, p));
   if (b->report &&
       fricl__struct_out_check(b->report->struct_size, FRICL__MIN_BUILD_REPORT))

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/build_checks.h"
 #include "api/cl_regions.h"
 #include "core/fault.h"
 #include "core/lagged_build.h"
@@ -32,17 +33,7 @@ static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
                        "device \"%s\" has no double precision: use FRICL_F32 "
                        "or another device",
                        o->name);
-  if (b->dim != 2 && b->dim != 3)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.dim = %d: it must be 2 or 3", b->dim);
-  if (b->flags & ~FRICL_BUILD_FLAG_PHYSICAL_BARRIER)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.flags = 0x%x has unknown bits",
-                       (unsigned)b->flags);
-  if ((unsigned)b->blend >= FRICL_BLEND_COUNT)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.blend = %d is not a fricl_mu_blend",
-                       (int)b->blend);
+  FRICL__TRY(fricl__build_check_options(ctx, b->dim, b->flags, b->blend));
   static const char *const names[5] = {"kappa", "dhat", "dmin", "mu_s", "mu_k"};
   const double v[5] = {b->kappa, b->dhat, b->dmin, b->mu_s, b->mu_k};
   for (int i = 0; i < 5 && st == FRICL_STATUS_OK; ++i)

@@ -93,6 +93,26 @@ fricl_status fricl__check_group_vertices(fricl_context *ctx, int dim,
   return FRICL_STATUS_OK;
 }
 
+fricl_status fricl__check_vertex_arrays(fricl_context *ctx, size_t n_vertices,
+                                        size_t dim, size_t esz,
+                                        const void *input, const char *name,
+                                        const void *product,
+                                        const void *direction, size_t *vbytes) {
+  if (FRICL__TOO_BIG(n_vertices, dim * esz))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_vertices = %zu is too large", n_vertices);
+  *vbytes = n_vertices * dim * esz;
+  if (n_vertices && !input)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.%s is NULL with n_vertices = %zu", name,
+                       n_vertices);
+  if (product && !direction && n_vertices)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_product is requested but "
+                       "batch.direction is NULL");
+  return FRICL_STATUS_OK;
+}
+
 /* Types valid for dim, arrays present, vertex indices in range. */
 static fricl_status check_topology(fricl_context *ctx, int dim,
                                    size_t n_vertices, size_t n_groups,
@@ -189,18 +209,10 @@ static fricl_status validate(fricl_context *ctx,
     return st;
   const size_t dim = (size_t)b->dim, m = dim - 1;
   const size_t esz = fricl__elem_bytes(b->precision);
-  if (FRICL__TOO_BIG(b->n_vertices, dim * esz))
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.n_vertices = %zu is too large", b->n_vertices);
-  const size_t vbytes = b->n_vertices * dim * esz;
-  if (b->n_vertices && !b->velocities)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.velocities is NULL with n_vertices = %zu",
-                       b->n_vertices);
-  if (b->hessian_product && !b->direction && b->n_vertices)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.hessian_product is requested but "
-                       "batch.direction is NULL");
+  size_t vbytes = 0;
+  FRICL__TRY(fricl__check_vertex_arrays(
+      ctx, b->n_vertices, dim, esz, b->velocities, "velocities",
+      b->hessian_product, b->direction, &vbytes));
   int any =
       b->potential || b->gradient || b->hessian_values || b->hessian_product;
   int hess = b->hessian_values || b->hessian_product;

@@ -16,6 +16,15 @@ fricl_status fricl__tangential_check_common(fricl_context *ctx,
 fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
                                            size_t n_vertices, size_t n_groups,
                                            int groups_null);
+/* The vertex arrays of a host-tier batch: n_vertices x dim reals of esz
+ * bytes within size_t (their bytes in *vbytes), the per-vertex input
+ * `name` given, and a direction with a Hessian-vector product. */
+fricl_status fricl__check_vertex_arrays(fricl_context *ctx, size_t n_vertices,
+                                        size_t dim, size_t esz,
+                                        const void *input, const char *name,
+                                        const void *product,
+                                        const void *direction, size_t *vbytes);
+
 /* Group g of the host tier (the tangential potential's and the
  * barrier's): its type and count (fricl__check_group, *total the running
  * contact count), its vertex array present and every index in
