@@ -103,12 +103,7 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
     if (plan->ctx != ctx)
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "batch.plan was created on another context");
-    int same = plan->dim == b->dim && plan->n_vertices == b->n_vertices &&
-               plan->n_groups == b->n_groups;
-    for (size_t g = 0; same && g < b->n_groups; ++g)
-      same = plan->types[g] == b->groups[g].type &&
-             plan->counts[g] == b->groups[g].count;
-    if (!same)
+    if (!FRICL__PLAN_FITS(plan, b, fricl_barrier_group_cl))
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "batch.plan was made for another contact topology "
                          "(dim, n_vertices, group types or counts differ): "

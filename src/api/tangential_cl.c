@@ -74,13 +74,7 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
                        "batch.plan is required for gradient, hessian_values "
                        "and hessian_product in the cl_mem tier");
   if (plan) {
-    int same = plan->ctx == ctx && plan->dim == b->dim &&
-               plan->n_vertices == b->n_vertices &&
-               plan->n_groups == b->n_groups;
-    for (size_t g = 0; same && g < b->n_groups; ++g)
-      same = plan->types[g] == b->groups[g].type &&
-             plan->counts[g] == b->groups[g].count;
-    if (!same)
+    if (plan->ctx != ctx || !FRICL__PLAN_FITS(plan, b, fricl_contact_group_cl))
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "batch.plan was made for another context or contact "
                          "topology (dim, n_vertices, group types or counts "
