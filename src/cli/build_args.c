@@ -4,18 +4,10 @@
 #include <stddef.h>
 
 #define HINT " (see 'fricl build --help')"
-#define F(field) offsetof(build_args, field)
 
 static const cli_option options[] = {
-    {"--out", NULL, CLI_STRING, F(out_path), NULL, NULL, 0, 0},
-    {"--blend", NULL, CLI_BLEND, F(blend), NULL, NULL, 0, 0},
-    {"--precision", NULL, CLI_PRECISION, F(precision), NULL, NULL, 0, 0},
-    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
-    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
-    {"--physical-barrier", NULL, CLI_FLAG, F(physical_barrier), NULL, NULL, 0,
-     0},
-    {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
-};
+    CLI_NPZ_OPTIONS(build_args), CLI_OPT_BLEND(build_args),
+    CLI_OPT_PRECISION(build_args), CLI_OPT_PHYSICAL_BARRIER(build_args)};
 static const build_args defaults = {.blend = FRICL_BLEND_AVERAGE,
                                     .precision = FRICL_F64};
 const cli_grammar build_grammar =

@@ -55,6 +55,35 @@ typedef struct cli_option {
   long min, max;              /* CLI_INT */
 } cli_option;
 
+/* The options several commands spell alike, one row each, for an argument
+ * struct Args with the field they set. */
+#define CLI_ROW_(name, alias, kind, Args, field)                               \
+  { name, alias, kind, offsetof(Args, field), NULL, NULL, 0, 0 }
+#define CLI_OPT_OUT(Args) CLI_ROW_("--out", NULL, CLI_STRING, Args, out_path)
+#define CLI_OPT_DEVICE(Args)                                                   \
+  CLI_ROW_("--device", NULL, CLI_STRING, Args, device)
+#define CLI_OPT_VERBOSE(Args)                                                  \
+  CLI_ROW_("--verbose", "-v", CLI_FLAG, Args, verbose)
+#define CLI_OPT_COMPRESS(Args)                                                 \
+  CLI_ROW_("--compress", NULL, CLI_FLAG, Args, compress)
+#define CLI_OPT_PRECISION(Args)                                                \
+  CLI_ROW_("--precision", NULL, CLI_PRECISION, Args, precision)
+#define CLI_OPT_PSD(Args) CLI_ROW_("--psd", NULL, CLI_PSD, Args, psd)
+#define CLI_OPT_PROFILE(Args)                                                  \
+  CLI_ROW_("--mu-profile", NULL, CLI_PROFILE, Args, profile)
+#define CLI_OPT_BLEND(Args) CLI_ROW_("--blend", NULL, CLI_BLEND, Args, blend)
+#define CLI_OPT_PHYSICAL_BARRIER(Args)                                         \
+  CLI_ROW_("--physical-barrier", NULL, CLI_FLAG, Args, physical_barrier)
+#define CLI_OPT_IPCTK_ABS(Args)                                                \
+  CLI_ROW_("--ipctk-abs", NULL, CLI_FLAG, Args, ipctk_abs)
+#define CLI_OPT_CHECK_BASIS(Args)                                              \
+  CLI_ROW_("--check-basis", NULL, CLI_FLAG, Args, check_basis)
+/* The first four rows of every NPZ command: --out (row 0, also -o),
+ * --device, --verbose and --compress. */
+#define CLI_NPZ_OPTIONS(Args)                                                  \
+  CLI_OPT_OUT(Args), CLI_OPT_DEVICE(Args), CLI_OPT_VERBOSE(Args),              \
+      CLI_OPT_COMPRESS(Args)
+
 /* Reads the value of a CLI_CUSTOM row into args. @return 0, or -1 with
  * err set. */
 typedef int (*cli_custom_fn)(void *args, const cli_option *o, const char *value,

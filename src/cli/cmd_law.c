@@ -101,12 +101,12 @@ typedef struct {
   const char *kv[MAX_KV];
   int nkv;
   uint32_t options;
-  const char *in, *x, *normal, *state, *dstate_out, *out, *device;
+  const char *in, *x, *normal, *state, *dstate_out, *out_path, *device;
   int have_integ;
   fricl_integrator integ;
   double h;
   int have_h;
-  fricl_precision prec;
+  fricl_precision precision;
   int verbose;
 } law_args;
 
@@ -125,10 +125,10 @@ static const cli_option options[] = {
     {"--normal", NULL, CLI_STRING, F(normal), NULL, NULL, 0, 0},
     {"--state", NULL, CLI_STRING, F(state), NULL, NULL, 0, 0},
     {"--dstate-out", NULL, CLI_STRING, F(dstate_out), NULL, NULL, 0, 0},
-    {"--out", NULL, CLI_STRING, F(out), NULL, NULL, 0, 0},
-    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
-    {"--precision", NULL, CLI_PRECISION, F(prec), NULL, NULL, 0, 0},
-    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
+    CLI_OPT_OUT(law_args),
+    CLI_OPT_DEVICE(law_args),
+    CLI_OPT_PRECISION(law_args),
+    CLI_OPT_VERBOSE(law_args),
 };
 #define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 
@@ -163,7 +163,7 @@ static int check(void *args, const int *seen, char *err, size_t es) {
   law_args *a = args;
   a->have_integ = seen[OPT_INTEGRATOR];
   a->have_h = seen[OPT_H];
-  if (!a->out) {
+  if (!a->out_path) {
     snprintf(err, es, "--out is required");
     return -1;
   }
@@ -366,9 +366,9 @@ static int check_file_names(const law_args *a) {
     const char *opt, *path;
     int is_out; /* written (the state may be) */
   } f[] = {
-      {"--out", a->out, 1},     {"--dstate-out", a->dstate_out, 1},
-      {"--state", a->state, 1}, {"--in", a->in, 0},
-      {"--x", a->x, 0},         {"--normal", a->normal, 0},
+      {"--out", a->out_path, 1}, {"--dstate-out", a->dstate_out, 1},
+      {"--state", a->state, 1},  {"--in", a->in, 0},
+      {"--x", a->x, 0},          {"--normal", a->normal, 0},
   };
   const int nf = (int)(sizeof f / sizeof f[0]);
   for (int i = 0; i < nf; ++i)
@@ -398,7 +398,7 @@ static int run(const law_args *a) {
     ge[j] = NAN;
   fricl_law_batch b;
   fricl_law_batch_init(&b, a->law);
-  b.precision = a->prec;
+  b.precision = a->precision;
   b.options = a->options;
   size_t m = 0;
   if ((rc = set_params(a, &info, &b, ge, &m)) != 0 ||
@@ -419,7 +419,7 @@ static int run(const law_args *a) {
                     "--x, not both\n");
     goto done;
   }
-  if ((rc = load("--in", primary, a->prec, &in)) != 0)
+  if ((rc = load("--in", primary, a->precision, &in)) != 0)
     goto done;
   rc = EXIT_USAGE;
   const int traj = in.raw.info.ndim == 2;
@@ -430,7 +430,7 @@ static int run(const law_args *a) {
       fprintf(stderr, "fricl law: %s needs positions: --x X.npy\n", info.name);
       goto done;
     }
-    if ((rc = load("--x", a->x, a->prec, &x)) != 0)
+    if ((rc = load("--x", a->x, a->precision, &x)) != 0)
       goto done;
     rc = EXIT_USAGE;
     if (!same_shape(&x, &in)) {
@@ -443,7 +443,7 @@ static int run(const law_args *a) {
       fprintf(stderr, "fricl law: %s has no normal force\n", info.name);
       goto done;
     }
-    if ((rc = load("--normal", a->normal, a->prec, &nrm)) != 0)
+    if ((rc = load("--normal", a->normal, a->precision, &nrm)) != 0)
       goto done;
     rc = EXIT_USAGE;
     const int per_elem = nrm.raw.info.ndim == 1 && nrm.count == n;
@@ -467,7 +467,7 @@ static int run(const law_args *a) {
       fprintf(stderr, "fricl law: %s has no state\n", info.name);
       goto done;
     }
-    if ((rc = load("--state", a->state, a->prec, &st)) != 0)
+    if ((rc = load("--state", a->state, a->precision, &st)) != 0)
       goto done;
     rc = EXIT_USAGE;
     const int ok = (st.raw.info.ndim == 2 && st.raw.info.shape[0] == n &&
@@ -501,13 +501,13 @@ static int run(const law_args *a) {
                     "--integrator\n");
     goto done;
   }
-  const size_t esz = a->prec == FRICL_F32 ? sizeof(float) : sizeof(double);
+  const size_t esz = a->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
   rc = EXIT_RUNTIME;
   if (m) {
     if (!(ge_w = malloc(3 * m * esz)))
       goto done;
     for (size_t j = 0; j < 3 * m; ++j)
-      if (a->prec == FRICL_F32)
+      if (a->precision == FRICL_F32)
         ((float *)ge_w)[j] = cli_double_to_float(ge[j]);
       else
         ((double *)ge_w)[j] = ge[j];
@@ -544,15 +544,15 @@ static int run(const law_args *a) {
     cli_report_backend("fricl law", ctx);
   /* Outputs first, the state last: a failure leaves the state file as it
    * was, so the run can be repeated. */
-  if ((rc = save(a->out, a->prec, in.raw.info.ndim, in.raw.info.shape,
+  if ((rc = save(a->out_path, a->precision, in.raw.info.ndim, in.raw.info.shape,
                  force)) != 0)
     goto done;
   if (dstate) {
     const size_t shape[2] = {n, S};
-    if ((rc = save(a->dstate_out, a->prec, 2, shape, dstate)) != 0)
+    if ((rc = save(a->dstate_out, a->precision, 2, shape, dstate)) != 0)
       goto done;
   }
-  if (state_out && (rc = save(a->state, a->prec, st.raw.info.ndim,
+  if (state_out && (rc = save(a->state, a->precision, st.raw.info.ndim,
                               st.raw.info.shape, state_out)) != 0)
     goto done;
   rc = 0;

@@ -14,12 +14,12 @@ static const cli_option options[] = {
     {"--eps-v", NULL, CLI_DOUBLE, F(eps_v), NULL, NULL, 0, 0},
     {"--mu-s", NULL, CLI_DOUBLE, F(mu_s), NULL, NULL, 0, 0},
     {"--mu-k", NULL, CLI_DOUBLE, F(mu_k), NULL, NULL, 0, 0},
-    {"--mu-profile", NULL, CLI_PROFILE, F(profile), NULL, NULL, 0, 0},
-    {"--precision", NULL, CLI_PRECISION, F(precision), NULL, NULL, 0, 0},
-    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
     {"--in", NULL, CLI_STRING, F(in_path), NULL, NULL, 0, 0},
-    {"--out", NULL, CLI_STRING, F(out_path), NULL, NULL, 0, 0},
-    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
+    CLI_OPT_OUT(eval_args),
+    CLI_OPT_PROFILE(eval_args),
+    CLI_OPT_PRECISION(eval_args),
+    CLI_OPT_DEVICE(eval_args),
+    CLI_OPT_VERBOSE(eval_args),
 };
 #define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 

@@ -29,48 +29,39 @@ npy_status npy_fail(npy_error *err, npy_status status, const char *fmt, ...) {
 
 /* ------------------------------------------------------------ dtypes */
 
+/* The dtypes: a dtype's first row is the descr written. */
 static const struct {
   const char *descr;
   npy_dtype dtype;
+  size_t itemsize;
 } dtype_table[] = {
-    {"<f8", NPY_F8},
-    {"<f4", NPY_F4},
-    {"<i8", NPY_I8},
-    {"<i4", NPY_I4},
-    {"|u1", NPY_U1},
+    {"<f8", NPY_F8, 8},
+    {"<f4", NPY_F4, 4},
+    {"<i8", NPY_I8, 8},
+    {"<i4", NPY_I4, 4},
+    {"|u1", NPY_U1, 1},
     /* Byte order is meaningless for one byte; numpy writes '|u1' but reads
      * '<u1' too, so accept it from hand-written files. */
-    {"<u1", NPY_U1},
+    {"<u1", NPY_U1, 1},
 };
+#define N_DTYPES (sizeof dtype_table / sizeof dtype_table[0])
+
+/* The first row of `dtype`, N_DTYPES if none. */
+static size_t dtype_row(npy_dtype dtype) {
+  size_t i = 0;
+  while (i < N_DTYPES && dtype_table[i].dtype != dtype)
+    ++i;
+  return i;
+}
 
 const char *npy_dtype_descr(npy_dtype dtype) {
-  switch (dtype) {
-  case NPY_F8:
-    return "<f8";
-  case NPY_F4:
-    return "<f4";
-  case NPY_I8:
-    return "<i8";
-  case NPY_I4:
-    return "<i4";
-  case NPY_U1:
-    return "|u1";
-  }
-  return NULL;
+  const size_t i = dtype_row(dtype);
+  return i < N_DTYPES ? dtype_table[i].descr : NULL;
 }
 
 size_t npy_dtype_itemsize(npy_dtype dtype) {
-  switch (dtype) {
-  case NPY_F8:
-  case NPY_I8:
-    return 8;
-  case NPY_F4:
-  case NPY_I4:
-    return 4;
-  case NPY_U1:
-    return 1;
-  }
-  return 0;
+  const size_t i = dtype_row(dtype);
+  return i < N_DTYPES ? dtype_table[i].itemsize : 0;
 }
 
 /* ------------------------------------------------------- byte order */
@@ -376,7 +367,7 @@ static npy_status parse_dict(cursor *c, raw_header *h, npy_error *err) {
 
 static npy_status lookup_dtype(const char *descr, npy_dtype *dtype,
                                npy_error *err) {
-  for (size_t i = 0; i < sizeof dtype_table / sizeof dtype_table[0]; ++i)
+  for (size_t i = 0; i < N_DTYPES; ++i)
     if (strcmp(descr, dtype_table[i].descr) == 0) {
       *dtype = dtype_table[i].dtype;
       return NPY_OK;
@@ -627,14 +618,21 @@ done:
   return st;
 }
 
+FILE *npy_fopen_read(const char *path, npy_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    npy_fail(err, NPY_E_IO, "cannot open: %s", strerror(errno));
+  return f;
+}
+
 npy_status npy_read_file(const char *path, unsigned flags, npy_array *out,
                          npy_error *err) {
   if (!path || !out)
     return npy_fail(err, NPY_E_ARGUMENT, "npy_read_file: NULL argument");
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "rb");
+  FILE *f = npy_fopen_read(path, err);
   if (!f)
-    return npy_fail(err, NPY_E_IO, "cannot open: %s", strerror(errno));
+    return NPY_E_IO;
   const npy_status st = npy_read_stream(f, flags, out, err);
   fclose(f); /* read-only: a close error loses nothing */
   return st;

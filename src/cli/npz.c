@@ -273,9 +273,9 @@ npy_status npz_read_file(const char *path, npz_archive *out, npy_error *err) {
   if (!path || !out)
     return npy_fail(err, NPY_E_ARGUMENT, "npz_read_file: NULL argument");
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "rb");
+  FILE *f = npy_fopen_read(path, err);
   if (!f)
-    return npy_fail(err, NPY_E_IO, "cannot open: %s", strerror(errno));
+    return NPY_E_IO;
   /* Read everything (f may be a pipe): grow as data arrives. */
   unsigned char *buf = NULL;
   size_t cap = 0, len = 0;

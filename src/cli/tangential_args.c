@@ -11,24 +11,22 @@ static const char *const hessian_names[] = {"none", "local", "factored",
 #define HINT " (see 'fricl tangential --help')"
 #define F(field) offsetof(tangential_args, field)
 
-/* --blend is row OPT_BLEND: it needs --build. */
-enum { OPT_BLEND = 6 };
+/* --blend is row OPT_BLEND (after CLI_NPZ_OPTIONS' four): it needs
+ * --build. */
+enum { OPT_BLEND = 4 };
 static const cli_option options[] = {
-    {"--out", NULL, CLI_STRING, F(out_path), NULL, NULL, 0, 0},
-    {"--psd", NULL, CLI_PSD, F(psd), NULL, NULL, 0, 0},
+    CLI_NPZ_OPTIONS(tangential_args),
+    CLI_OPT_BLEND(tangential_args),
+    CLI_OPT_PSD(tangential_args),
     {"--hessian", NULL, CLI_CHOICE, F(hessian), hessian_names, NULL, 0, 0},
-    {"--precision", NULL, CLI_PRECISION, F(precision), NULL, NULL, 0, 0},
-    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
-    {"--mu-profile", NULL, CLI_PROFILE, F(profile), NULL, NULL, 0, 0},
-    {"--blend", NULL, CLI_BLEND, F(blend), NULL, NULL, 0, 0},
-    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
-    {"--ipctk-abs", NULL, CLI_FLAG, F(ipctk_abs), NULL, NULL, 0, 0},
-    {"--check-basis", NULL, CLI_FLAG, F(check_basis), NULL, NULL, 0, 0},
-    {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
+    CLI_OPT_PRECISION(tangential_args),
+    CLI_OPT_PROFILE(tangential_args),
+    CLI_OPT_IPCTK_ABS(tangential_args),
+    CLI_OPT_CHECK_BASIS(tangential_args),
     {"--build", NULL, CLI_FLAG, F(build), NULL, NULL, 0, 0},
-    {"--physical-barrier", NULL, CLI_FLAG, F(physical_barrier), NULL, NULL, 0,
-     0},
+    CLI_OPT_PHYSICAL_BARRIER(tangential_args),
 };
+
 /* --blend and --physical-barrier apply to the build. */
 static int check(void *args, const int *seen, char *err, size_t err_size) {
   const tangential_args *a = args;

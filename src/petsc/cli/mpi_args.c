@@ -8,15 +8,12 @@
 #define F(field) offsetof(mpi_args, field)
 
 static const cli_option options[] = {
-    {"--out", NULL, CLI_STRING, F(out_path), NULL, NULL, 0, 0},
-    {"--psd", NULL, CLI_PSD, F(psd), NULL, NULL, 0, 0},
-    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
-    {"--mu-profile", NULL, CLI_PROFILE, F(profile), NULL, NULL, 0, 0},
-    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
+    CLI_NPZ_OPTIONS(mpi_args),
+    CLI_OPT_PSD(mpi_args),
+    CLI_OPT_PROFILE(mpi_args),
     {"--newton-step", NULL, CLI_FLAG, F(newton), NULL, NULL, 0, 0},
-    {"--ipctk-abs", NULL, CLI_FLAG, F(ipctk_abs), NULL, NULL, 0, 0},
-    {"--check-basis", NULL, CLI_FLAG, F(check_basis), NULL, NULL, 0, 0},
-    {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
+    CLI_OPT_IPCTK_ABS(mpi_args),
+    CLI_OPT_CHECK_BASIS(mpi_args),
 };
 
 static const mpi_args defaults = {.psd = FRICL_PSD_NONE,
