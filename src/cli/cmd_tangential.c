@@ -200,16 +200,7 @@ static int run_tangential(const void *args) {
     if (!g->present)
       continue;
     fricl_contact_group *G = &groups[ng++];
-    G->type = g->type;
-    G->count = g->m;
-    G->vertices = g->ids;
-    G->closest_point = g->cp;
-    G->tangent_basis = g->basis;
-    G->normal_force = g->normal;
-    G->weight = g->weight;
-    G->mu_s = g->mu_s;
-    G->mu_k = g->mu_k;
-    G->mu_aniso = g->aniso;
+    *G = tangential_group_inputs(g);
     G->potential = o->potential;
     G->local_hessian = o->hessian;
     G->factored_gamma = o->gamma;

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "npz_schema.h"
 
@@ -155,6 +156,22 @@ int tangential_input_read(tangential_input *s, const char *const *extra) {
   s->n = r.n;
   s->dim = r.dim;
   return rc;
+}
+
+fricl_contact_group tangential_group_inputs(const tangential_group *g) {
+  fricl_contact_group G;
+  memset(&G, 0, sizeof G);
+  G.type = g->type;
+  G.count = g->m;
+  G.vertices = g->ids;
+  G.closest_point = g->cp;
+  G.tangent_basis = g->basis;
+  G.normal_force = g->normal;
+  G.weight = g->weight;
+  G.mu_s = g->mu_s;
+  G.mu_k = g->mu_k;
+  G.mu_aniso = g->aniso;
+  return G;
 }
 
 void tangential_input_free(tangential_input *s) {
