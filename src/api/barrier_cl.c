@@ -19,12 +19,8 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
                                 const fricl_barrier_batch_cl *b, int *want) {
   fricl_status st = fricl__barrier_check_params(
       ctx, b->precision, b->psd, b->flags, b->dhat, b->kappa, b->dmin);
-  if (st == FRICL_STATUS_OK && b->precision == FRICL_F64 &&
-      (!o->base.has_fp64 || (ctx->flags & FRICL_CONTEXT_FLAG_NO_FP64)))
-    st = fricl__fail(ctx, FRICL_STATUS_NO_FP64,
-                     "device \"%s\" has no double precision: use FRICL_F32 "
-                     "or another device",
-                     o->name);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__ocl_check_fp64(ctx, o, b->precision, 1);
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
                                        !b->groups);

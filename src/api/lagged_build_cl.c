@@ -27,12 +27,7 @@ static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
   const fricl_precision p = b->precision;
   if (p != FRICL_F64 && p != FRICL_F32)
     return fricl__check_precision(ctx, p);
-  if (p == FRICL_F64 &&
-      (!o->base.has_fp64 || (ctx->flags & FRICL_CONTEXT_FLAG_NO_FP64)))
-    return fricl__fail(ctx, FRICL_STATUS_NO_FP64,
-                       "device \"%s\" has no double precision: use FRICL_F32 "
-                       "or another device",
-                       o->name);
+  FRICL__TRY(fricl__ocl_check_fp64(ctx, o, p, 1));
   FRICL__TRY(fricl__build_check_options(ctx, b->dim, b->flags, b->blend));
   static const char *const names[5] = {"kappa", "dhat", "dmin", "mu_s", "mu_k"};
   const double v[5] = {b->kappa, b->dhat, b->dmin, b->mu_s, b->mu_k};

@@ -32,11 +32,8 @@ static fricl_status run_cl(fricl_context *ctx, const fricl_law_batch_cl *b,
   FRICL__LAW_VIEW(&w, b, PRESENT, SAME);
   fricl__law_plan pl;
   fricl_status st = fricl__law_check_view(ctx, &w, stepping, &pl);
-  if (st == FRICL_STATUS_OK && pl.prec == FRICL_F64 && !o->base.has_fp64)
-    st = fricl__fail(ctx, FRICL_STATUS_NO_FP64,
-                     "device \"%s\" has no double precision: use FRICL_F32 "
-                     "or another device",
-                     o->name);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__ocl_check_fp64(ctx, o, pl.prec, 0);
   if (st != FRICL_STATUS_OK)
     return st;
   if (b->n == 0)

@@ -22,13 +22,8 @@ fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
                    FRICL__MIN_SCALAR_BATCH_CL);
   fricl_status st =
       fricl__scalar_check_header(ctx, batch->precision, batch->mu_profile);
-  if (st == FRICL_STATUS_OK && batch->precision == FRICL_F64 &&
-      !o->base.has_fp64)
-    FRICL__TRY(
-        fricl__fail(ctx, FRICL_STATUS_NO_FP64,
-                    "device \"%s\" has no double precision: use FRICL_F32 "
-                    "or another device",
-                    o->name));
+  if (st == FRICL_STATUS_OK)
+    FRICL__TRY(fricl__ocl_check_fp64(ctx, o, batch->precision, 0));
   if (num_wait > 0 && !wait_list)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "wait_list is NULL with num_wait = %u",

@@ -16,11 +16,8 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
                                 int *need_hess) {
   fricl_status st = fricl__tangential_check_common(
       ctx, b->precision, b->mu_profile, b->psd, b->flags, b->eps_v);
-  if (st == FRICL_STATUS_OK && b->precision == FRICL_F64 && !o->base.has_fp64)
-    st = fricl__fail(ctx, FRICL_STATUS_NO_FP64,
-                     "device \"%s\" has no double precision: use FRICL_F32 "
-                     "or another device",
-                     o->name);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__ocl_check_fp64(ctx, o, b->precision, 0);
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
                                        !b->groups);
