@@ -135,24 +135,15 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
     total += G->count;
   }
   if (!any)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "no output requested: set at least one of potential, "
-                       "gradient, hessian_values, hessian_product or a "
-                       "group's per-contact outputs");
+    return fricl__no_output(ctx);
   *want = w;
   *total_out = total;
   const fricl_tangential_plan *plan = b->plan;
-  if (b->hessian_values && !plan)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.hessian_values needs batch.plan (its BSR "
-                       "pattern sizes the array): create one with "
-                       "fricl_barrier_plan_create");
+  FRICL__TRY(fricl__check_host_plan(ctx, plan, b->hessian_values,
+                                    "fricl_barrier_plan_create"));
   if (plan) {
     fricl_contact_group cg[FRICL_MAX_GROUPS];
     as_contact_groups(b->n_groups, b->groups, cg);
-    if (plan->ctx != ctx)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan was created on another context");
     if (plan->dim != b->dim || plan->n_vertices != b->n_vertices ||
         plan->n_groups != b->n_groups ||
         (b->hessian_values && !plan->has_bsr) ||

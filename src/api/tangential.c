@@ -113,6 +113,28 @@ fricl_status fricl__check_vertex_arrays(fricl_context *ctx, size_t n_vertices,
   return FRICL_STATUS_OK;
 }
 
+fricl_status fricl__no_output(fricl_context *ctx) {
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "no output requested: set at least one of potential, "
+                     "gradient, hessian_values, hessian_product or a "
+                     "group's per-contact outputs");
+}
+
+fricl_status fricl__check_host_plan(fricl_context *ctx,
+                                    const fricl_tangential_plan *plan,
+                                    const void *hessian_values,
+                                    const char *create) {
+  if (hessian_values && !plan)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_values needs batch.plan (its BSR "
+                       "pattern sizes the array): create one with %s",
+                       create);
+  if (plan && plan->ctx != ctx)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.plan was created on another context");
+  return FRICL_STATUS_OK;
+}
+
 /* Types valid for dim, arrays present, vertex indices in range. */
 static fricl_status check_topology(fricl_context *ctx, int dim,
                                    size_t n_vertices, size_t n_groups,
@@ -223,24 +245,15 @@ static fricl_status validate(fricl_context *ctx,
     total += b->groups[g].count;
   }
   if (!any)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "no output requested: set at least one of potential, "
-                       "gradient, hessian_values, hessian_product or a "
-                       "group's per-contact outputs");
+    return fricl__no_output(ctx);
   *need_hess = hess;
   *total_out = total;
 
   /* The plan: required for the BSR values, checked when given. */
   const fricl_tangential_plan *plan = b->plan;
-  if (b->hessian_values && !plan)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.hessian_values needs batch.plan (its BSR "
-                       "pattern sizes the array): create one with "
-                       "fricl_tangential_plan_create");
+  FRICL__TRY(fricl__check_host_plan(ctx, plan, b->hessian_values,
+                                    "fricl_tangential_plan_create"));
   if (plan) {
-    if (plan->ctx != ctx)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan was created on another context");
     if (plan->dim != b->dim || plan->n_vertices != b->n_vertices ||
         plan->n_groups != b->n_groups ||
         plan->checksum != fricl__topology_checksum(ctx, b->dim, b->n_vertices,

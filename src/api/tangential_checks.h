@@ -25,6 +25,16 @@ fricl_status fricl__check_vertex_arrays(fricl_context *ctx, size_t n_vertices,
                                         const void *product,
                                         const void *direction, size_t *vbytes);
 
+/* INVALID_ARGUMENT: "no output requested" (a host-tier batch). */
+fricl_status fricl__no_output(fricl_context *ctx);
+
+/* A host-tier batch's plan: given when hessian_values is (`create` names
+ * the function that makes one), and made on ctx. */
+fricl_status fricl__check_host_plan(fricl_context *ctx,
+                                    const fricl_tangential_plan *plan,
+                                    const void *hessian_values,
+                                    const char *create);
+
 /* Group g of the host tier (the tangential potential's and the
  * barrier's): its type and count (fricl__check_group, *total the running
  * contact count), its vertex array present and every index in
