@@ -7,9 +7,10 @@
  * The host prepends FRICL_EMBEDDED, the defines (FRICL_REAL, FRICL_FN,
  * FRICL_SQRT, FRICL_LOG; FRICL_STENCIL and FRICL_DIM, constants that fold
  * through the math), fricl_cl_compat.h, fricl_distance_math.h,
- * fricl_eigen_math.h and fricl_barrier_math.h.
+ * fricl_eigen_math.h, fricl_barrier_math.h and fricl_assembly.h.
  */
 #ifndef FRICL_EMBEDDED
+#include "fricl_assembly.h"
 #include "fricl_barrier_math.h"
 #include "fricl_cl_compat.h"
 #include "fricl_distance_math.h"
@@ -909,103 +910,24 @@ __kernel FRICL_BK_WG_ATTR void fricl_barrier_contacts(
     R[FRICL_BAR_R_T + r] = sink.t[r];
 }
 
-/* out[v] (dim entries) = (first ? 0 : out[v]) + the sum, in contact order,
- * of the record field's entries of v's slots over the contacts [c0, c1)
- * of v's list (the plan's vertex lists: entry = contact << 2 | slot), as
- * the host adds them. */
-__kernel void
-fricl_barrier_gather_vec(ulong nv, __global const long *restrict vptr,
-                         __global const ulong *restrict vent,
-                         __global const FRICL_REAL *rec, int rstride, int field,
-                         ulong c0, ulong c1, int first,
-                         __global FRICL_REAL *out, ulong out_off) {
-  const size_t v = get_global_id(0);
-  if (v >= nv)
-    return;
-  FRICL_REAL acc[3];
-  for (int r = 0; r < FRICL_DIM; ++r)
-    acc[r] = first ? (FRICL_REAL)0 : out[out_off + v * FRICL_DIM + r];
-  for (long x = vptr[v]; x < vptr[v + 1]; ++x) {
-    const ulong en = vent[x];
-    const ulong c = en >> 2;
-    if (c < c0)
-      continue;
-    if (c >= c1)
-      break;
-    __global const FRICL_REAL *R =
-        rec + (c - c0) * (ulong)rstride + field + (int)(en & 3) * FRICL_DIM;
-    for (int r = 0; r < FRICL_DIM; ++r)
-      acc[r] += R[r];
-  }
-  for (int r = 0; r < FRICL_DIM; ++r)
-    out[out_off + v * FRICL_DIM + r] = acc[r];
-}
-
-/* One BSR block: (first ? 0 : block) + the sum, in the plan's order
- * (entry = contact << 4 | row slot << 2 | column slot), of the contacts'
- * dim x dim blocks of H. */
-__kernel void fricl_barrier_gather_bsr(ulong nnz,
-                                       __global const long *restrict bptr,
-                                       __global const ulong *restrict bent,
-                                       __global const FRICL_REAL *rec,
-                                       int rstride, ulong c0, ulong c1,
-                                       int first, __global FRICL_REAL *out,
-                                       ulong out_off) {
-  const size_t b = get_global_id(0);
-  if (b >= nnz)
-    return;
-  FRICL_REAL acc[9];
-  __global FRICL_REAL *o = out + out_off + b * (FRICL_DIM * FRICL_DIM);
-  for (int i = 0; i < FRICL_DIM * FRICL_DIM; ++i)
-    acc[i] = first ? (FRICL_REAL)0 : o[i];
-  for (long x = bptr[b]; x < bptr[b + 1]; ++x) {
-    const ulong en = bent[x];
-    const ulong c = en >> 4;
-    if (c < c0)
-      continue;
-    if (c >= c1)
-      break;
-    const int i = (int)((en >> 2) & 3), j = (int)(en & 3);
-    __global const FRICL_REAL *R = rec + (c - c0) * (ulong)rstride +
-                                   FRICL_BAR_R_H + i * FRICL_DIM * 12 +
-                                   j * FRICL_DIM;
-    for (int r = 0; r < FRICL_DIM; ++r)
-      for (int s = 0; s < FRICL_DIM; ++s)
-        acc[r * FRICL_DIM + s] += R[r * 12 + s];
-  }
-  for (int i = 0; i < FRICL_DIM * FRICL_DIM; ++i)
-    o[i] = acc[i];
-}
-
-/* partial[blk] = the sequential sum of B over the records of its block of
- * `block` contacts among the first n (FRICL_ORDERED: in this order on
- * every implementation); then, with nblk > 0 and one work item,
- * fricl_barrier_pot_accumulate adds the partials in order. */
-__kernel void fricl_barrier_block_sum(ulong n, ulong block,
-                                      __global const FRICL_REAL *rec,
-                                      int rstride,
-                                      __global FRICL_REAL *partial) {
-  const size_t blk = get_global_id(0);
-  const ulong lo = blk * block;
-  if (lo >= n)
-    return;
-  const ulong hi = n - lo < block ? n : lo + block;
-  FRICL_ORDERED FRICL_REAL s = 0;
-  for (ulong i = lo; i < hi; ++i)
-    s += rec[i * (ulong)rstride + FRICL_BAR_R_B];
-  partial[blk] = s;
-}
-
-/* total = (first ? 0 : total) + partial[0] + ... + partial[nblk - 1]. */
-__kernel void fricl_barrier_pot_accumulate(ulong nblk,
-                                           __global const FRICL_REAL *partial,
-                                           int first,
-                                           __global FRICL_REAL *total,
-                                           ulong total_off) {
-  if (get_global_id(0) != 0)
-    return;
-  FRICL_ORDERED FRICL_REAL s = first ? (FRICL_REAL)0 : total[total_off];
-  for (ulong i = 0; i < nblk; ++i)
-    s += partial[i];
-  total[total_off] = s;
-}
+/* The assembly kernels (fricl_assembly.h) on these records: the gradient
+ * and product entries of the vertex's slot, the Hessian's dim x dim blocks,
+ * and the block sums of B (records of a stride given at run time). */
+#define FRICL_ASM_RECORDS __global const FRICL_REAL *rec, int rstride
+#define FRICL_ASM_STRIDE (ulong) rstride
+#define FRICL_ASM_VEC(acc, R, slot, field)                                     \
+  do {                                                                         \
+    for (int r = 0; r < FRICL_DIM; ++r)                                        \
+      acc[r] += R[(field) + (slot)*FRICL_DIM + r];                             \
+  } while (0)
+#define FRICL_ASM_BSR(acc, R, si, sj)                                          \
+  do {                                                                         \
+    __global const FRICL_REAL *H =                                             \
+        R + FRICL_BAR_R_H + (si)*FRICL_DIM * 12 + (sj)*FRICL_DIM;              \
+    for (int r = 0; r < FRICL_DIM; ++r)                                        \
+      for (int s = 0; s < FRICL_DIM; ++s)                                      \
+        acc[r * FRICL_DIM + s] += H[r * 12 + s];                               \
+  } while (0)
+#define FRICL_ASM_POTENTIALS __global const FRICL_REAL *rec, int rstride
+#define FRICL_ASM_POT(i) rec[(i) * (ulong)rstride + FRICL_BAR_R_B]
+FRICL_ASSEMBLY_KERNELS(barrier)

@@ -3,7 +3,7 @@
  * deterministic assembly of its global outputs.
  *
  * The host prepends FRICL_EMBEDDED, the defines below, fricl_cl_compat.h,
- * fricl_scalar_math.h and fricl_tangential_math.h.
+ * fricl_scalar_math.h, fricl_tangential_math.h and fricl_assembly.h.
  *   FRICL_REAL, FRICL_FN, FRICL_FABS, FRICL_SQRT   precision
  *   FRICL_DIM                                     2 or 3
  *   FRICL_RSTRIDE   reals per record: FRICL_REC_STRIDE, or
@@ -20,6 +20,7 @@
  * are bitwise reproducible and chunking does not change them.
  */
 #ifndef FRICL_EMBEDDED
+#include "fricl_assembly.h"
 #include "fricl_cl_compat.h"
 #include "fricl_scalar_math.h"
 #include "fricl_tangential_math.h"
@@ -190,107 +191,32 @@ __kernel void fricl_tangential_contacts(
 }
 #endif /* FRICL_OUT_MASK */
 
-/* out[v] (dim entries) = (first ? 0 : out[v]) + sum over v's list of
- * gamma_i * rec[c].field, for the contacts c of this chunk [c0, c1).
- * The accumulators are plain, not FRICL_ORDERED: the loop runs over an
- * index list and leaves early, which no vectoriser turns into a split
- * reduction, and volatile ones halved the gathers' throughput on PoCL.
- * test_sum_order checks the order bitwise on every device CI runs. */
-__kernel void fricl_tangential_gather_vec(ulong nv,
-                                          __global const long *restrict vptr,
-                                          __global const ulong *restrict vent,
-                                          __global const FRICL_REAL *rec,
-                                          ulong c0, ulong c1, int field,
-                                          int first, __global FRICL_REAL *out,
-                                          ulong out_off) {
-  const size_t v = get_global_id(0);
-  if (v >= nv)
-    return;
-  FRICL_REAL acc[3];
-  FRICL_UNROLL
-  for (int r = 0; r < FRICL_DIM; ++r)
-    acc[r] = first ? (FRICL_REAL)0 : out[out_off + v * FRICL_DIM + r];
-  for (long x = vptr[v]; x < vptr[v + 1]; ++x) {
-    const ulong en = vent[x];
-    const ulong c = en >> 2;
-    if (c < c0)
-      continue;
-    if (c >= c1)
-      break;
-    __global const FRICL_REAL *R = rec + (c - c0) * FRICL_RSTRIDE;
-    const FRICL_REAL gi = R[FRICL_REC_GAMMA + (int)(en & 3)];
-    FRICL_UNROLL
-    for (int r = 0; r < FRICL_DIM; ++r)
-      acc[r] += gi * R[field + r];
-  }
-  FRICL_UNROLL
-  for (int r = 0; r < FRICL_DIM; ++r)
-    out[out_off + v * FRICL_DIM + r] = acc[r];
-}
-
-/* One BSR block: the sum of gamma_i gamma_j S over its contributions. */
-__kernel void fricl_tangential_gather_bsr(
-    ulong nnz, __global const long *restrict bptr,
-    __global const ulong *restrict bent, __global const FRICL_REAL *rec,
-    ulong c0, ulong c1, int first, __global FRICL_REAL *out, ulong out_off) {
-  const size_t b = get_global_id(0);
-  if (b >= nnz)
-    return;
-  FRICL_REAL acc[9];
-  __global FRICL_REAL *o = out + out_off + b * (FRICL_DIM * FRICL_DIM);
-  FRICL_UNROLL
-  for (int i = 0; i < FRICL_DIM * FRICL_DIM; ++i)
-    acc[i] = first ? (FRICL_REAL)0 : o[i];
-  for (long x = bptr[b]; x < bptr[b + 1]; ++x) {
-    const ulong en = bent[x];
-    const ulong c = en >> 4;
-    if (c < c0)
-      continue;
-    if (c >= c1)
-      break;
-    __global const FRICL_REAL *R = rec + (c - c0) * FRICL_REC_STRIDE;
-    const FRICL_REAL coef = R[(int)((en >> 2) & 3)] * R[(int)(en & 3)];
-    FRICL_REAL S[6];
-    FRICL_UNROLL
-    for (int i = 0; i < 6; ++i)
-      S[i] = R[FRICL_REC_S + i];
-    FRICL_UNROLL
-    for (int r = 0; r < FRICL_DIM; ++r)
-      FRICL_UNROLL
-    for (int s = 0; s < FRICL_DIM; ++s)
-      acc[r * FRICL_DIM + s] += coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);
-  }
-  FRICL_UNROLL
-  for (int i = 0; i < FRICL_DIM * FRICL_DIM; ++i)
-    o[i] = acc[i];
-}
-
-/* partial[blk] = sequential sum of d over its block of `block` values
- * (FRICL_ORDERED: in this order on every implementation). */
-__kernel void fricl_tangential_block_sum(ulong n, ulong block,
-                                         __global const FRICL_REAL *d,
-                                         __global FRICL_REAL *partial) {
-  const size_t blk = get_global_id(0);
-  const ulong lo = blk * block;
-  if (lo >= n)
-    return;
-  const ulong hi = n - lo < block ? n : lo + block;
-  FRICL_ORDERED FRICL_REAL s = 0;
-  for (ulong i = lo; i < hi; ++i)
-    s += d[i];
-  partial[blk] = s;
-}
-
-/* total = (first ? 0 : total) + partial[0] + ... + partial[nblk - 1], in
- * order, by one work item: the chunk's contribution to the potential. */
-__kernel void
-fricl_tangential_pot_accumulate(ulong nblk, __global const FRICL_REAL *partial,
-                                int first, __global FRICL_REAL *total,
-                                ulong total_off) {
-  if (get_global_id(0) != 0)
-    return;
-  FRICL_ORDERED FRICL_REAL s = first ? (FRICL_REAL)0 : total[total_off];
-  for (ulong i = 0; i < nblk; ++i)
-    s += partial[i];
-  total[total_off] = s;
-}
+/* The assembly kernels (fricl_assembly.h) on these records: the gradient
+ * and product terms gamma_i * rec[c].field, the Hessian blocks
+ * gamma_i gamma_j S, and the block sums of the contacts' D. */
+#define FRICL_ASM_RECORDS __global const FRICL_REAL *rec
+#define FRICL_ASM_STRIDE FRICL_RSTRIDE
+#define FRICL_ASM_VEC(acc, R, slot, field)                                     \
+  do {                                                                         \
+    const FRICL_REAL gi = R[FRICL_REC_GAMMA + (slot)];                         \
+    FRICL_UNROLL                                                               \
+    for (int r = 0; r < FRICL_DIM; ++r)                                        \
+      acc[r] += gi * R[(field) + r];                                           \
+  } while (0)
+#define FRICL_ASM_BSR(acc, R, si, sj)                                          \
+  do {                                                                         \
+    const FRICL_REAL coef = R[si] * R[sj];                                     \
+    FRICL_REAL S[6];                                                           \
+    FRICL_UNROLL                                                               \
+    for (int k = 0; k < 6; ++k)                                                \
+      S[k] = R[FRICL_REC_S + k];                                               \
+    FRICL_UNROLL                                                               \
+    for (int r = 0; r < FRICL_DIM; ++r)                                        \
+      FRICL_UNROLL                                                             \
+    for (int s = 0; s < FRICL_DIM; ++s)                                        \
+      acc[r * FRICL_DIM + s] +=                                                \
+          coef * FRICL_FN(packed_at)(S, FRICL_DIM, r, s);                      \
+  } while (0)
+#define FRICL_ASM_POTENTIALS __global const FRICL_REAL *d
+#define FRICL_ASM_POT(i) d[i]
+FRICL_ASSEMBLY_KERNELS(tangential)

@@ -14,11 +14,8 @@
 #include "core/fault.h"
 
 void fricl_barrier_batch_init(fricl_barrier_batch *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->dim = 3;
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
 }
 
 /* The topology part of the groups, as the plan's contact groups. */
@@ -43,18 +40,10 @@ static fricl_status check_topology(fricl_context *ctx, int dim,
   if (st != FRICL_STATUS_OK)
     return st;
   size_t total = 0;
-  for (size_t g = 0; g < n_groups; ++g) {
-    const fricl_barrier_group *G = &groups[g];
-    FRICL__TRY(fricl__check_group(ctx, dim, g, G->type, G->count, &total));
-    const char *name = fricl_stencil_name(G->type);
-    const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-    if (G->count && !G->vertices)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (%s): vertices is NULL with count = %zu",
-                         g, name, G->count);
-    FRICL__TRY(fricl__check_vertex_indices(ctx, g, name, k, G->vertices,
-                                           G->count, n_vertices));
-  }
+  for (size_t g = 0; g < n_groups; ++g)
+    FRICL__TRY(fricl__check_group_vertices(ctx, dim, n_vertices, g,
+                                           groups[g].type, groups[g].count,
+                                           groups[g].vertices, &total));
   return FRICL_STATUS_OK;
 }
 
@@ -62,11 +51,8 @@ fricl_status fricl_barrier_plan_create(fricl_context *ctx, int dim,
                                        size_t n_vertices, size_t n_groups,
                                        const fricl_barrier_group *groups,
                                        fricl_tangential_plan **out) {
-  if (!ctx || !out)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and out must not be NULL");
+  FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
   *out = NULL;
-  fricl__clear_error(ctx);
   FRICL__TRY(check_topology(ctx, dim, n_vertices, n_groups, groups));
   fricl_contact_group cg[FRICL_MAX_GROUPS];
   as_contact_groups(n_groups, groups, cg);
@@ -130,18 +116,10 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
     return st;
   const size_t dim = (size_t)b->dim;
   const size_t esz = fricl__elem_bytes(b->precision);
-  if (FRICL__TOO_BIG(b->n_vertices, dim * esz))
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.n_vertices = %zu is too large", b->n_vertices);
-  const size_t vbytes = b->n_vertices * dim * esz;
-  if (b->n_vertices && !b->positions)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.positions is NULL with n_vertices = %zu",
-                       b->n_vertices);
-  if (b->hessian_product && !b->direction && b->n_vertices)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.hessian_product is requested but "
-                       "batch.direction is NULL");
+  size_t vbytes = 0;
+  FRICL__TRY(fricl__check_vertex_arrays(
+      ctx, b->n_vertices, dim, esz, b->positions, "positions",
+      b->hessian_product, b->direction, &vbytes));
   int any =
       b->potential || b->gradient || b->hessian_values || b->hessian_product;
   int w = b->gradient ? 1 : 0;
@@ -158,24 +136,15 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
     total += G->count;
   }
   if (!any)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "no output requested: set at least one of potential, "
-                       "gradient, hessian_values, hessian_product or a "
-                       "group's per-contact outputs");
+    return fricl__no_output(ctx);
   *want = w;
   *total_out = total;
   const fricl_tangential_plan *plan = b->plan;
-  if (b->hessian_values && !plan)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.hessian_values needs batch.plan (its BSR "
-                       "pattern sizes the array): create one with "
-                       "fricl_barrier_plan_create");
+  FRICL__TRY(fricl__check_host_plan(ctx, plan, b->hessian_values,
+                                    "fricl_barrier_plan_create"));
   if (plan) {
     fricl_contact_group cg[FRICL_MAX_GROUPS];
     as_contact_groups(b->n_groups, b->groups, cg);
-    if (plan->ctx != ctx)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan was created on another context");
     if (plan->dim != b->dim || plan->n_vertices != b->n_vertices ||
         plan->n_groups != b->n_groups ||
         (b->hessian_values && !plan->has_bsr) ||
@@ -257,17 +226,10 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
 
 fricl_status fricl_barrier_eval(fricl_context *ctx,
                                 const fricl_barrier_batch *batch) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   /* The caller's layout (perhaps an older one) over our defaults. */
-  fricl_barrier_batch in;
-  fricl_barrier_batch_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_BARRIER_BATCH,
-                              "fricl_barrier_batch_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_barrier_batch, batch, in,
+                   FRICL__MIN_BARRIER_BATCH);
   int want = 0;
   size_t total = 0;
   FRICL__TRY(validate(ctx, batch, &want, &total));

@@ -11,23 +11,16 @@
 #include "opencl/opencl.h"
 
 void fricl_barrier_batch_cl_init(fricl_barrier_batch_cl *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->dim = 3;
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
 }
 
 static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
                                 const fricl_barrier_batch_cl *b, int *want) {
   fricl_status st = fricl__barrier_check_params(
       ctx, b->precision, b->psd, b->flags, b->dhat, b->kappa, b->dmin);
-  if (st == FRICL_STATUS_OK && b->precision == FRICL_F64 &&
-      (!o->base.has_fp64 || (ctx->flags & FRICL_CONTEXT_FLAG_NO_FP64)))
-    st = fricl__fail(ctx, FRICL_STATUS_NO_FP64,
-                     "device \"%s\" has no double precision: use FRICL_F32 "
-                     "or another device",
-                     o->name);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__ocl_check_fp64(ctx, o, b->precision, 1);
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
                                        !b->groups);
@@ -106,12 +99,7 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
     if (plan->ctx != ctx)
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "batch.plan was created on another context");
-    int same = plan->dim == b->dim && plan->n_vertices == b->n_vertices &&
-               plan->n_groups == b->n_groups;
-    for (size_t g = 0; same && g < b->n_groups; ++g)
-      same = plan->types[g] == b->groups[g].type &&
-             plan->counts[g] == b->groups[g].count;
-    if (!same)
+    if (!FRICL__PLAN_FITS(plan, b, fricl_barrier_group_cl))
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "batch.plan was made for another contact topology "
                          "(dim, n_vertices, group types or counts differ): "
@@ -140,19 +128,12 @@ fricl_status fricl_barrier_eval_cl(fricl_context *ctx,
                                    const fricl_barrier_batch_cl *batch,
                                    cl_uint num_wait, const cl_event *wait_list,
                                    cl_event *done) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   fricl__ocl *o = NULL;
   FRICL__TRY(
       fricl__ocl_entry(ctx, "fricl_barrier_eval_cl", num_wait, wait_list, &o));
-  fricl_barrier_batch_cl in;
-  fricl_barrier_batch_cl_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_BARRIER_BATCH_CL,
-                              "fricl_barrier_batch_cl_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_barrier_batch_cl, batch, in,
+                   FRICL__MIN_BARRIER_BATCH_CL);
   int want = 0;
   FRICL__TRY(validate_cl(ctx, o, batch, &want));
   fricl_status st =

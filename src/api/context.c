@@ -7,21 +7,14 @@
 #include "core/backend.h"
 
 void fricl_context_params_init(fricl_context_params *params) {
-  if (!params)
-    return;
-  memset(params, 0, sizeof *params);
-  params->struct_size = (uint32_t)sizeof *params;
+  fricl__struct_init(params, sizeof *params);
 }
 
 fricl_status fricl_context_create(fricl_context **out,
                                   const fricl_context_params *params) {
-  if (!out)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  *out = NULL;
   /* An older, smaller struct is read with the tail defaulted (core/abi.h). */
   fricl_context_params in;
-  if (fricl__context_params_in(params, &in) != FRICL_STATUS_OK)
-    return FRICL_STATUS_INVALID_ARGUMENT;
+  FRICL__TRY(fricl__context_params_in(out, params, &in));
   return fricl__context_open(out, &in, fricl__backends, fricl__backend_count);
 }
 

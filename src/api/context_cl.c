@@ -8,12 +8,8 @@ fricl_status fricl_context_create_from_cl(fricl_context **out,
                                           cl_device_id device,
                                           cl_command_queue queue,
                                           const fricl_context_params *params) {
-  if (!out)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  *out = NULL;
   fricl_context_params in;
-  if (fricl__context_params_in(params, &in) != FRICL_STATUS_OK)
-    return FRICL_STATUS_INVALID_ARGUMENT;
+  FRICL__TRY(fricl__context_params_in(out, params, &in));
   params = &in;
   if (!cl_ctx || !device || !queue) {
     fricl__context_report(params,

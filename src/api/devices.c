@@ -1,9 +1,12 @@
-/* devices.c - the device queries of a build with OpenCL: the machine's
- * OpenCL devices and a context's devices and transfers, answered by the
- * OpenCL backend (devices_none.c: the same without OpenCL). The caller's
- * element size is checked here and is the stride of the output. */
+/* devices.c - the device queries: the machine's OpenCL devices and a
+ * context's devices and transfers, answered by the OpenCL backend; a build
+ * without OpenCL (FRICL_WITH_OPENCL=OFF) has no OpenCL devices, which is
+ * not an error. The caller's element size is checked here and is the
+ * stride of the output. */
 #include "core/abi.h"
+#if FRICL_WITH_OPENCL
 #include "opencl/opencl.h"
+#endif
 
 fricl_status fricl_devices_list_sized(fricl_device_info *infos,
                                       size_t info_size, size_t capacity,
@@ -11,7 +14,12 @@ fricl_status fricl_devices_list_sized(fricl_device_info *infos,
   if (!count || (capacity > 0 && !infos) ||
       fricl__struct_out_check(info_size, FRICL__MIN_DEVICE_INFO))
     return FRICL_STATUS_INVALID_ARGUMENT;
+#if FRICL_WITH_OPENCL
   return fricl__ocl_devices_list(infos, info_size, capacity, count);
+#else
+  *count = 0;
+  return FRICL_STATUS_OK;
+#endif
 }
 
 fricl_status fricl_context_devices_sized(const fricl_context *ctx,
@@ -21,7 +29,12 @@ fricl_status fricl_context_devices_sized(const fricl_context *ctx,
   if (!ctx || !count || (capacity && !infos) ||
       fricl__struct_out_check(info_size, FRICL__MIN_CONTEXT_DEVICE))
     return FRICL_STATUS_INVALID_ARGUMENT;
+#if FRICL_WITH_OPENCL
   return fricl__ocl_context_devices(ctx, infos, info_size, capacity, count);
+#else
+  *count = 0;
+  return FRICL_STATUS_OK;
+#endif
 }
 
 /* The exported names, for binaries built before the header's macros: they
@@ -41,5 +54,13 @@ fricl_status(fricl_context_devices)(const fricl_context *ctx,
 
 void fricl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
                              uint64_t *from_device) {
+#if FRICL_WITH_OPENCL
   fricl__ocl_context_transfers(ctx, to_device, from_device);
+#else
+  (void)ctx;
+  if (to_device)
+    *to_device = 0;
+  if (from_device)
+    *from_device = 0;
+#endif
 }

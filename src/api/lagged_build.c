@@ -7,25 +7,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/build_checks.h"
 #include "core/backend.h"
 #include "core/fault.h"
 #include "core/lagged_build.h"
 #include "core/pool.h"
 #include "core/validate.h"
 
+fricl_status fricl__build_check_options(fricl_context *ctx, int dim,
+                                        uint32_t flags, fricl_mu_blend blend) {
+  if (dim != 2 && dim != 3)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.dim = %d: it must be 2 or 3", dim);
+  if (flags & ~FRICL_BUILD_FLAG_PHYSICAL_BARRIER)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.flags = 0x%x has unknown bits", (unsigned)flags);
+  if ((unsigned)blend >= FRICL_BLEND_COUNT)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.blend = %d is not a fricl_mu_blend", (int)blend);
+  return FRICL_STATUS_OK;
+}
+
 void fricl_build_report_init(fricl_build_report *report) {
-  if (!report)
-    return;
-  memset(report, 0, sizeof *report);
-  report->struct_size = (uint32_t)sizeof *report;
+  fricl__struct_init(report, sizeof *report);
 }
 
 void fricl_build_batch_init(fricl_build_batch *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->dim = 3;
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
 }
 
 /* ----------------------------------------------------------- validation */
@@ -69,17 +78,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   const fricl_precision p = b->precision;
   if (p != FRICL_F64 && p != FRICL_F32)
     return fricl__check_precision(ctx, p);
-  if (b->dim != 2 && b->dim != 3)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.dim = %d: it must be 2 or 3", b->dim);
-  if (b->flags & ~FRICL_BUILD_FLAG_PHYSICAL_BARRIER)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.flags = 0x%x has unknown bits",
-                       (unsigned)b->flags);
-  if ((unsigned)b->blend >= FRICL_BLEND_COUNT)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.blend = %d is not a fricl_mu_blend",
-                       (int)b->blend);
+  FRICL__TRY(fricl__build_check_options(ctx, b->dim, b->flags, b->blend));
   FRICL__TRY(fricl__check_precision(ctx, p));
   if (b->report &&
       fricl__struct_out_check(b->report->struct_size, FRICL__MIN_BUILD_REPORT))
@@ -232,10 +231,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
 
 fricl_status fricl_build_validate(fricl_context *ctx,
                                   const fricl_build_batch *batch) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   /* The caller's layout (perhaps an older one) over our defaults, as
    * fricl_build reads it. */
   fricl_build_batch in;
@@ -277,17 +273,9 @@ static int group_wants_status(const fricl_build_batch *b,
 }
 
 fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   /* The caller's layout (perhaps an older one) over our defaults. */
-  fricl_build_batch in;
-  fricl_build_batch_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_BUILD_BATCH,
-                              "fricl_build_batch_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_build_batch, batch, in, FRICL__MIN_BUILD_BATCH);
   FRICL__TRY(validate(ctx, batch));
   const size_t ng = batch->n_groups;
   /* Statuses land in the user's array, else in one scratch block. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/build_checks.h"
 #include "api/cl_regions.h"
 #include "core/fault.h"
 #include "core/lagged_build.h"
@@ -15,11 +16,8 @@
 #include "opencl/build_launch.h"
 
 void fricl_build_batch_cl_init(fricl_build_batch_cl *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->dim = 3;
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
 }
 
 static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
@@ -29,23 +27,8 @@ static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
   const fricl_precision p = b->precision;
   if (p != FRICL_F64 && p != FRICL_F32)
     return fricl__check_precision(ctx, p);
-  if (p == FRICL_F64 &&
-      (!o->base.has_fp64 || (ctx->flags & FRICL_CONTEXT_FLAG_NO_FP64)))
-    return fricl__fail(ctx, FRICL_STATUS_NO_FP64,
-                       "device \"%s\" has no double precision: use FRICL_F32 "
-                       "or another device",
-                       o->name);
-  if (b->dim != 2 && b->dim != 3)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.dim = %d: it must be 2 or 3", b->dim);
-  if (b->flags & ~FRICL_BUILD_FLAG_PHYSICAL_BARRIER)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.flags = 0x%x has unknown bits",
-                       (unsigned)b->flags);
-  if ((unsigned)b->blend >= FRICL_BLEND_COUNT)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.blend = %d is not a fricl_mu_blend",
-                       (int)b->blend);
+  FRICL__TRY(fricl__ocl_check_fp64(ctx, o, p, 1));
+  FRICL__TRY(fricl__build_check_options(ctx, b->dim, b->flags, b->blend));
   static const char *const names[5] = {"kappa", "dhat", "dmin", "mu_s", "mu_k"};
   const double v[5] = {b->kappa, b->dhat, b->dmin, b->mu_s, b->mu_k};
   for (int i = 0; i < 5 && st == FRICL_STATUS_OK; ++i)
@@ -147,18 +130,11 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
 fricl_status fricl_build_cl(fricl_context *ctx,
                             const fricl_build_batch_cl *batch, cl_uint num_wait,
                             const cl_event *wait_list, cl_event *done) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   fricl__ocl *o = NULL;
   FRICL__TRY(fricl__ocl_entry(ctx, "fricl_build_cl", num_wait, wait_list, &o));
-  fricl_build_batch_cl in;
-  fricl_build_batch_cl_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_BUILD_BATCH_CL,
-                              "fricl_build_batch_cl_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_build_batch_cl, batch, in,
+                   FRICL__MIN_BUILD_BATCH_CL);
   int any_out = 0;
   FRICL__TRY(validate(ctx, o, batch, &any_out));
   fricl_status st =

@@ -17,16 +17,8 @@ static const char *f32_note(double given, double used) {
 }
 
 void fricl_law_batch_init(fricl_law_batch *batch, fricl_law law) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->law = law;
-  batch->n_steps = 1;
-  batch->normal_force = NAN;
-  const fricl__law_meta *m = fricl__law_meta_get(law);
-  for (int k = 0; m && k < m->info.param_count; ++k)
-    batch->param[k] = m->info.params[k].default_value;
+  if (fricl__struct_init(batch, sizeof *batch))
+    FRICL__LAW_BATCH_DEFAULTS(batch, law);
 }
 
 /* ------------------------------------------------------------ values */
@@ -327,56 +319,29 @@ static fricl_status check_overlaps(fricl_context *ctx,
 
 /* ------------------------------------------------------- entry points */
 
-/* The caller's layout (perhaps an older one) over the defaults of its law
- * (read only where the struct is long enough to hold it). */
-static fricl_status struct_in_host(fricl_context *ctx, const fricl_law_batch *b,
-                                   fricl_law_batch *in) {
-  fricl_law_batch_init(in, fricl__struct_size_of(b) >= FRICL__MIN_LAW_BATCH
-                               ? b->law
-                               : FRICL_LAW_COULOMB);
-  return fricl__struct_in(ctx, "batch", in, sizeof *in, b, FRICL__MIN_LAW_BATCH,
-                          "fricl_law_batch_init");
-}
+/* The host tier's arrays are pointers. */
+#define PRESENT(a) ((a) != NULL)
+#define SAME(a, b) ((a) == (b))
 
-static void view_of_host(const fricl_law_batch *b, fricl__law_view *w) {
-  memset(w, 0, sizeof *w);
-  w->prec = b->precision;
-  w->law = b->law;
-  w->options = b->options;
-  w->n = b->n;
-  w->n_steps = b->n_steps;
-  w->h = b->h;
-  w->integ = b->integrator;
-  w->v = b->v != NULL;
-  w->x = b->x != NULL;
-  w->normal = b->normal != NULL;
-  w->normal_per_step = b->normal_per_step;
-  w->normal_force = b->normal_force;
-  w->param = b->param;
-  for (int k = 0; k < FRICL_LAW_MAX_PARAMS; ++k)
-    w->param_array[k] = b->param_array[k] != NULL;
-  w->gms_elements = b->gms_elements;
-  w->ge = b->gms_params != NULL;
-  w->ge_per_element = b->gms_params_per_element;
-  w->state = b->state != NULL;
-  w->state_out = b->state_out != NULL;
-  w->same_state = b->state && b->state_out == b->state;
-  w->force = b->force != NULL;
-  w->dstate = b->dstate != NULL;
+/* The entry of the host tier: *b read over its law's defaults into *in
+ * (and pointed at it), and its view. */
+static fricl_status enter(fricl_context *ctx, const fricl_law_batch **b,
+                          fricl_law_batch *in, fricl__law_view *w) {
+  const fricl_law_batch *caller = *b;
+  FRICL__TRY(fricl__enter(ctx, caller, "batch is NULL"));
+  FRICL__LAW_STRUCT_IN(ctx, fricl_law_batch, caller, read,
+                       FRICL__MIN_LAW_BATCH);
+  *in = read;
+  *b = in;
+  FRICL__LAW_VIEW(w, in, PRESENT, SAME);
+  return FRICL_STATUS_OK;
 }
 
 static fricl_status run_host(fricl_context *ctx, const fricl_law_batch *b,
                              int stepping) {
-  if (!ctx)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  fricl__clear_error(ctx);
-  if (!b)
-    return FAIL("batch is NULL");
   fricl_law_batch in;
-  FRICL__TRY(struct_in_host(ctx, b, &in));
-  b = &in;
   fricl__law_view w;
-  view_of_host(b, &w);
+  FRICL__TRY(enter(ctx, &b, &in, &w));
   fricl__law_plan pl;
   fricl_status st = fricl__law_check_view(ctx, &w, stepping, &pl);
   if (st == FRICL_STATUS_OK)
@@ -405,16 +370,9 @@ fricl_status fricl_law_step(fricl_context *ctx, const fricl_law_batch *batch) {
 
 fricl_status fricl_law_prepare(fricl_context *ctx, const fricl_law_batch *b,
                                int stepping) {
-  if (!ctx)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  fricl__clear_error(ctx);
-  if (!b)
-    return FAIL("batch is NULL");
   fricl_law_batch in;
-  FRICL__TRY(struct_in_host(ctx, b, &in));
-  b = &in;
   fricl__law_view w;
-  view_of_host(b, &w);
+  FRICL__TRY(enter(ctx, &b, &in, &w));
   w.n = 0; /* only the shape matters */
   fricl__law_plan pl;
   FRICL__TRY(fricl__law_check_view(ctx, &w, stepping != 0, &pl));

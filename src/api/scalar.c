@@ -9,10 +9,7 @@
 #include "core/backend.h"
 
 void fricl_scalar_batch_init(fricl_scalar_batch *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
+  fricl__struct_init(batch, sizeof *batch);
 }
 
 fricl_status fricl__scalar_check_header(fricl_context *ctx,
@@ -128,18 +125,9 @@ static fricl_status validate_host(fricl_context *ctx,
 
 fricl_status fricl_scalar_eval(fricl_context *ctx,
                                const fricl_scalar_batch *batch) {
-  if (!ctx)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  fricl__clear_error(ctx);
-  if (!batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "batch is NULL");
+  FRICL__TRY(fricl__enter(ctx, batch, "batch is NULL"));
   /* The caller's layout (perhaps an older one) over our defaults. */
-  fricl_scalar_batch in;
-  fricl_scalar_batch_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_SCALAR_BATCH,
-                              "fricl_scalar_batch_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_scalar_batch, batch, in, FRICL__MIN_SCALAR_BATCH);
   unsigned mask = 0;
   fricl_status st = validate_host(ctx, batch, &mask);
   if (st != FRICL_STATUS_OK || batch->n == 0)
@@ -161,17 +149,8 @@ fricl_status fricl_scalar_eval(fricl_context *ctx,
 
 fricl_status fricl_scalar_prepare(fricl_context *ctx,
                                   const fricl_scalar_batch *batch) {
-  if (!ctx)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  fricl__clear_error(ctx);
-  if (!batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "batch is NULL");
-  fricl_scalar_batch in;
-  fricl_scalar_batch_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_SCALAR_BATCH,
-                              "fricl_scalar_batch_init"));
-  batch = &in;
+  FRICL__TRY(fricl__enter(ctx, batch, "batch is NULL"));
+  FRICL__STRUCT_IN(ctx, fricl_scalar_batch, batch, in, FRICL__MIN_SCALAR_BATCH);
   FRICL__TRY(
       fricl__scalar_check_header(ctx, batch->precision, batch->mu_profile));
   /* Prepare the backend a large call would run on ("auto": the device, if

@@ -7,39 +7,23 @@
 #include "opencl/opencl.h"
 
 void fricl_scalar_batch_cl_init(fricl_scalar_batch_cl *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
+  fricl__struct_init(batch, sizeof *batch);
 }
 
 fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
                                   const fricl_scalar_batch_cl *batch,
                                   cl_uint num_wait, const cl_event *wait_list,
                                   cl_event *done) {
-  if (!ctx)
-    return FRICL_STATUS_INVALID_ARGUMENT;
-  fricl__clear_error(ctx);
-  if (!batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "batch is NULL");
+  FRICL__TRY(fricl__enter(ctx, batch, "batch is NULL"));
   fricl__ocl *o = NULL;
   FRICL__TRY(fricl__ocl_of(ctx, "fricl_scalar_eval_cl", &o));
   /* The caller's layout (perhaps an older one) over our defaults. */
-  fricl_scalar_batch_cl in;
-  fricl_scalar_batch_cl_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_SCALAR_BATCH_CL,
-                              "fricl_scalar_batch_cl_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_scalar_batch_cl, batch, in,
+                   FRICL__MIN_SCALAR_BATCH_CL);
   fricl_status st =
       fricl__scalar_check_header(ctx, batch->precision, batch->mu_profile);
-  if (st == FRICL_STATUS_OK && batch->precision == FRICL_F64 &&
-      !o->base.has_fp64)
-    FRICL__TRY(
-        fricl__fail(ctx, FRICL_STATUS_NO_FP64,
-                    "device \"%s\" has no double precision: use FRICL_F32 "
-                    "or another device",
-                    o->name));
+  if (st == FRICL_STATUS_OK)
+    FRICL__TRY(fricl__ocl_check_fp64(ctx, o, batch->precision, 0));
   if (num_wait > 0 && !wait_list)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "wait_list is NULL with num_wait = %u",

@@ -13,11 +13,8 @@
 #include "core/pool.h"
 
 void fricl_tangential_batch_init(fricl_tangential_batch *batch) {
-  if (!batch)
-    return;
-  memset(batch, 0, sizeof *batch);
-  batch->struct_size = (uint32_t)sizeof *batch;
-  batch->dim = 3;
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
 }
 
 fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
@@ -60,10 +57,18 @@ static void scan_indices(void *arg, size_t lo, size_t hi, unsigned w) {
   j->first_block[w] = found;
 }
 
-fricl_status fricl__check_vertex_indices(fricl_context *ctx, size_t g,
-                                         const char *name, size_t k,
-                                         const int32_t *vertices, size_t count,
-                                         size_t n_vertices) {
+fricl_status fricl__check_group_vertices(fricl_context *ctx, int dim,
+                                         size_t n_vertices, size_t g,
+                                         fricl_stencil type, size_t count,
+                                         const int32_t *vertices,
+                                         size_t *total) {
+  FRICL__TRY(fricl__check_group(ctx, dim, g, type, count, total));
+  const char *name = fricl_stencil_name(type);
+  const size_t k = (size_t)fricl_stencil_vertex_count(type);
+  if (count && !vertices)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (%s): vertices is NULL with count = %zu", g,
+                       name, count);
   index_job j;
   j.v = vertices;
   j.n = count * k;
@@ -88,6 +93,48 @@ fricl_status fricl__check_vertex_indices(fricl_context *ctx, size_t g,
   return FRICL_STATUS_OK;
 }
 
+fricl_status fricl__check_vertex_arrays(fricl_context *ctx, size_t n_vertices,
+                                        size_t dim, size_t esz,
+                                        const void *input, const char *name,
+                                        const void *product,
+                                        const void *direction, size_t *vbytes) {
+  if (FRICL__TOO_BIG(n_vertices, dim * esz))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.n_vertices = %zu is too large", n_vertices);
+  *vbytes = n_vertices * dim * esz;
+  if (n_vertices && !input)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.%s is NULL with n_vertices = %zu", name,
+                       n_vertices);
+  if (product && !direction && n_vertices)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_product is requested but "
+                       "batch.direction is NULL");
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl__no_output(fricl_context *ctx) {
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "no output requested: set at least one of potential, "
+                     "gradient, hessian_values, hessian_product or a "
+                     "group's per-contact outputs");
+}
+
+fricl_status fricl__check_host_plan(fricl_context *ctx,
+                                    const fricl_tangential_plan *plan,
+                                    const void *hessian_values,
+                                    const char *create) {
+  if (hessian_values && !plan)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_values needs batch.plan (its BSR "
+                       "pattern sizes the array): create one with %s",
+                       create);
+  if (plan && plan->ctx != ctx)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.plan was created on another context");
+  return FRICL_STATUS_OK;
+}
+
 /* Types valid for dim, arrays present, vertex indices in range. */
 static fricl_status check_topology(fricl_context *ctx, int dim,
                                    size_t n_vertices, size_t n_groups,
@@ -95,18 +142,10 @@ static fricl_status check_topology(fricl_context *ctx, int dim,
   FRICL__TRY(
       fricl__tangential_check_sizes(ctx, dim, n_vertices, n_groups, !groups));
   size_t total = 0;
-  for (size_t g = 0; g < n_groups; ++g) {
-    const fricl_contact_group *G = &groups[g];
-    FRICL__TRY(fricl__check_group(ctx, dim, g, G->type, G->count, &total));
-    const char *name = fricl_stencil_name(G->type);
-    const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-    if (G->count && !G->vertices)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (%s): vertices is NULL with count = %zu",
-                         g, name, G->count);
-    FRICL__TRY(fricl__check_vertex_indices(ctx, g, name, k, G->vertices,
-                                           G->count, n_vertices));
-  }
+  for (size_t g = 0; g < n_groups; ++g)
+    FRICL__TRY(fricl__check_group_vertices(ctx, dim, n_vertices, g,
+                                           groups[g].type, groups[g].count,
+                                           groups[g].vertices, &total));
   return FRICL_STATUS_OK;
 }
 
@@ -114,11 +153,8 @@ fricl_status fricl_tangential_plan_create(fricl_context *ctx, int dim,
                                           size_t n_vertices, size_t n_groups,
                                           const fricl_contact_group *groups,
                                           fricl_tangential_plan **out) {
-  if (!ctx || !out)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and out must not be NULL");
+  FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
   *out = NULL;
-  fricl__clear_error(ctx);
   fricl_status st = check_topology(ctx, dim, n_vertices, n_groups, groups);
   if (st == FRICL_STATUS_OK)
     st = fricl__plan_build(ctx, dim, n_vertices, n_groups, groups, 1, out);
@@ -195,18 +231,10 @@ static fricl_status validate(fricl_context *ctx,
     return st;
   const size_t dim = (size_t)b->dim, m = dim - 1;
   const size_t esz = fricl__elem_bytes(b->precision);
-  if (FRICL__TOO_BIG(b->n_vertices, dim * esz))
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.n_vertices = %zu is too large", b->n_vertices);
-  const size_t vbytes = b->n_vertices * dim * esz;
-  if (b->n_vertices && !b->velocities)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.velocities is NULL with n_vertices = %zu",
-                       b->n_vertices);
-  if (b->hessian_product && !b->direction && b->n_vertices)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.hessian_product is requested but "
-                       "batch.direction is NULL");
+  size_t vbytes = 0;
+  FRICL__TRY(fricl__check_vertex_arrays(
+      ctx, b->n_vertices, dim, esz, b->velocities, "velocities",
+      b->hessian_product, b->direction, &vbytes));
   int any =
       b->potential || b->gradient || b->hessian_values || b->hessian_product;
   int hess = b->hessian_values || b->hessian_product;
@@ -217,24 +245,15 @@ static fricl_status validate(fricl_context *ctx,
     total += b->groups[g].count;
   }
   if (!any)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "no output requested: set at least one of potential, "
-                       "gradient, hessian_values, hessian_product or a "
-                       "group's per-contact outputs");
+    return fricl__no_output(ctx);
   *need_hess = hess;
   *total_out = total;
 
   /* The plan: required for the BSR values, checked when given. */
   const fricl_tangential_plan *plan = b->plan;
-  if (b->hessian_values && !plan)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.hessian_values needs batch.plan (its BSR "
-                       "pattern sizes the array): create one with "
-                       "fricl_tangential_plan_create");
+  FRICL__TRY(fricl__check_host_plan(ctx, plan, b->hessian_values,
+                                    "fricl_tangential_plan_create"));
   if (plan) {
-    if (plan->ctx != ctx)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan was created on another context");
     if (plan->dim != b->dim || plan->n_vertices != b->n_vertices ||
         plan->n_groups != b->n_groups ||
         plan->checksum != fricl__topology_checksum(ctx, b->dim, b->n_vertices,
@@ -330,17 +349,10 @@ static fricl_status validate(fricl_context *ctx,
 
 fricl_status fricl_tangential_eval(fricl_context *ctx,
                                    const fricl_tangential_batch *batch) {
-  if (!ctx || !batch)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "ctx and batch must not be NULL");
-  fricl__clear_error(ctx);
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
   /* The caller's layout (perhaps an older one) over our defaults. */
-  fricl_tangential_batch in;
-  fricl_tangential_batch_init(&in);
-  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                              FRICL__MIN_TANGENTIAL_BATCH,
-                              "fricl_tangential_batch_init"));
-  batch = &in;
+  FRICL__STRUCT_IN(ctx, fricl_tangential_batch, batch, in,
+                   FRICL__MIN_TANGENTIAL_BATCH);
   int need_hess = 0;
   size_t total = 0;
   FRICL__TRY(validate(ctx, batch, &need_hess, &total));

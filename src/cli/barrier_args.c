@@ -2,10 +2,6 @@
 #include "barrier_args.h"
 
 #include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "cli_args.h"
 
 static const char *const hessian_names[] = {"none", "local", "global", NULL};
 /* Indexed as barrier_args.distances. */
@@ -30,25 +26,12 @@ static const cli_option options[] = {
      "not nearest or as-classified", 0, 0},
     {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
 };
-#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
-
-int barrier_args_parse(int argc, char **argv, barrier_args *a, char *err,
-                       size_t err_size) {
-  memset(a, 0, sizeof *a);
-  a->psd = FRICL_PSD_NONE;
-  a->hessian = BARRIER_HESSIAN_NONE;
-  a->precision = FRICL_F64;
-  a->repeat = 1;
-  if (cli_wants_help(argc, argv)) {
-    a->help = 1;
-    return 0;
-  }
-  int seen[N_OPTIONS] = {0};
-  if (cli_parse_table(argc, argv, options, N_OPTIONS, HINT, a, &a->in_path,
-                      seen, err, err_size) != 0)
-    return -1;
-  return cli_require_in_out(a->in_path, a->out_path, HINT, err, err_size);
-}
+static const barrier_args defaults = {.psd = FRICL_PSD_NONE,
+                                      .hessian = BARRIER_HESSIAN_NONE,
+                                      .precision = FRICL_F64,
+                                      .repeat = 1};
+const cli_grammar barrier_grammar =
+    CLI_NPZ_GRAMMAR(barrier_args, options, HINT, defaults, NULL);
 
 void barrier_print_help(FILE *f) {
   fputs("Usage: fricl barrier IN.npz -o OUT.npz [--psd none|clamp|abs]\n"

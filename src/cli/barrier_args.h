@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli_args.h"
 #include "fricl/fricl.h"
 
 typedef enum barrier_hessian {
@@ -25,13 +26,10 @@ typedef struct barrier_args {
   int repeat;    /* --repeat N: evaluate N times (timings with --verbose) */
   int compress;
   int verbose;
-  int help;
 } barrier_args;
 
-/* Parse argv (argv[0] is "barrier"). @return 0, or -1 with a one-line
- * message in err. */
-int barrier_args_parse(int argc, char **argv, barrier_args *args, char *err,
-                       size_t err_size);
+/* The options of `fricl barrier` (argv[0] is "barrier"). */
+extern const cli_grammar barrier_grammar;
 
 void barrier_print_help(FILE *f);
 

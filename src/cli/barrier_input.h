@@ -16,7 +16,7 @@ typedef struct barrier_type {
   int present;
   fricl_stencil type;
   const char *tname;
-  size_t m, k;
+  size_t m, k, nb; /* nb: unused, the schema reader sets it */
   int32_t *ids;
   void *weight, *dmin, *plane_normal, *plane_offset; /* NULL: absent */
   int8_t *dtype;                                     /* NULL: absent */

@@ -2,40 +2,16 @@
 #include "build_args.h"
 
 #include <stddef.h>
-#include <string.h>
-
-#include "cli_args.h"
 
 #define HINT " (see 'fricl build --help')"
-#define F(field) offsetof(build_args, field)
 
 static const cli_option options[] = {
-    {"--out", NULL, CLI_STRING, F(out_path), NULL, NULL, 0, 0},
-    {"--blend", NULL, CLI_BLEND, F(blend), NULL, NULL, 0, 0},
-    {"--precision", NULL, CLI_PRECISION, F(precision), NULL, NULL, 0, 0},
-    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
-    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
-    {"--physical-barrier", NULL, CLI_FLAG, F(physical_barrier), NULL, NULL, 0,
-     0},
-    {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
-};
-#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
-
-int build_args_parse(int argc, char **argv, build_args *a, char *err,
-                     size_t err_size) {
-  memset(a, 0, sizeof *a);
-  a->blend = FRICL_BLEND_AVERAGE;
-  a->precision = FRICL_F64;
-  if (cli_wants_help(argc, argv)) {
-    a->help = 1;
-    return 0;
-  }
-  int seen[N_OPTIONS] = {0};
-  if (cli_parse_table(argc, argv, options, N_OPTIONS, HINT, a, &a->in_path,
-                      seen, err, err_size) != 0)
-    return -1;
-  return cli_require_in_out(a->in_path, a->out_path, HINT, err, err_size);
-}
+    CLI_NPZ_OPTIONS(build_args), CLI_OPT_BLEND(build_args),
+    CLI_OPT_PRECISION(build_args), CLI_OPT_PHYSICAL_BARRIER(build_args)};
+static const build_args defaults = {.blend = FRICL_BLEND_AVERAGE,
+                                    .precision = FRICL_F64};
+const cli_grammar build_grammar =
+    CLI_NPZ_GRAMMAR(build_args, options, HINT, defaults, NULL);
 
 void build_print_schema(FILE *f) {
   fputs(

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli_args.h"
 #include "fricl/fricl.h"
 
 typedef struct build_args {
@@ -16,13 +17,10 @@ typedef struct build_args {
   int physical_barrier;      /* FRICL_BUILD_FLAG_PHYSICAL_BARRIER */
   int compress;
   int verbose;
-  int help;
 } build_args;
 
-/* Parse argv (argv[0] is "build"). @return 0, or -1 with a one-line
- * message in err. */
-int build_args_parse(int argc, char **argv, build_args *args, char *err,
-                     size_t err_size);
+/* The options of `fricl build` (argv[0] is "build"). */
+extern const cli_grammar build_grammar;
 
 void build_print_help(FILE *f);
 

@@ -1,244 +1,124 @@
 /* build_input.c - see build_input.h. */
 #include "build_input.h"
 
-#include <inttypes.h>
-#include <math.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "npz_input.h"
+#include "npz_schema.h"
 
-#define EXIT_RUNTIME 1
-#define EXIT_USAGE 2
+/* ------------------------------------------------------------ schema */
 
-/* Per-type input arrays, after the type's name and '_' (pv_plane_* only
- * for pv). */
-static const char *const type_fields[] = {
-    "dmin", "weight", "mu_s", "mu_k", "plane_normal", "plane_offset"};
-#define N_TYPE_FIELDS (sizeof type_fields / sizeof type_fields[0])
-static const char *const global_names[] = {"lagged_positions",
-                                           "rest_positions",
-                                           "dhat",
-                                           "kappa",
-                                           "dmin",
-                                           "mu_s",
-                                           "mu_k"};
-#define N_GLOBALS (sizeof global_names / sizeof global_names[0])
+#define F(field) offsetof(build_input, field)
+#define G(field) offsetof(build_type, field)
+#define PV NPZ_TYPE(FRICL_STENCIL_PV)
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int
-bad_input(const build_input *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "%s: %s: ", b->cmd, b->path);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return EXIT_USAGE;
-}
-
-static int out_of_memory(const build_input *b, const char *what) {
-  fprintf(stderr, "%s: out of memory (%s)\n", b->cmd, what);
-  return EXIT_RUNTIME;
-}
-
-/* ------------------------------------------------------------ names */
-
-static int known_name(const char *name, const char *const *extra) {
-  for (size_t i = 0; extra && extra[i]; ++i)
-    if (strcmp(name, extra[i]) == 0)
-      return 1;
-  for (size_t i = 0; i < N_GLOBALS; ++i)
-    if (strcmp(name, global_names[i]) == 0)
-      return 1;
-  for (int t = 0; t < BUILD_N_TYPES; ++t) {
-    const char *tn = fricl_stencil_name((fricl_stencil)t);
-    const size_t tl = strlen(tn);
-    if (strncmp(name, tn, tl) != 0)
-      continue;
-    if (name[tl] == '\0')
-      return 1;
-    if (name[tl] != '_')
-      continue;
-    const size_t nf = t == FRICL_STENCIL_PV ? N_TYPE_FIELDS : 4;
-    for (size_t f = 0; f < nf; ++f)
-      if (strcmp(name + tl + 1, type_fields[f]) == 0)
-        return 1;
-  }
-  return 0;
-}
-
-static int check_names(const build_input *b, const npz_archive *in,
-                       const char *const *extra) {
-  for (size_t i = 0; i < in->count; ++i) {
-    const char *name = in->members[i].name;
-    if (!known_name(name, extra))
-      return bad_input(b,
-                       "unknown array '%s' (the build schema has "
-                       "lagged_positions, rest_positions, dhat, kappa, dmin, "
-                       "mu_s, mu_k and per stencil type T in vv ev ee fv pv: "
-                       "T, T_dmin, T_weight, T_mu_s, T_mu_k, pv_plane_normal, "
-                       "pv_plane_offset; see 'fricl build --help')",
-                       name);
-  }
-  for (size_t i = 0; i < in->count; ++i) {
-    const char *name = in->members[i].name;
-    for (int t = 0; t < BUILD_N_TYPES; ++t) {
-      const char *tn = fricl_stencil_name((fricl_stencil)t);
-      const size_t tl = strlen(tn);
-      if (strncmp(name, tn, tl) == 0 && name[tl] == '_' &&
-          known_name(name, NULL) && !npz_find(in, tn))
-        return bad_input(b,
-                         "array '%s' is given but '%s' (the vertex ids of "
-                         "the %s contacts) is missing",
-                         name, tn, tn);
-    }
-  }
-  return 0;
-}
-
-/* ----------------------------------------------------------- arrays */
-
-/* The real array `name` of exactly this shape, converted. *out stays NULL
- * when it is absent and optional: npz_read_real, reported for this
- * command. */
-static int get_real(const build_input *b, const npz_archive *in,
-                    const char *name, int required, int ndim,
-                    const size_t *shape, const char *what, void **out) {
-  char msg[512];
-  const int rc = npz_read_real(in, name, required, ndim, shape, what,
-                               b->precision, out, msg, sizeof msg);
-  if (rc == 2)
-    return bad_input(b, "%s", msg);
-  return rc ? out_of_memory(b, name) : 0;
-}
-
-/* A scalar (shape () or (1,), real or integer). *present = 0 when absent
- * and optional. */
-static int get_scalar(const build_input *b, const npz_archive *in,
-                      const char *name, int required, const char *what,
-                      double *value, int *present) {
+/* mu_s / mu_k: a scalar, or (n,) per vertex. */
+static int read_mu(npz_reader *r, const npz_row *row, const npz_member *mb,
+                   void *dst, size_t m) {
+  build_input *b = dst;
   char got[128];
-  *present = 0;
-  const npz_member *mb = npz_find(in, name);
-  if (!mb) {
-    if (required)
-      return bad_input(b, "required array '%s' (a scalar: %s) is missing", name,
-                       what);
-    return 0;
-  }
-  const npy_array *a = &mb->array;
-  const npy_dtype dt = a->info.dtype;
-  if (!npy_is_real(dt) && dt != NPY_I4 && dt != NPY_I8)
-    return bad_input(b, "array '%s': dtype '%s' is not a real or integer", name,
-                     npy_dtype_descr(dt));
-  if (a->info.count != 1 || a->info.ndim > 1)
-    return bad_input(
-        b, "array '%s': expected a scalar (shape () or (1,)), got %s", name,
-        npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
-  *value = npy_is_real(dt) ? npy_real_at(a, 0) : (double)npy_int_at(a, 0);
-  *present = 1;
-  return 0;
-}
-
-/* mu_s / mu_k: a scalar, or (n,) per vertex. *present = 0 when absent. */
-static int get_mu(build_input *b, const npz_archive *in, const char *name,
-                  double *scalar, void **vertex, int *present) {
-  char got[128];
-  *present = 0;
-  const npz_member *mb = npz_find(in, name);
+  (void)m;
   if (!mb)
     return 0;
   const npy_array *a = &mb->array;
-  if (a->info.ndim == 1 && a->info.shape[0] == b->n && b->n != 1) {
+  if (a->info.ndim == 1 && a->info.shape[0] == r->n && r->n != 1) {
+    void **vertex = row->offset == F(mu_s) ? &b->vertex_mu_s : &b->vertex_mu_k;
     if (!npy_is_real(a->info.dtype))
-      return bad_input(b, "array '%s': dtype '%s' is not float64 or float32",
-                       name, npy_dtype_descr(a->info.dtype));
-    if (!(*vertex = npy_real_copy(a, b->precision)))
-      return out_of_memory(b, name);
-    *present = 1;
+      return npz_bad_input(r,
+                           "array '%s': dtype '%s' is not float64 or float32",
+                           row->name, npy_dtype_descr(a->info.dtype));
+    if (!(*vertex = npy_real_copy(a, r->precision)))
+      return npz_out_of_memory(r, row->name);
     return 0;
   }
   if (a->info.count != 1 || a->info.ndim > 1)
-    return bad_input(
-        b,
+    return npz_bad_input(
+        r,
         "array '%s': expected a scalar or shape (n,) = (%zu,) (one per "
         "vertex), got %s",
-        name, b->n,
+        row->name, r->n,
         npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
-  return get_scalar(b, in, name, 1, "", scalar, present);
+  return npz_read_scalar(r, mb, 1, (double *)(void *)((char *)b + row->offset));
 }
 
-static int read_positions(build_input *b, const npz_archive *in) {
-  char got[128];
-  const npz_member *mb = npz_find(in, "lagged_positions");
-  if (!mb)
-    return bad_input(b,
-                     "required array 'lagged_positions' (n, dim) is missing");
-  const npy_array *a = &mb->array;
-  if (!npy_is_real(a->info.dtype))
-    return bad_input(b,
-                     "array 'lagged_positions': dtype '%s' is not float64 "
-                     "or float32",
-                     npy_dtype_descr(a->info.dtype));
-  if (a->info.ndim != 2 || (a->info.shape[1] != 2 && a->info.shape[1] != 3))
-    return bad_input(
-        b,
-        "array 'lagged_positions': expected shape (n, dim) with dim 2 or 3, "
-        "got %s",
-        npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
-  b->n = a->info.shape[0];
-  b->dim = (int)a->info.shape[1];
-  if (b->n > (size_t)INT32_MAX)
-    return bad_input(b,
-                     "array 'lagged_positions': %zu vertices exceed the "
-                     "int32 vertex ids",
-                     b->n);
-  if (!(b->lagged = npy_real_copy(a, b->precision)))
-    return out_of_memory(b, "lagged_positions");
-  const size_t shape[2] = {b->n, (size_t)b->dim};
-  return get_real(b, in, "rest_positions", 0, 2, shape,
-                  "rest positions, like lagged_positions", &b->rest);
-}
+static const npz_row globals[] = {
+    {.name = "lagged_positions",
+     .kind = NPZ_POSITIONS,
+     .flags = NPZ_REQUIRED,
+     .offset = F(lagged)},
+    {.name = "rest_positions",
+     .kind = NPZ_REAL,
+     .shape = "n, dim",
+     .offset = F(rest),
+     .what = "rest positions, like lagged_positions"},
+    {.name = "dhat",
+     .kind = NPZ_SCALAR,
+     .flags = NPZ_REQUIRED,
+     .offset = F(dhat),
+     .what = "the barrier activation distance, not squared"},
+    {.name = "kappa",
+     .kind = NPZ_SCALAR,
+     .flags = NPZ_REQUIRED,
+     .offset = F(kappa),
+     .what = "the barrier stiffness"},
+    {.name = "dmin",
+     .kind = NPZ_SCALAR,
+     .offset = F(dmin),
+     .what = "minimum distance"},
+    {.name = "mu_s", .kind = NPZ_CUSTOM, .offset = F(mu_s), .read = read_mu},
+    {.name = "mu_k", .kind = NPZ_CUSTOM, .offset = F(mu_k), .read = read_mu},
+};
 
-static int read_ids(build_input *b, const npz_archive *in, build_type *g) {
-  char msg[256];
-  const int rc =
-      npy_read_vertex_ids(&npz_find(in, g->tname)->array, g->tname, g->k, b->n,
-                          "lagged_positions", &g->ids, &g->m, msg, sizeof msg);
-  if (rc == 1)
-    return out_of_memory(b, g->tname);
-  return rc ? bad_input(b, "%s", msg) : 0;
-}
+static const npz_row fields[] = {
+    {.name = "plane_normal",
+     .kind = NPZ_REAL,
+     .shape = "m, dim",
+     .flags = NPZ_REQUIRED,
+     .types = PV,
+     .offset = G(plane_normal),
+     .what = "the plane normal n of each pv contact"},
+    {.name = "plane_offset",
+     .kind = NPZ_REAL,
+     .shape = "m",
+     .flags = NPZ_REQUIRED,
+     .types = PV,
+     .offset = G(plane_offset),
+     .what = "the plane offset c: the plane is n.x + c = 0"},
+    {.name = "dmin",
+     .kind = NPZ_REAL,
+     .shape = "m",
+     .types = NPZ_ALL_TYPES,
+     .offset = G(dmin),
+     .what = "per-contact dmin"},
+    {.name = "weight",
+     .kind = NPZ_REAL,
+     .shape = "m",
+     .types = NPZ_ALL_TYPES,
+     .offset = G(weight),
+     .what = "per-contact weight"},
+    {.name = "mu_s",
+     .kind = NPZ_REAL,
+     .shape = "m",
+     .types = NPZ_ALL_TYPES,
+     .offset = G(mu_s),
+     .what = "per-contact mu_s"},
+    {.name = "mu_k",
+     .kind = NPZ_REAL,
+     .shape = "m",
+     .types = NPZ_ALL_TYPES,
+     .offset = G(mu_k),
+     .what = "per-contact mu_k"},
+};
 
-static int read_type(build_input *b, const npz_archive *in, build_type *g) {
-  char name[64];
-  const size_t m = g->m, dim = (size_t)b->dim;
-  const size_t s1[1] = {m}, s2[2] = {m, dim};
-  int rc;
-#define FIELD(f) (snprintf(name, sizeof name, "%s_%s", g->tname, f), name)
-  if (g->type == FRICL_STENCIL_PV &&
-      ((rc = get_real(b, in, "pv_plane_normal", 1, 2, s2,
-                      "the plane normal n of each pv contact",
-                      &g->plane_normal)) != 0 ||
-       (rc = get_real(b, in, "pv_plane_offset", 1, 1, s1,
-                      "the plane offset c: the plane is n.x + c = 0",
-                      &g->plane_offset)) != 0))
-    return rc;
-  if ((rc = get_real(b, in, FIELD("dmin"), 0, 1, s1, "per-contact dmin",
-                     &g->dmin)) != 0 ||
-      (rc = get_real(b, in, FIELD("weight"), 0, 1, s1, "per-contact weight",
-                     &g->weight)) != 0 ||
-      (rc = get_real(b, in, FIELD("mu_s"), 0, 1, s1, "per-contact mu_s",
-                     &g->mu_s)) != 0 ||
-      (rc = get_real(b, in, FIELD("mu_k"), 0, 1, s1, "per-contact mu_k",
-                     &g->mu_k)) != 0)
-    return rc;
-#undef FIELD
-  const size_t esz = b->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
+/* After a type's inputs: its outputs, and its mu, per vertex or per
+ * contact. */
+static int type_done(npz_reader *r, void *input, void *type) {
+  build_type *g = type;
+  (void)input;
+  const size_t m = g->m, dim = (size_t)r->dim;
+  const size_t esz = r->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
   const size_t cp = cli_mul3(m, g->nb, esz);
   const size_t basis = cli_mul3(m, dim * (dim - 1), esz);
   if (cp == SIZE_MAX || basis == SIZE_MAX ||
@@ -249,55 +129,38 @@ static int read_type(build_input *b, const npz_archive *in, build_type *g) {
       !(g->mu_s_out = cli_alloc_array(m, esz)) ||
       !(g->mu_k_out = cli_alloc_array(m, esz)) ||
       !(g->status = cli_alloc_array(m, 1)))
-    return out_of_memory(b, g->tname);
+    return npz_out_of_memory(r, g->tname);
+  for (int k = 0; k < 2; ++k) {
+    const char *mu = k == 0 ? "mu_s" : "mu_k";
+    if (!npz_find(r->in, mu) && !(k == 0 ? g->mu_s : g->mu_k))
+      return npz_bad_input(r,
+                           "required array '%s' (a scalar, or (n,) per "
+                           "vertex) is missing and '%s_%s' does not give it "
+                           "per contact",
+                           mu, g->tname, mu);
+  }
   return 0;
 }
 
+static const npz_schema schema = {
+    globals,
+    sizeof globals / sizeof globals[0],
+    fields,
+    sizeof fields / sizeof fields[0],
+    NPZ_TYPES(build_input, g, build_type),
+    type_done,
+    "the build schema has lagged_positions, rest_positions, dhat, kappa, "
+    "dmin, mu_s, mu_k and per stencil type T in vv ev ee fv pv: T, T_dmin, "
+    "T_weight, T_mu_s, T_mu_k, pv_plane_normal, pv_plane_offset; see 'fricl "
+    "build --help'"};
+
 int build_input_read(build_input *b, const npz_archive *in,
                      const char *const *extra) {
-  int rc, have;
-  if ((rc = check_names(b, in, extra)) != 0 ||
-      (rc = read_positions(b, in)) != 0 ||
-      (rc = get_scalar(b, in, "dhat", 1,
-                       "the barrier activation distance, not squared", &b->dhat,
-                       &have)) != 0 ||
-      (rc = get_scalar(b, in, "kappa", 1, "the barrier stiffness", &b->kappa,
-                       &have)) != 0 ||
-      (rc = get_scalar(b, in, "dmin", 0, "minimum distance", &b->dmin,
-                       &have)) != 0)
-    return rc;
-  int have_mu[2];
-  if ((rc = get_mu(b, in, "mu_s", &b->mu_s, &b->vertex_mu_s, &have_mu[0])) !=
-          0 ||
-      (rc = get_mu(b, in, "mu_k", &b->mu_k, &b->vertex_mu_k, &have_mu[1])) != 0)
-    return rc;
-  for (int t = 0; t < BUILD_N_TYPES; ++t) {
-    build_type *g = &b->g[t];
-    g->type = (fricl_stencil)t;
-    g->tname = fricl_stencil_name(g->type);
-    g->k = (size_t)fricl_stencil_vertex_count(g->type);
-    g->nb = (size_t)fricl_stencil_coord_count(g->type);
-    if (!npz_find(in, g->tname))
-      continue;
-    g->present = 1;
-    if (b->dim == 2 &&
-        (g->type == FRICL_STENCIL_EE || g->type == FRICL_STENCIL_FV))
-      return bad_input(b,
-                       "array '%s': %s contacts exist only in 3-D, but "
-                       "lagged_positions is 2-D",
-                       g->tname, g->tname);
-    if ((rc = read_ids(b, in, g)) != 0 || (rc = read_type(b, in, g)) != 0)
-      return rc;
-    for (int k = 0; k < 2; ++k)
-      if (!have_mu[k] && !(k == 0 ? g->mu_s : g->mu_k))
-        return bad_input(b,
-                         "required array '%s' (a scalar, or (n,) per vertex) "
-                         "is missing and '%s_%s' does not give it per "
-                         "contact",
-                         k == 0 ? "mu_s" : "mu_k", g->tname,
-                         k == 0 ? "mu_s" : "mu_k");
-  }
-  return 0;
+  npz_reader r = {b->cmd, b->path, NULL, b->precision, in, NULL, 0, 0};
+  const int rc = npz_schema_read(&r, &schema, b, extra);
+  b->n = r.n;
+  b->dim = r.dim;
+  return rc;
 }
 
 /* -------------------------------------------------------------- run */

@@ -3,6 +3,7 @@
 #define FRICL_CLI_ARGS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "fricl/fricl.h"
 
@@ -25,36 +26,22 @@ void cli_split_option(int argc, char **argv, int *i, const char **name,
                       int *name_len, const char **value);
 
 /*
- * The grammar of the NPZ commands: one input path, "-o OUT", value options
- * "--name VALUE" / "--name=VALUE" (each at most once; option 0 is --out)
- * and flags without a value. For each argument after argv[0]: `flag`
- * applies a flag (returns 1 if arg was one), `apply` applies value option
- * `opt`. Messages end with `hint`. @return 0, or -1 with err set.
- */
-typedef int (*cli_flag_fn)(void *args, const char *arg);
-typedef int (*cli_apply_fn)(void *args, int opt, const char *value, char *err,
-                            size_t err_size);
-int cli_parse_options(int argc, char **argv, const char *const *option_names,
-                      int n_options, const char *hint, void *args,
-                      cli_flag_fn flag, cli_apply_fn apply,
-                      const char **in_path, int *seen, char *err,
-                      size_t err_size);
-
-/*
- * The same grammar described by a table: one row per option, the field of
- * the command's argument struct it sets (by offset) and how its value is
- * read. Row 0 must be "--out" (also spelt "-o"). Flags (CLI_FLAG) take no
- * value and set an int to 1; `alias` is a second spelling ("-v").
+ * A command's options as a table: one row per option, the field of the
+ * command's argument struct it sets (by offset) and how its value is read.
+ * Value options are "--name VALUE" or "--name=VALUE"; flags (CLI_FLAG) take
+ * no value and set an int to 1, and `alias` is a second spelling ("-v").
  */
 typedef enum cli_kind {
   CLI_FLAG,      /* int = 1 */
   CLI_STRING,    /* const char * borrowed from argv */
-  CLI_PRECISION, /* fricl_precision: f64 | f32 */
+  CLI_PRECISION, /* fricl_precision by name: f64 | f32 */
   CLI_PSD,       /* fricl_psd by name */
   CLI_BLEND,     /* fricl_mu_blend by name */
   CLI_PROFILE,   /* fricl_mu_profile by name */
   CLI_CHOICE,    /* int: the index of the value in `choices` */
-  CLI_INT        /* int in [min, max] */
+  CLI_INT,       /* int in [min, max] */
+  CLI_DOUBLE,    /* double, all of the value read by cli_parse_double */
+  CLI_CUSTOM     /* the grammar's `custom` reads it; may be repeated */
 } cli_kind;
 
 typedef struct cli_option {
@@ -63,23 +50,106 @@ typedef struct cli_option {
   cli_kind kind;
   size_t offset;
   const char *const *choices; /* CLI_CHOICE: NULL-terminated */
-  const char *expected;       /* CLI_CHOICE, CLI_INT: "not ..." message */
+  const char *expected;       /* CLI_INT: "not ..." (choices: NULL says
+                                 "not a, b or c") */
   long min, max;              /* CLI_INT */
 } cli_option;
 
-/* Parse argv with @p table (@p n rows); seen[row] is set for each value
- * option given. @return 0, or -1 with err set. */
-int cli_parse_table(int argc, char **argv, const cli_option *table, int n,
-                    const char *hint, void *args, const char **in_path,
-                    int *seen, char *err, size_t err_size);
+/* The options several commands spell alike, one row each, for an argument
+ * struct Args with the field they set. */
+#define CLI_ROW_(name, alias, kind, Args, field)                               \
+  { name, alias, kind, offsetof(Args, field), NULL, NULL, 0, 0 }
+#define CLI_OPT_OUT(Args) CLI_ROW_("--out", NULL, CLI_STRING, Args, out_path)
+#define CLI_OPT_DEVICE(Args)                                                   \
+  CLI_ROW_("--device", NULL, CLI_STRING, Args, device)
+#define CLI_OPT_VERBOSE(Args)                                                  \
+  CLI_ROW_("--verbose", "-v", CLI_FLAG, Args, verbose)
+#define CLI_OPT_COMPRESS(Args)                                                 \
+  CLI_ROW_("--compress", NULL, CLI_FLAG, Args, compress)
+#define CLI_OPT_PRECISION(Args)                                                \
+  CLI_ROW_("--precision", NULL, CLI_PRECISION, Args, precision)
+#define CLI_OPT_PSD(Args) CLI_ROW_("--psd", NULL, CLI_PSD, Args, psd)
+#define CLI_OPT_PROFILE(Args)                                                  \
+  CLI_ROW_("--mu-profile", NULL, CLI_PROFILE, Args, profile)
+#define CLI_OPT_BLEND(Args) CLI_ROW_("--blend", NULL, CLI_BLEND, Args, blend)
+#define CLI_OPT_PHYSICAL_BARRIER(Args)                                         \
+  CLI_ROW_("--physical-barrier", NULL, CLI_FLAG, Args, physical_barrier)
+#define CLI_OPT_IPCTK_ABS(Args)                                                \
+  CLI_ROW_("--ipctk-abs", NULL, CLI_FLAG, Args, ipctk_abs)
+#define CLI_OPT_CHECK_BASIS(Args)                                              \
+  CLI_ROW_("--check-basis", NULL, CLI_FLAG, Args, check_basis)
+/* The first four rows of every NPZ command: --out (row 0, also -o),
+ * --device, --verbose and --compress. */
+#define CLI_NPZ_OPTIONS(Args)                                                  \
+  CLI_OPT_OUT(Args), CLI_OPT_DEVICE(Args), CLI_OPT_VERBOSE(Args),              \
+      CLI_OPT_COMPRESS(Args)
 
-/* The checks every NPZ command ends with: an input and -o/--out. */
-int cli_require_in_out(const char *in_path, const char *out_path,
-                       const char *hint, char *err, size_t err_size);
+/* Reads the value of a CLI_CUSTOM row into args. @return 0, or -1 with
+ * err set. */
+typedef int (*cli_custom_fn)(void *args, const cli_option *o, const char *value,
+                             char *err, size_t err_size);
 
-/* --precision VALUE: "f64" or "f32". @return 0, or -1 with err set. */
-int cli_parse_precision(const char *value, fricl_precision *precision,
-                        char *err, size_t err_size);
+/* After the options: checks that involve several of them (seen[row] is
+ * set for each value option given). @return 0, or -1 with err set. */
+typedef int (*cli_check_fn)(void *args, const int *seen, char *err,
+                            size_t err_size);
+
+/*
+ * A command's whole grammar. With `input`, one word that is not an option
+ * is the input path (the NPZ commands: row 0 is then "--out", also spelt
+ * "-o", and both are required); without, every word must be an option. A
+ * value option may be given once, unless `repeat` (the last one wins);
+ * CLI_CUSTOM rows always may, their reader decides. Every message ends
+ * with `hint`.
+ */
+typedef struct cli_grammar {
+  const cli_option *table;
+  int n; /* rows, at most CLI_MAX_OPTIONS */
+  const char *hint;
+  int input;
+  int repeat;
+  cli_custom_fn custom;
+  const void *defaults; /* the arguments before any option (NULL: as */
+  size_t size;          /* the caller left them), of this size */
+  size_t in_path;       /* with input: the fields of the input and of */
+  size_t out_path;      /* --out (const char *) */
+  cli_check_fn check;   /* NULL: none */
+} cli_grammar;
+
+#define CLI_MAX_OPTIONS 32
+
+/* The grammar of an NPZ command whose argument struct Args has in_path and
+ * out_path. */
+#define CLI_NPZ_GRAMMAR(Args, options, hint, defaults, check)                  \
+  {                                                                            \
+    options, (int)(sizeof options / sizeof options[0]), hint, 1, 0, NULL,      \
+        &(defaults), sizeof(Args), offsetof(Args, in_path),                    \
+        offsetof(Args, out_path), check                                        \
+  }
+
+/* Parse argv[1..argc) with @p g into @p args (its defaults first; then
+ * g->check, then the input and --out required). @return 0, or -1 with a
+ * one-line message (no trailing newline) in err. */
+int cli_parse_args(const cli_grammar *g, int argc, char **argv, void *args,
+                   char *err, size_t err_size);
+
+/*
+ * A subcommand of a tool: either a main of its own, or a grammar, the
+ * --help text (printed when -h or --help is anywhere) and what runs on the
+ * parsed arguments. argv[0] is the subcommand's name.
+ */
+typedef struct cli_command {
+  const char *name; /* "build" */
+  int (*main)(int argc, char **argv);
+  const cli_grammar *grammar;
+  void (*help)(FILE *f);
+  int (*run)(const void *args);
+} cli_command;
+
+/* Run @p c as `tool name ...`: messages start with "tool name: ".
+ * @return the exit status. */
+int cli_command_main(const cli_command *c, const char *tool, int argc,
+                     char **argv);
 
 /* 1 when argv holds -h or --help anywhere after argv[0]. */
 int cli_wants_help(int argc, char **argv);

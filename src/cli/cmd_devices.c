@@ -149,7 +149,7 @@ static void print_default(const fricl_device_info *infos, size_t count) {
            env);
 }
 
-int cmd_devices_main(int argc, char **argv) {
+static int devices_main(int argc, char **argv) {
   if (cli_wants_help(argc, argv)) {
     print_help(stdout);
     return 0;
@@ -183,3 +183,5 @@ int cmd_devices_main(int argc, char **argv) {
     return 1;
   return fflush(stdout) == 0 ? 0 : 1;
 }
+
+const cli_command cmd_devices = {"devices", devices_main, NULL, NULL, NULL};

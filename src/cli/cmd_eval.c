@@ -1,42 +1,22 @@
 /* cmd_eval.c - `fricl eval`: read y from an NPY file, evaluate the requested
  * terms with fricl_scalar_eval, write them as one NPY file atomically. */
-#include <float.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "cli_run.h"
 #include "commands.h"
 #include "eval_args.h"
 #include "fricl/fricl.h"
 #include "npy.h"
+#include "npz_input.h"
 #include "same_file.h"
-
-#define EXIT_RUNTIME 1
-#define EXIT_USAGE 2
 
 /* Rows interleaved per block when writing an (n, T) array: bounds the extra
  * memory to a few hundred KiB instead of a second copy of all outputs. */
 #define INTERLEAVE_ROWS 4096
-
-/*
- * double -> float, rounded to nearest, without the undefined behaviour C
- * gives an out-of-range conversion (C11 6.3.1.5): magnitudes at or beyond
- * the midpoint between FLT_MAX and 2^128 round to infinity (the tie goes to
- * the even 2^128), smaller ones are in range and convert normally.
- */
-static float double_to_float(double v) {
-  const double overflow_threshold = (double)FLT_MAX + 0x1p103;
-  if (isnan(v))
-    return signbit(v) ? -NAN : NAN;
-  if (v >= overflow_threshold)
-    return INFINITY;
-  if (v <= -overflow_threshold)
-    return -INFINITY;
-  return (float)v;
-}
 
 /* y in the working precision: the input's own data when the dtypes match
  * (*owned stays NULL), else a converted copy that the caller frees. */
@@ -61,7 +41,7 @@ static int input_in_precision(const npy_array *in, fricl_precision prec,
       return -1;
     const double *s = in->data;
     for (size_t i = 0; i < n; ++i)
-      d[i] = double_to_float(s[i]);
+      d[i] = cli_double_to_float(s[i]);
     *y = *owned = d;
   }
   return 0;
@@ -111,17 +91,8 @@ static npy_status write_result(FILE *f, npy_dtype dtype, size_t esz, size_t n,
   return st;
 }
 
-static fricl_status create_context(const eval_args *a, fricl_context **ctx,
-                                   char *msg, size_t msg_size) {
-  fricl_context_params params;
-  fricl_context_params_init(&params);
-  params.device = a->device;
-  params.error_buffer = msg;
-  params.error_buffer_size = msg_size;
-  return fricl_context_create(ctx, &params);
-}
-
-static int run_eval(const eval_args *a) {
+static int run_eval(const void *args) {
+  const eval_args *a = args;
   int rc = EXIT_RUNTIME;
   npy_array in;
   npy_error nerr;
@@ -132,7 +103,6 @@ static int run_eval(const eval_args *a) {
   fricl_scalar_batch batch;
   fricl_status st;
   const void *y = NULL;
-  char msg[512] = "";
   const size_t esz = a->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
   const npy_dtype dtype = a->precision == FRICL_F32 ? NPY_F4 : NPY_F8;
   size_t n = 0;
@@ -163,19 +133,14 @@ static int run_eval(const eval_args *a) {
 
   /* 2. The output, before OpenCL starts: fail early on an unwritable
    * directory, and atomic_file reads the umask while single-threaded. */
-  if (atomic_file_open(&out, a->out_path, msg, sizeof msg) != 0) {
-    fprintf(stderr, "fricl eval: %s: %s\n", a->out_path, msg);
+  if (cli_output_open("fricl eval", &out, a->out_path) != 0)
     goto done;
-  }
 
   /* 3. Evaluate. INVALID_ARGUMENT can only come from the user's values
    * (device spec, eps_v, mu_s, mu_k): a usage error. */
-  st = create_context(a, &ctx, msg, sizeof msg);
-  if (st != FRICL_STATUS_OK) {
-    fprintf(stderr, "fricl eval: %s: %s\n", fricl_status_string(st), msg);
-    rc = st == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
+  if ((rc = cli_context_open("fricl eval", a->device, &ctx)) != 0)
     goto done;
-  }
+  rc = EXIT_RUNTIME;
   fricl_scalar_batch_init(&batch);
   batch.precision = a->precision;
   batch.mu_profile = a->profile;
@@ -194,25 +159,16 @@ static int run_eval(const eval_args *a) {
   }
   st = fricl_scalar_eval(ctx, &batch);
   if (st != FRICL_STATUS_OK) {
-    fprintf(stderr, "fricl eval: %s: %s%s\n", fricl_status_string(st),
-            fricl_context_last_error(ctx),
-            st == FRICL_STATUS_NO_FP64 ? " (try --precision f32)" : "");
-    rc = st == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
+    rc = cli_library_error("fricl eval", ctx, st, NULL);
     goto done;
   }
   if (a->verbose)
     cli_report_backend("fricl eval", ctx);
 
   /* 4. Write and publish. */
-  if (write_result(out.fp, dtype, esz, n, a->nterms, outs, &nerr) != NPY_OK) {
-    fprintf(stderr, "fricl eval: %s: %s\n", a->out_path, nerr.msg);
-    goto done;
-  }
-  if (atomic_file_commit(&out, msg, sizeof msg) != 0) {
-    fprintf(stderr, "fricl eval: %s: %s\n", a->out_path, msg);
-    goto done;
-  }
-  rc = 0;
+  rc = cli_publish("fricl eval", &out, a->out_path,
+                   write_result(out.fp, dtype, esz, n, a->nterms, outs, &nerr),
+                   &nerr);
 done:
   atomic_file_abort(&out); /* removes the temporary file unless committed */
   fricl_context_destroy(ctx);
@@ -223,16 +179,5 @@ done:
   return rc;
 }
 
-int cmd_eval_main(int argc, char **argv) {
-  eval_args args;
-  char err[512] = "";
-  if (eval_args_parse(argc, argv, &args, err, sizeof err) != 0) {
-    fprintf(stderr, "fricl eval: %s\n", err);
-    return EXIT_USAGE;
-  }
-  if (args.help) {
-    eval_print_help(stdout);
-    return 0;
-  }
-  return run_eval(&args);
-}
+const cli_command cmd_eval = {"eval", NULL, &eval_grammar, eval_print_help,
+                              run_eval};

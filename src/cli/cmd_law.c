@@ -3,6 +3,7 @@
  * --list`. Outputs and the state file are written atomically. */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,13 +11,13 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "cli_run.h"
 #include "commands.h"
 #include "fricl/fricl.h"
 #include "npy.h"
+#include "npz_input.h"
 #include "same_file.h"
 
-#define EXIT_RUNTIME 1
-#define EXIT_USAGE 2
 #define MAX_KV 256
 
 static void print_help(FILE *f) {
@@ -100,17 +101,85 @@ typedef struct {
   const char *kv[MAX_KV];
   int nkv;
   uint32_t options;
-  const char *in, *x, *normal, *state, *dstate_out, *out, *device;
+  const char *in, *x, *normal, *state, *dstate_out, *out_path, *device;
   int have_integ;
   fricl_integrator integ;
   double h;
   int have_h;
-  fricl_precision prec;
+  fricl_precision precision;
   int verbose;
 } law_args;
 
+#define F(field) offsetof(law_args, field)
+
+/* --param, --option and --integrator are CLI_CUSTOM rows (read_custom);
+ * whether OPT_INTEGRATOR and OPT_H were given is read from seen[]. */
+enum { OPT_PARAM, OPT_OPTION, OPT_INTEGRATOR, OPT_H };
+static const cli_option options[] = {
+    {"--param", NULL, CLI_CUSTOM, 0, NULL, NULL, 0, 0},
+    {"--option", NULL, CLI_CUSTOM, 0, NULL, NULL, 0, 0},
+    {"--integrator", NULL, CLI_CUSTOM, F(integ), NULL, NULL, 0, 0},
+    {"--h", NULL, CLI_DOUBLE, F(h), NULL, NULL, 0, 0},
+    {"--in", NULL, CLI_STRING, F(in), NULL, NULL, 0, 0},
+    {"--x", NULL, CLI_STRING, F(x), NULL, NULL, 0, 0},
+    {"--normal", NULL, CLI_STRING, F(normal), NULL, NULL, 0, 0},
+    {"--state", NULL, CLI_STRING, F(state), NULL, NULL, 0, 0},
+    {"--dstate-out", NULL, CLI_STRING, F(dstate_out), NULL, NULL, 0, 0},
+    CLI_OPT_OUT(law_args),
+    CLI_OPT_DEVICE(law_args),
+    CLI_OPT_PRECISION(law_args),
+    CLI_OPT_VERBOSE(law_args),
+};
+#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
+
+static int read_custom(void *args, const cli_option *o, const char *value,
+                       char *err, size_t es) {
+  law_args *a = args;
+  if (o == &options[OPT_PARAM]) {
+    if (a->nkv == MAX_KV) {
+      snprintf(err, es, "too many --param options");
+      return -1;
+    }
+    a->kv[a->nkv++] = value;
+    return 0;
+  }
+  if (o == &options[OPT_OPTION]) {
+    uint32_t bit;
+    if (fricl_law_option_from_name(value, &bit) != FRICL_STATUS_OK) {
+      snprintf(err, es, "unknown option '%s'", value);
+      return -1;
+    }
+    a->options |= bit;
+    return 0;
+  }
+  if (fricl_integrator_from_name(value, &a->integ) != FRICL_STATUS_OK) {
+    snprintf(err, es, "unknown integrator '%s' (euler, rk4, exp)", value);
+    return -1;
+  }
+  return 0;
+}
+
+static int check(void *args, const int *seen, char *err, size_t es) {
+  law_args *a = args;
+  a->have_integ = seen[OPT_INTEGRATOR];
+  a->have_h = seen[OPT_H];
+  if (!a->out_path) {
+    snprintf(err, es, "--out is required");
+    return -1;
+  }
+  return 0;
+}
+
+/* argv[1] is the law; the options follow (a repeated one: the last wins,
+ * --param and --option accumulate). */
 static int parse_args(int argc, char **argv, law_args *a, char *err,
                       size_t es) {
+  static const cli_grammar grammar = {.table = options,
+                                      .n = N_OPTIONS,
+                                      .hint = " (see 'fricl law --help')",
+                                      .repeat = 1,
+                                      .custom = read_custom,
+                                      .check = check};
   memset(a, 0, sizeof *a);
   if (argc < 2 || argv[1][0] == '-') {
     snprintf(err, es, "missing law NAME (see 'fricl law --list')");
@@ -120,84 +189,7 @@ static int parse_args(int argc, char **argv, law_args *a, char *err,
     snprintf(err, es, "unknown law '%s' (see 'fricl law --list')", argv[1]);
     return -1;
   }
-  for (int i = 2; i < argc; ++i) {
-    if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0) {
-      a->verbose = 1;
-      continue;
-    }
-    if (strncmp(argv[i], "--", 2) != 0) {
-      snprintf(err, es, "unexpected argument '%s'", argv[i]);
-      return -1;
-    }
-    const char *name, *value;
-    int len;
-    cli_split_option(argc, argv, &i, &name, &len, &value);
-#define IS(s) (len == (int)strlen(s) && strncmp(name, s, (size_t)len) == 0)
-    if (!value) {
-      snprintf(err, es, "%.*s needs a value", len, name);
-      return -1;
-    }
-    if (IS("--param")) {
-      if (a->nkv == MAX_KV) {
-        snprintf(err, es, "too many --param options");
-        return -1;
-      }
-      a->kv[a->nkv++] = value;
-    } else if (IS("--option")) {
-      uint32_t o;
-      if (fricl_law_option_from_name(value, &o) != FRICL_STATUS_OK) {
-        snprintf(err, es, "unknown option '%s'", value);
-        return -1;
-      }
-      a->options |= o;
-    } else if (IS("--in")) {
-      a->in = value;
-    } else if (IS("--x")) {
-      a->x = value;
-    } else if (IS("--normal")) {
-      a->normal = value;
-    } else if (IS("--state")) {
-      a->state = value;
-    } else if (IS("--dstate-out")) {
-      a->dstate_out = value;
-    } else if (IS("--out")) {
-      a->out = value;
-    } else if (IS("--device")) {
-      a->device = value;
-    } else if (IS("--integrator")) {
-      if (fricl_integrator_from_name(value, &a->integ) != FRICL_STATUS_OK) {
-        snprintf(err, es, "unknown integrator '%s' (euler, rk4, exp)", value);
-        return -1;
-      }
-      a->have_integ = 1;
-    } else if (IS("--h")) {
-      const char *why = "";
-      if (cli_parse_double(value, &a->h, &why) != 0) {
-        snprintf(err, es, "--h '%s': %s", value, why);
-        return -1;
-      }
-      a->have_h = 1;
-    } else if (IS("--precision")) {
-      if (strcmp(value, "f64") == 0)
-        a->prec = FRICL_F64;
-      else if (strcmp(value, "f32") == 0)
-        a->prec = FRICL_F32;
-      else {
-        snprintf(err, es, "--precision '%s': f64 or f32", value);
-        return -1;
-      }
-    } else {
-      snprintf(err, es, "unknown option '%.*s' (see 'fricl law --help')", len,
-               name);
-      return -1;
-    }
-#undef IS
-  }
-  if (!a->out) {
-    snprintf(err, es, "--out is required");
-    return -1;
-  }
-  return 0;
+  return cli_parse_args(&grammar, argc - 1, argv + 1, a, err, es);
 }
 
 /* ------------------------------------------------------------ arrays */
@@ -213,16 +205,6 @@ static void arr_free(arr *a) {
   npy_array_free(&a->raw);
   free(a->data);
   memset(a, 0, sizeof *a);
-}
-
-static float to_float(double v) {
-  if (isnan(v))
-    return signbit(v) ? -NAN : NAN;
-  if (v >= (double)FLT_MAX + 0x1p103)
-    return INFINITY;
-  if (v <= -((double)FLT_MAX + 0x1p103))
-    return -INFINITY;
-  return (float)v;
 }
 
 /* Read `path` as float64/float32 with 1 or 2 dimensions. */
@@ -262,7 +244,7 @@ static int load(const char *what, const char *path, fricl_precision prec,
                          ? ((const double *)a->raw.data)[i]
                          : (double)((const float *)a->raw.data)[i];
     if (prec == FRICL_F32)
-      ((float *)a->data)[i] = to_float(v);
+      ((float *)a->data)[i] = cli_double_to_float(v);
     else
       ((double *)a->data)[i] = v;
   }
@@ -282,23 +264,13 @@ static int same_shape(const arr *a, const arr *b) {
 static int save(const char *path, fricl_precision prec, int ndim,
                 const size_t *shape, const void *data) {
   atomic_file af;
-  char msg[512];
   npy_error e;
-  if (atomic_file_open(&af, path, msg, sizeof msg) != 0) {
-    fprintf(stderr, "fricl law: %s: %s\n", path, msg);
+  if (cli_output_open("fricl law", &af, path) != 0)
     return EXIT_RUNTIME;
-  }
-  if (npy_write_array(af.fp, prec == FRICL_F32 ? NPY_F4 : NPY_F8, ndim, shape,
-                      data, &e) != NPY_OK) {
-    fprintf(stderr, "fricl law: %s: %s\n", path, e.msg);
-    atomic_file_abort(&af);
-    return EXIT_RUNTIME;
-  }
-  if (atomic_file_commit(&af, msg, sizeof msg) != 0) {
-    fprintf(stderr, "fricl law: %s: %s\n", path, msg);
-    return EXIT_RUNTIME;
-  }
-  return 0;
+  return cli_publish("fricl law", &af, path,
+                     npy_write_array(af.fp, prec == FRICL_F32 ? NPY_F4 : NPY_F8,
+                                     ndim, shape, data, &e),
+                     &e);
 }
 
 /* --------------------------------------------------------- parameters */
@@ -394,9 +366,9 @@ static int check_file_names(const law_args *a) {
     const char *opt, *path;
     int is_out; /* written (the state may be) */
   } f[] = {
-      {"--out", a->out, 1},     {"--dstate-out", a->dstate_out, 1},
-      {"--state", a->state, 1}, {"--in", a->in, 0},
-      {"--x", a->x, 0},         {"--normal", a->normal, 0},
+      {"--out", a->out_path, 1}, {"--dstate-out", a->dstate_out, 1},
+      {"--state", a->state, 1},  {"--in", a->in, 0},
+      {"--x", a->x, 0},          {"--normal", a->normal, 0},
   };
   const int nf = (int)(sizeof f / sizeof f[0]);
   for (int i = 0; i < nf; ++i)
@@ -426,7 +398,7 @@ static int run(const law_args *a) {
     ge[j] = NAN;
   fricl_law_batch b;
   fricl_law_batch_init(&b, a->law);
-  b.precision = a->prec;
+  b.precision = a->precision;
   b.options = a->options;
   size_t m = 0;
   if ((rc = set_params(a, &info, &b, ge, &m)) != 0 ||
@@ -447,7 +419,7 @@ static int run(const law_args *a) {
                     "--x, not both\n");
     goto done;
   }
-  if ((rc = load("--in", primary, a->prec, &in)) != 0)
+  if ((rc = load("--in", primary, a->precision, &in)) != 0)
     goto done;
   rc = EXIT_USAGE;
   const int traj = in.raw.info.ndim == 2;
@@ -458,7 +430,7 @@ static int run(const law_args *a) {
       fprintf(stderr, "fricl law: %s needs positions: --x X.npy\n", info.name);
       goto done;
     }
-    if ((rc = load("--x", a->x, a->prec, &x)) != 0)
+    if ((rc = load("--x", a->x, a->precision, &x)) != 0)
       goto done;
     rc = EXIT_USAGE;
     if (!same_shape(&x, &in)) {
@@ -471,7 +443,7 @@ static int run(const law_args *a) {
       fprintf(stderr, "fricl law: %s has no normal force\n", info.name);
       goto done;
     }
-    if ((rc = load("--normal", a->normal, a->prec, &nrm)) != 0)
+    if ((rc = load("--normal", a->normal, a->precision, &nrm)) != 0)
       goto done;
     rc = EXIT_USAGE;
     const int per_elem = nrm.raw.info.ndim == 1 && nrm.count == n;
@@ -495,7 +467,7 @@ static int run(const law_args *a) {
       fprintf(stderr, "fricl law: %s has no state\n", info.name);
       goto done;
     }
-    if ((rc = load("--state", a->state, a->prec, &st)) != 0)
+    if ((rc = load("--state", a->state, a->precision, &st)) != 0)
       goto done;
     rc = EXIT_USAGE;
     const int ok = (st.raw.info.ndim == 2 && st.raw.info.shape[0] == n &&
@@ -529,14 +501,14 @@ static int run(const law_args *a) {
                     "--integrator\n");
     goto done;
   }
-  const size_t esz = a->prec == FRICL_F32 ? sizeof(float) : sizeof(double);
+  const size_t esz = a->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
   rc = EXIT_RUNTIME;
   if (m) {
     if (!(ge_w = malloc(3 * m * esz)))
       goto done;
     for (size_t j = 0; j < 3 * m; ++j)
-      if (a->prec == FRICL_F32)
-        ((float *)ge_w)[j] = to_float(ge[j]);
+      if (a->precision == FRICL_F32)
+        ((float *)ge_w)[j] = cli_double_to_float(ge[j]);
       else
         ((double *)ge_w)[j] = ge[j];
     b.gms_elements = m;
@@ -560,39 +532,27 @@ static int run(const law_args *a) {
   b.dstate = dstate;
   b.integrator = a->integ;
   b.h = a->h;
-  char msg[512] = "";
-  fricl_context_params cp;
-  fricl_context_params_init(&cp);
-  cp.device = a->device;
-  cp.error_buffer = msg;
-  cp.error_buffer_size = sizeof msg;
-  fricl_status fs = fricl_context_create(&ctx, &cp);
-  if (fs != FRICL_STATUS_OK) {
-    fprintf(stderr, "fricl law: %s: %s\n", fricl_status_string(fs), msg);
-    rc = fs == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
+  if ((rc = cli_context_open("fricl law", a->device, &ctx)) != 0)
     goto done;
-  }
-  fs = stepping ? fricl_law_step(ctx, &b) : fricl_law_eval(ctx, &b);
+  const fricl_status fs =
+      stepping ? fricl_law_step(ctx, &b) : fricl_law_eval(ctx, &b);
   if (fs != FRICL_STATUS_OK) {
-    fprintf(stderr, "fricl law: %s: %s%s\n", fricl_status_string(fs),
-            fricl_context_last_error(ctx),
-            fs == FRICL_STATUS_NO_FP64 ? " (try --precision f32)" : "");
-    rc = fs == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
+    rc = cli_library_error("fricl law", ctx, fs, NULL);
     goto done;
   }
   if (a->verbose)
     cli_report_backend("fricl law", ctx);
   /* Outputs first, the state last: a failure leaves the state file as it
    * was, so the run can be repeated. */
-  if ((rc = save(a->out, a->prec, in.raw.info.ndim, in.raw.info.shape,
+  if ((rc = save(a->out_path, a->precision, in.raw.info.ndim, in.raw.info.shape,
                  force)) != 0)
     goto done;
   if (dstate) {
     const size_t shape[2] = {n, S};
-    if ((rc = save(a->dstate_out, a->prec, 2, shape, dstate)) != 0)
+    if ((rc = save(a->dstate_out, a->precision, 2, shape, dstate)) != 0)
       goto done;
   }
-  if (state_out && (rc = save(a->state, a->prec, st.raw.info.ndim,
+  if (state_out && (rc = save(a->state, a->precision, st.raw.info.ndim,
                               st.raw.info.shape, state_out)) != 0)
     goto done;
   rc = 0;
@@ -609,7 +569,7 @@ done:
   return rc;
 }
 
-int cmd_law_main(int argc, char **argv) {
+static int law_main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "--list") == 0) {
     print_list(stdout);
     return 0;
@@ -626,3 +586,5 @@ int cmd_law_main(int argc, char **argv) {
   }
   return run(&a);
 }
+
+const cli_command cmd_law = {"law", law_main, NULL, NULL, NULL};

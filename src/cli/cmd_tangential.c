@@ -10,17 +10,18 @@
 #include "atomic_file.h"
 #include "build_input.h"
 #include "cli_args.h"
+#include "cli_run.h"
 #include "commands.h"
 #include "fricl/fricl.h"
 #include "npz.h"
 #include "npz_input.h"
+#include "npz_output.h"
 #include "same_file.h"
 #include "tangential_args.h"
 #include "tangential_device.h"
 #include "tangential_input.h"
 
-#define EXIT_RUNTIME 1
-#define EXIT_USAGE 2
+#define CMD "fricl tangential"
 
 #define N_TYPES TANGENTIAL_N_TYPES
 
@@ -71,130 +72,48 @@ static int alloc_outputs(run_state *s) {
   return 0;
 }
 
-static npy_status add_real(npz_writer *w, const run_state *s, const char *name,
-                           int ndim, const size_t *shape, const void *data,
-                           npy_error *err) {
-  return npz_writer_add(w, name,
-                        s->args->precision == FRICL_F32 ? NPY_F4 : NPY_F8, ndim,
-                        shape, data, err);
-}
+/* What write_outputs writes. */
+typedef struct outputs {
+  const run_state *s;
+  const void *potential, *gradient;
+  const npz_coo *hessian; /* --hessian global */
+} outputs;
 
-typedef struct global_hessian {
-  size_t nnz; /* scalar entries */
-  int64_t *rows, *cols;
-  void *values;
-} global_hessian;
-
-static npy_status write_outputs(FILE *f, const run_state *s,
-                                const void *potential, const void *gradient,
-                                const global_hessian *h, npy_error *err) {
-  npz_writer *w = NULL;
-  npy_status st =
-      npz_writer_open(&w, f, s->args->compress ? NPZ_WRITE_DEFLATE : 0u, err);
-  if (st != NPY_OK)
-    return st;
-  const size_t dim = (size_t)s->in.dim, ndofs = s->in.n * dim;
-  st = add_real(w, s, "potential", 0, NULL, potential, err);
-  if (st == NPY_OK)
-    st = add_real(w, s, "gradient", 1, &ndofs, gradient, err);
-  if (st == NPY_OK && h) {
-    const size_t shape[1] = {h->nnz};
-    const int64_t hs[2] = {(int64_t)ndofs, (int64_t)ndofs};
-    const size_t two = 2;
-    st = npz_writer_add(w, "hessian_rows", NPY_I8, 1, shape, h->rows, err);
-    if (st == NPY_OK)
-      st = npz_writer_add(w, "hessian_cols", NPY_I8, 1, shape, h->cols, err);
-    if (st == NPY_OK)
-      st = add_real(w, s, "hessian_values", 1, shape, h->values, err);
-    if (st == NPY_OK)
-      st = npz_writer_add(w, "hessian_shape", NPY_I8, 1, &two, hs, err);
-  }
+static npy_status write_outputs(npz_writer *w, const void *outs,
+                                npy_error *err) {
+  const outputs *o = outs;
+  const run_state *s = o->s;
+  const fricl_precision prec = s->args->precision;
+  const size_t dim = (size_t)s->in.dim;
+  npy_status st = npz_add_potential(w, prec, s->in.n * dim, o->potential,
+                                    o->gradient, o->hessian, err);
   for (int t = 0; t < N_TYPES && st == NPY_OK; ++t) {
     const tangential_group *g = &s->in.g[t];
-    const group_out *o = &s->out[t];
+    const group_out *go = &s->out[t];
     if (!g->present)
       continue;
-    char name[64];
-    const size_t ndof = g->k * dim;
-    snprintf(name, sizeof name, "%s_potential", g->tname);
-    st = add_real(w, s, name, 1, &g->m, o->potential, err);
-    if (st == NPY_OK && o->hessian) {
-      const size_t shape[3] = {g->m, ndof, ndof};
-      snprintf(name, sizeof name, "%s_hessian", g->tname);
-      st = add_real(w, s, name, 3, shape, o->hessian, err);
-    }
-    if (st == NPY_OK && o->gamma) {
+    st = npz_add_contacts(w, prec, g->type, g->m, s->in.dim, go->potential,
+                          go->hessian, err);
+    if (st == NPY_OK && go->gamma) {
       const size_t sg[2] = {g->m, g->k}, sq[2] = {g->m, dim},
                    ss[2] = {g->m, dim * (dim + 1) / 2};
+      char name[64];
       snprintf(name, sizeof name, "%s_gamma", g->tname);
-      st = add_real(w, s, name, 2, sg, o->gamma, err);
+      st = npz_add_real(w, prec, name, 2, sg, go->gamma, err);
       snprintf(name, sizeof name, "%s_grad", g->tname);
       if (st == NPY_OK)
-        st = add_real(w, s, name, 2, sq, o->grad, err);
+        st = npz_add_real(w, prec, name, 2, sq, go->grad, err);
       snprintf(name, sizeof name, "%s_hessian_factored", g->tname);
       if (st == NPY_OK)
-        st = add_real(w, s, name, 2, ss, o->hfac, err);
+        st = npz_add_real(w, prec, name, 2, ss, go->hfac, err);
     }
   }
   if (st == NPY_OK && s->args->build)
     st = build_input_write(w, &s->in.build, err);
-  if (st == NPY_OK)
-    st = npz_writer_finish(w, err);
-  npz_writer_free(w);
   return st;
 }
 
 /* -------------------------------------------------------------- run */
-
-static fricl_status create_context(const tangential_args *a,
-                                   fricl_context **ctx, char *msg,
-                                   size_t msg_size) {
-  fricl_context_params params;
-  fricl_context_params_init(&params);
-  params.device = a->device;
-  params.error_buffer = msg;
-  params.error_buffer_size = msg_size;
-  return fricl_context_create(ctx, &params);
-}
-
-static int library_error(fricl_context *ctx, fricl_status st,
-                         const char *what) {
-  fprintf(stderr, "fricl tangential: %s: %s: %s%s\n", what,
-          fricl_status_string(st), fricl_context_last_error(ctx),
-          st == FRICL_STATUS_NO_FP64 ? " (try --precision f32)" : "");
-  return st == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
-}
-
-/* BSR values -> scalar COO through the plan's CSR. */
-static int expand_global(const run_state *s, const fricl_tangential_plan *plan,
-                         const void *bsr, global_hessian *h) {
-  const size_t dim = (size_t)s->in.dim, nrows = s->in.n * dim;
-  size_t nnz_blocks = 0;
-  if (fricl_tangential_plan_bsr(plan, NULL, &nnz_blocks, NULL, NULL) !=
-      FRICL_STATUS_OK)
-    return out_of_memory("plan");
-  h->nnz = cli_mul3(nnz_blocks, dim, dim);
-  int64_t *row_ptr = cli_alloc_array(nrows + 1, sizeof *row_ptr);
-  int32_t *cols32 = cli_alloc_array(h->nnz, sizeof *cols32);
-  h->rows = cli_alloc_array(h->nnz, sizeof *h->rows);
-  h->cols = cli_alloc_array(h->nnz, sizeof *h->cols);
-  h->values = cli_alloc_array(h->nnz, s->esz);
-  int rc = 0;
-  if (h->nnz == SIZE_MAX || !row_ptr || !cols32 || !h->rows || !h->cols ||
-      !h->values)
-    rc = out_of_memory("global Hessian");
-  else if (fricl_tangential_plan_csr(plan, s->args->precision, bsr, row_ptr,
-                                     cols32, h->values) != FRICL_STATUS_OK)
-    rc = out_of_memory("CSR conversion");
-  for (size_t r = 0; rc == 0 && r < nrows; ++r)
-    for (int64_t i = row_ptr[r]; i < row_ptr[r + 1]; ++i) {
-      h->rows[i] = (int64_t)r;
-      h->cols[i] = cols32[i];
-    }
-  free(row_ptr);
-  free(cols32);
-  return rc;
-}
 
 static void report(const run_state *s) {
   fprintf(stderr, "fricl tangential: dim %d, %zu vertices, eps_v %g;",
@@ -215,36 +134,33 @@ static void free_state(run_state *s) {
   tangential_input_free(&s->in);
 }
 
-static int run_tangential(const tangential_args *a) {
-  run_state s;
-  atomic_file out;
+static int run_tangential(const void *args) {
+  const tangential_args *a = args;
+  run_state s = {.args = a,
+                 .in = {.cmd = CMD,
+                        .path = a->in_path,
+                        .precision = a->precision,
+                        .with_build = a->build},
+                 .esz = a->precision == FRICL_F32 ? sizeof(float)
+                                                  : sizeof(double)};
+  atomic_file out = {0};
   fricl_context *ctx = NULL;
   fricl_tangential_plan *plan = NULL;
   fricl_contact_group groups[N_TYPES];
   fricl_tangential_batch batch;
-  global_hessian h;
+  npz_coo h = {0};
   void *gradient = NULL, *bsr = NULL;
   double potential64 = 0;
   float potential32 = 0;
-  char msg[512] = "";
   npy_error nerr;
   size_t ng = 0;
   int rc;
-  memset(&s, 0, sizeof s);
-  memset(&out, 0, sizeof out);
-  memset(&h, 0, sizeof h);
-  s.args = a;
-  s.esz = a->precision == FRICL_F32 ? sizeof(float) : sizeof(double);
 
   /* 1. The input, checked completely before anything is created. */
-  if (cli_refuse_same_file("fricl tangential", a->in_path, a->out_path)) {
+  if (cli_refuse_same_file(CMD, a->in_path, a->out_path)) {
     rc = EXIT_USAGE;
     goto done;
   }
-  s.in.cmd = "fricl tangential";
-  s.in.path = a->in_path;
-  s.in.precision = a->precision;
-  s.in.with_build = a->build;
   if ((rc = tangential_input_read(&s.in, NULL)) != 0)
     goto done;
   rc = EXIT_RUNTIME;
@@ -255,18 +171,14 @@ static int run_tangential(const tangential_args *a) {
   }
 
   /* 2. The output file, before OpenCL starts (as `fricl eval`). */
-  if (atomic_file_open(&out, a->out_path, msg, sizeof msg) != 0) {
-    fprintf(stderr, "fricl tangential: %s: %s\n", a->out_path, msg);
+  if ((rc = cli_output_open(CMD, &out, a->out_path)) != 0)
     goto done;
-  }
 
   /* 3. Evaluate. */
-  fricl_status st = create_context(a, &ctx, msg, sizeof msg);
-  if (st != FRICL_STATUS_OK) {
-    fprintf(stderr, "fricl tangential: %s: %s\n", fricl_status_string(st), msg);
-    rc = st == FRICL_STATUS_INVALID_ARGUMENT ? EXIT_USAGE : EXIT_RUNTIME;
+  if ((rc = cli_context_open(CMD, a->device, &ctx)) != 0)
     goto done;
-  }
+  rc = EXIT_RUNTIME;
+  fricl_status st = FRICL_STATUS_OK;
   if (a->verbose)
     report(&s);
   /* On an OpenCL device --build runs device-resident: fricl_build_cl,
@@ -275,7 +187,7 @@ static int run_tangential(const tangential_args *a) {
   if (a->build && !on_device) {
     st = build_input_run(ctx, &s.in.build, a->blend, a->physical_barrier);
     if (st != FRICL_STATUS_OK) {
-      rc = library_error(ctx, st, a->in_path);
+      rc = cli_library_error(CMD, ctx, st, a->in_path);
       goto done;
     }
     if (a->verbose)
@@ -288,16 +200,7 @@ static int run_tangential(const tangential_args *a) {
     if (!g->present)
       continue;
     fricl_contact_group *G = &groups[ng++];
-    G->type = g->type;
-    G->count = g->m;
-    G->vertices = g->ids;
-    G->closest_point = g->cp;
-    G->tangent_basis = g->basis;
-    G->normal_force = g->normal;
-    G->weight = g->weight;
-    G->mu_s = g->mu_s;
-    G->mu_k = g->mu_k;
-    G->mu_aniso = g->aniso;
+    *G = tangential_group_inputs(g);
     G->potential = o->potential;
     G->local_hessian = o->hessian;
     G->factored_gamma = o->gamma;
@@ -322,14 +225,10 @@ static int run_tangential(const tangential_args *a) {
   if (a->hessian == TANGENTIAL_HESSIAN_GLOBAL) {
     st = fricl_tangential_plan_create(ctx, s.in.dim, s.in.n, ng, groups, &plan);
     if (st != FRICL_STATUS_OK) {
-      rc = library_error(ctx, st, "plan");
+      rc = cli_library_error(CMD, ctx, st, "plan");
       goto done;
     }
-    size_t nnz_blocks = 0;
-    fricl_tangential_plan_bsr(plan, NULL, &nnz_blocks, NULL, NULL);
-    const size_t bytes =
-        cli_mul3(nnz_blocks, (size_t)(s.in.dim * s.in.dim), s.esz);
-    if (bytes == SIZE_MAX || !(bsr = cli_alloc_array(bytes, 1))) {
+    if (!(bsr = npz_bsr_alloc(plan, s.in.dim, s.esz))) {
       out_of_memory("global Hessian");
       goto done;
     }
@@ -340,7 +239,7 @@ static int run_tangential(const tangential_args *a) {
                                          a->physical_barrier, &batch)
                  : fricl_tangential_eval(ctx, &batch);
   if (st != FRICL_STATUS_OK) {
-    rc = library_error(ctx, st, a->in_path);
+    rc = cli_library_error(CMD, ctx, st, a->in_path);
     goto done;
   }
   if (a->verbose && on_device) {
@@ -350,44 +249,25 @@ static int run_tangential(const tangential_args *a) {
   }
   if (a->verbose)
     cli_report_backend("fricl tangential", ctx);
-  if (plan && (rc = expand_global(&s, plan, bsr, &h)) != 0)
+  if (plan &&
+      (rc = npz_coo_from_bsr(CMD, plan, a->precision, s.in.dim, bsr, &h)) != 0)
     goto done;
-  rc = EXIT_RUNTIME;
 
   /* 4. Write and publish. */
-  if (write_outputs(out.fp, &s, batch.potential, gradient, plan ? &h : NULL,
-                    &nerr) != NPY_OK) {
-    fprintf(stderr, "fricl tangential: %s: %s\n", a->out_path, nerr.msg);
-    goto done;
-  }
-  if (atomic_file_commit(&out, msg, sizeof msg) != 0) {
-    fprintf(stderr, "fricl tangential: %s: %s\n", a->out_path, msg);
-    goto done;
-  }
-  rc = 0;
+  const outputs o = {&s, batch.potential, gradient, plan ? &h : NULL};
+  rc = cli_publish(
+      CMD, &out, a->out_path,
+      npz_write_archive(out.fp, a->compress, write_outputs, &o, &nerr), &nerr);
 done:
   atomic_file_abort(&out); /* removes the temporary file unless committed */
   fricl_tangential_plan_destroy(plan);
   fricl_context_destroy(ctx);
-  free(h.rows);
-  free(h.cols);
-  free(h.values);
+  npz_coo_free(&h);
   free(bsr);
   free(gradient);
   free_state(&s);
   return rc;
 }
 
-int cmd_tangential_main(int argc, char **argv) {
-  tangential_args args;
-  char err[512] = "";
-  if (tangential_args_parse(argc, argv, &args, err, sizeof err) != 0) {
-    fprintf(stderr, "fricl tangential: %s\n", err);
-    return EXIT_USAGE;
-  }
-  if (args.help) {
-    tangential_print_help(stdout);
-    return 0;
-  }
-  return run_tangential(&args);
-}
+const cli_command cmd_tangential = {"tangential", NULL, &tangential_grammar,
+                                    tangential_print_help, run_tangential};

@@ -1,28 +1,27 @@
 /* eval_args.c - option parsing and help of `fricl eval`. */
 #include "eval_args.h"
 
+#include <stddef.h>
 #include <string.h>
 
-#include "cli_args.h"
-
-typedef enum {
-  OPT_TERM,
-  OPT_EPS_V,
-  OPT_MU_S,
-  OPT_MU_K,
-  OPT_MU_PROFILE,
-  OPT_PRECISION,
-  OPT_DEVICE,
-  OPT_IN,
-  OPT_OUT,
-  OPT_COUNT
-} eval_option;
-
-static const char *const option_names[OPT_COUNT] = {
-    "--term",      "--eps-v",  "--mu-s", "--mu-k", "--mu-profile",
-    "--precision", "--device", "--in",   "--out"};
-
 #define HINT " (see 'fricl eval --help')"
+#define F(field) offsetof(eval_args, field)
+
+/* The rows whose presence check_complete reads. */
+enum { OPT_TERM, OPT_EPS_V, OPT_MU_S, OPT_MU_K };
+static const cli_option options[] = {
+    {"--term", NULL, CLI_CUSTOM, 0, NULL, NULL, 0, 0},
+    {"--eps-v", NULL, CLI_DOUBLE, F(eps_v), NULL, NULL, 0, 0},
+    {"--mu-s", NULL, CLI_DOUBLE, F(mu_s), NULL, NULL, 0, 0},
+    {"--mu-k", NULL, CLI_DOUBLE, F(mu_k), NULL, NULL, 0, 0},
+    {"--in", NULL, CLI_STRING, F(in_path), NULL, NULL, 0, 0},
+    CLI_OPT_OUT(eval_args),
+    CLI_OPT_PROFILE(eval_args),
+    CLI_OPT_PRECISION(eval_args),
+    CLI_OPT_DEVICE(eval_args),
+    CLI_OPT_VERBOSE(eval_args),
+};
+#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 
 static int add_term(eval_args *a, fricl_term t, char *err, size_t err_size) {
   for (int i = 0; i < a->nterms; ++i)
@@ -35,8 +34,11 @@ static int add_term(eval_args *a, fricl_term t, char *err, size_t err_size) {
   return 0;
 }
 
-static int parse_terms(eval_args *a, const char *value, char *err,
-                       size_t err_size) {
+/* --term NAME or 'all', repeated: the only CLI_CUSTOM row. */
+static int parse_terms(void *args, const cli_option *o, const char *value,
+                       char *err, size_t err_size) {
+  eval_args *a = args;
+  (void)o;
   if (strcmp(value, "all") == 0) {
     for (int t = 0; t < FRICL_TERM_COUNT; ++t)
       if (add_term(a, (fricl_term)t, err, err_size) != 0)
@@ -51,56 +53,13 @@ static int parse_terms(eval_args *a, const char *value, char *err,
   return add_term(a, t, err, err_size);
 }
 
-static int parse_number(const char *option, const char *value, double *out,
-                        int *have, char *err, size_t err_size) {
-  const char *why = "";
-  if (cli_parse_double(value, out, &why) != 0) {
-    snprintf(err, err_size, "%s '%s': %s", option, value, why);
-    return -1;
-  }
-  *have = 1;
-  return 0;
-}
-
-static int apply(eval_args *a, eval_option opt, const char *value, char *err,
-                 size_t err_size) {
-  switch (opt) {
-  case OPT_TERM:
-    return parse_terms(a, value, err, err_size);
-  case OPT_EPS_V:
-    return parse_number("--eps-v", value, &a->eps_v, &a->have_eps_v, err,
-                        err_size);
-  case OPT_MU_S:
-    return parse_number("--mu-s", value, &a->mu_s, &a->have_mu_s, err,
-                        err_size);
-  case OPT_MU_K:
-    return parse_number("--mu-k", value, &a->mu_k, &a->have_mu_k, err,
-                        err_size);
-  case OPT_MU_PROFILE:
-    if (fricl_mu_profile_from_name(value, &a->profile) != FRICL_STATUS_OK) {
-      snprintf(err, err_size, "--mu-profile '%s': not cubic or ipctk", value);
-      return -1;
-    }
-    return 0;
-  case OPT_PRECISION:
-    return cli_parse_precision(value, &a->precision, err, err_size);
-  case OPT_DEVICE:
-    a->device = value;
-    return 0;
-  case OPT_IN:
-    a->in_path = value;
-    return 0;
-  case OPT_OUT:
-    a->out_path = value;
-    return 0;
-  case OPT_COUNT:
-    break;
-  }
-  return -1;
-}
-
 /* Requirements that depend on several options. */
-static int check_complete(const eval_args *a, char *err, size_t err_size) {
+static int check_complete(void *args, const int *seen, char *err,
+                          size_t err_size) {
+  eval_args *a = args;
+  a->have_eps_v = seen[OPT_EPS_V];
+  a->have_mu_s = seen[OPT_MU_S];
+  a->have_mu_k = seen[OPT_MU_K];
   const char *missing = a->nterms == 0   ? "--term"
                         : !a->have_eps_v ? "--eps-v"
                         : !a->in_path    ? "--in"
@@ -122,53 +81,15 @@ static int check_complete(const eval_args *a, char *err, size_t err_size) {
   return 0;
 }
 
-int eval_args_parse(int argc, char **argv, eval_args *a, char *err,
-                    size_t err_size) {
-  memset(a, 0, sizeof *a);
-  a->profile = FRICL_MU_CUBIC;
-  a->precision = FRICL_F64;
-  if (cli_wants_help(argc, argv)) {
-    a->help = 1;
-    return 0;
-  }
-  int seen[OPT_COUNT] = {0};
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-    if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
-      a->verbose = 1;
-      continue;
-    }
-    if (strncmp(arg, "--", 2) != 0) {
-      snprintf(err, err_size, "unexpected argument '%s'" HINT, arg);
-      return -1;
-    }
-    const char *name = NULL, *value = NULL;
-    int name_len = 0;
-    cli_split_option(argc, argv, &i, &name, &name_len, &value);
-    int opt = 0;
-    while (opt < OPT_COUNT &&
-           !(strncmp(option_names[opt], name, (size_t)name_len) == 0 &&
-             option_names[opt][name_len] == '\0'))
-      ++opt;
-    if (opt == OPT_COUNT) {
-      snprintf(err, err_size, "unknown option '%.*s'" HINT, name_len, name);
-      return -1;
-    }
-    if (!value) {
-      snprintf(err, err_size, "option %s needs a value" HINT,
-               option_names[opt]);
-      return -1;
-    }
-    if (opt != OPT_TERM && seen[opt]) {
-      snprintf(err, err_size, "option %s given twice" HINT, option_names[opt]);
-      return -1;
-    }
-    seen[opt] = 1;
-    if (apply(a, (eval_option)opt, value, err, err_size) != 0)
-      return -1;
-  }
-  return check_complete(a, err, err_size);
-}
+static const eval_args defaults = {.profile = FRICL_MU_CUBIC,
+                                   .precision = FRICL_F64};
+const cli_grammar eval_grammar = {.table = options,
+                                  .n = N_OPTIONS,
+                                  .hint = HINT,
+                                  .custom = parse_terms,
+                                  .defaults = &defaults,
+                                  .size = sizeof defaults,
+                                  .check = check_complete};
 
 void eval_print_help(FILE *f) {
   fputs(

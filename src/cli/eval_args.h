@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli_args.h"
 #include "fricl/fricl.h"
 
 typedef struct eval_args {
@@ -18,13 +19,10 @@ typedef struct eval_args {
   const char *in_path;       /* borrowed from argv */
   const char *out_path;
   int verbose;
-  int help; /* -h/--help seen: print help, nothing else */
 } eval_args;
 
-/* Parse argv (argv[0] is "eval"). @return 0, or -1 with a one-line message
- * (no trailing newline) in err. */
-int eval_args_parse(int argc, char **argv, eval_args *args, char *err,
-                    size_t err_size);
+/* The options of `fricl eval` (argv[0] is "eval"). */
+extern const cli_grammar eval_grammar;
 
 void eval_print_help(FILE *f);
 

@@ -34,26 +34,22 @@ static void print_usage(FILE *f) {
       f);
 }
 
+static const cli_command bench = {"bench", fricl_bench_main, NULL, NULL, NULL};
+
+/* The subcommands, by name. */
+static const cli_command *const commands[] = {
+    &bench,   &cmd_eval,    &cmd_tangential, &cmd_build,
+    &cmd_law, &cmd_barrier, &cmd_devices};
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     print_usage(stderr);
     return 2;
   }
   const char *cmd = argv[1];
-  if (strcmp(cmd, "bench") == 0)
-    return fricl_bench_main(argc - 1, argv + 1);
-  if (strcmp(cmd, "eval") == 0)
-    return cmd_eval_main(argc - 1, argv + 1);
-  if (strcmp(cmd, "tangential") == 0)
-    return cmd_tangential_main(argc - 1, argv + 1);
-  if (strcmp(cmd, "build") == 0)
-    return cmd_build_main(argc - 1, argv + 1);
-  if (strcmp(cmd, "law") == 0)
-    return cmd_law_main(argc - 1, argv + 1);
-  if (strcmp(cmd, "barrier") == 0)
-    return cmd_barrier_main(argc - 1, argv + 1);
-  if (strcmp(cmd, "devices") == 0)
-    return cmd_devices_main(argc - 1, argv + 1);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
+    if (strcmp(cmd, commands[i]->name) == 0)
+      return cli_command_main(commands[i], "fricl", argc - 1, argv + 1);
   if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
       strcmp(cmd, "help") == 0) {
     print_usage(stdout);

@@ -17,11 +17,7 @@ static const unsigned char npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 /* The data starts at a multiple of this offset (numpy's ARRAY_ALIGN). */
 #define NPY_ARRAY_ALIGN 64
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static npy_status
-fail(npy_error *err, npy_status status, const char *fmt, ...) {
+npy_status npy_fail(npy_error *err, npy_status status, const char *fmt, ...) {
   if (err) {
     va_list ap;
     va_start(ap, fmt);
@@ -33,48 +29,39 @@ fail(npy_error *err, npy_status status, const char *fmt, ...) {
 
 /* ------------------------------------------------------------ dtypes */
 
+/* The dtypes: a dtype's first row is the descr written. */
 static const struct {
   const char *descr;
   npy_dtype dtype;
+  size_t itemsize;
 } dtype_table[] = {
-    {"<f8", NPY_F8},
-    {"<f4", NPY_F4},
-    {"<i8", NPY_I8},
-    {"<i4", NPY_I4},
-    {"|u1", NPY_U1},
+    {"<f8", NPY_F8, 8},
+    {"<f4", NPY_F4, 4},
+    {"<i8", NPY_I8, 8},
+    {"<i4", NPY_I4, 4},
+    {"|u1", NPY_U1, 1},
     /* Byte order is meaningless for one byte; numpy writes '|u1' but reads
      * '<u1' too, so accept it from hand-written files. */
-    {"<u1", NPY_U1},
+    {"<u1", NPY_U1, 1},
 };
+#define N_DTYPES (sizeof dtype_table / sizeof dtype_table[0])
+
+/* The first row of `dtype`, N_DTYPES if none. */
+static size_t dtype_row(npy_dtype dtype) {
+  size_t i = 0;
+  while (i < N_DTYPES && dtype_table[i].dtype != dtype)
+    ++i;
+  return i;
+}
 
 const char *npy_dtype_descr(npy_dtype dtype) {
-  switch (dtype) {
-  case NPY_F8:
-    return "<f8";
-  case NPY_F4:
-    return "<f4";
-  case NPY_I8:
-    return "<i8";
-  case NPY_I4:
-    return "<i4";
-  case NPY_U1:
-    return "|u1";
-  }
-  return NULL;
+  const size_t i = dtype_row(dtype);
+  return i < N_DTYPES ? dtype_table[i].descr : NULL;
 }
 
 size_t npy_dtype_itemsize(npy_dtype dtype) {
-  switch (dtype) {
-  case NPY_F8:
-  case NPY_I8:
-    return 8;
-  case NPY_F4:
-  case NPY_I4:
-    return 4;
-  case NPY_U1:
-    return 1;
-  }
-  return 0;
+  const size_t i = dtype_row(dtype);
+  return i < N_DTYPES ? dtype_table[i].itemsize : 0;
 }
 
 /* ------------------------------------------------------- byte order */
@@ -132,32 +119,34 @@ static npy_status parse_prefix(const unsigned char *b, size_t len,
                                size_t *prefix_len, size_t *header_len,
                                npy_error *err) {
   if (len == 0)
-    return fail(err, NPY_E_FORMAT, "not an NPY file (empty file)");
+    return npy_fail(err, NPY_E_FORMAT, "not an NPY file (empty file)");
   const size_t magic_have = len < sizeof npy_magic ? len : sizeof npy_magic;
   if (memcmp(b, npy_magic, magic_have) != 0)
-    return fail(err, NPY_E_FORMAT, "not an NPY file (bad magic)");
+    return npy_fail(err, NPY_E_FORMAT, "not an NPY file (bad magic)");
   if (len < 8)
-    return fail(err, NPY_E_FORMAT,
-                "file truncated in the header (%zu bytes, no version)", len);
+    return npy_fail(err, NPY_E_FORMAT,
+                    "file truncated in the header (%zu bytes, no version)",
+                    len);
   *major = b[6];
   *minor = b[7];
   if (*minor != 0 || *major < 1 || *major > 3)
-    return fail(err, NPY_E_UNSUPPORTED,
-                "NPY format version %u.%u is not supported (1.0, 2.0 and 3.0 "
-                "are)",
-                *major, *minor);
+    return npy_fail(
+        err, NPY_E_UNSUPPORTED,
+        "NPY format version %u.%u is not supported (1.0, 2.0 and 3.0 "
+        "are)",
+        *major, *minor);
   const size_t field = *major == 1 ? 2 : 4;
   if (len < 8 + field)
-    return fail(err, NPY_E_FORMAT,
-                "file truncated in the header (%zu bytes, no header length)",
-                len);
+    return npy_fail(
+        err, NPY_E_FORMAT,
+        "file truncated in the header (%zu bytes, no header length)", len);
   size_t hlen = 0;
   for (size_t i = field; i-- > 0;)
     hlen = hlen << 8 | b[8 + i];
   if (hlen > NPY_MAX_HEADER_LEN)
-    return fail(err, NPY_E_FORMAT,
-                "header length %zu exceeds the limit of %u bytes", hlen,
-                NPY_MAX_HEADER_LEN);
+    return npy_fail(err, NPY_E_FORMAT,
+                    "header length %zu exceeds the limit of %u bytes", hlen,
+                    NPY_MAX_HEADER_LEN);
   *prefix_len = 8 + field;
   *header_len = hlen;
   return NPY_OK;
@@ -201,8 +190,9 @@ static int is_ident_char(int ch) {
 
 static npy_status dict_error(const cursor *c, npy_error *err,
                              const char *what) {
-  return fail(err, NPY_E_FORMAT, "malformed header: %s at byte %zu of the dict",
-              what, (size_t)(c->p - c->start));
+  return npy_fail(err, NPY_E_FORMAT,
+                  "malformed header: %s at byte %zu of the dict", what,
+                  (size_t)(c->p - c->start));
 }
 
 /* A quoted string without escapes (all numpy writes for these keys). */
@@ -327,10 +317,11 @@ static npy_status parse_dict(cursor *c, raw_header *h, npy_error *err) {
     else if (strcmp(key, "shape") == 0)
       bit = KEY_SHAPE;
     else
-      return fail(err, NPY_E_FORMAT, "malformed header: unknown key '%s'", key);
+      return npy_fail(err, NPY_E_FORMAT, "malformed header: unknown key '%s'",
+                      key);
     if (seen & bit)
-      return fail(err, NPY_E_FORMAT, "malformed header: key '%s' given twice",
-                  key);
+      return npy_fail(err, NPY_E_FORMAT,
+                      "malformed header: key '%s' given twice", key);
     seen |= bit;
     skip_ws(c);
     if (!accept(c, ':'))
@@ -338,8 +329,9 @@ static npy_status parse_dict(cursor *c, raw_header *h, npy_error *err) {
     skip_ws(c);
     if (bit == KEY_DESCR) {
       if (peek(c) == '[')
-        return fail(err, NPY_E_UNSUPPORTED,
-                    "structured dtypes (descr is a list) are not supported");
+        return npy_fail(
+            err, NPY_E_UNSUPPORTED,
+            "structured dtypes (descr is a list) are not supported");
       st = parse_string(c, h->descr, sizeof h->descr, err);
     } else if (bit == KEY_FORTRAN) {
       st = parse_bool(c, &h->fortran_order, err);
@@ -366,8 +358,8 @@ static npy_status parse_dict(cursor *c, raw_header *h, npy_error *err) {
                   {KEY_SHAPE, "shape"}};
   for (size_t i = 0; i < sizeof required / sizeof required[0]; ++i)
     if (!(seen & required[i].bit))
-      return fail(err, NPY_E_FORMAT, "malformed header: missing key '%s'",
-                  required[i].name);
+      return npy_fail(err, NPY_E_FORMAT, "malformed header: missing key '%s'",
+                      required[i].name);
   return NPY_OK;
 }
 
@@ -375,28 +367,28 @@ static npy_status parse_dict(cursor *c, raw_header *h, npy_error *err) {
 
 static npy_status lookup_dtype(const char *descr, npy_dtype *dtype,
                                npy_error *err) {
-  for (size_t i = 0; i < sizeof dtype_table / sizeof dtype_table[0]; ++i)
+  for (size_t i = 0; i < N_DTYPES; ++i)
     if (strcmp(descr, dtype_table[i].descr) == 0) {
       *dtype = dtype_table[i].dtype;
       return NPY_OK;
     }
   if (descr[0] == '>')
-    return fail(err, NPY_E_UNSUPPORTED,
-                "dtype '%s' is big-endian; only little-endian data is "
-                "supported (convert with a.astype('<%s'))",
-                descr, descr + 1);
-  return fail(err, NPY_E_UNSUPPORTED,
-              "unsupported dtype '%s' (supported: '<f8', '<f4', '<i8', "
-              "'<i4', '|u1')",
-              descr);
+    return npy_fail(err, NPY_E_UNSUPPORTED,
+                    "dtype '%s' is big-endian; only little-endian data is "
+                    "supported (convert with a.astype('<%s'))",
+                    descr, descr + 1);
+  return npy_fail(err, NPY_E_UNSUPPORTED,
+                  "unsupported dtype '%s' (supported: '<f8', '<f4', '<i8', "
+                  "'<i4', '|u1')",
+                  descr);
 }
 
 static npy_status check_meaning(const raw_header *h, npy_info *info,
                                 npy_error *err) {
   if (h->ndim > NPY_MAX_NDIM)
-    return fail(err, NPY_E_UNSUPPORTED,
-                "%zu-dimensional arrays are not supported (at most %d)",
-                h->ndim, NPY_MAX_NDIM);
+    return npy_fail(err, NPY_E_UNSUPPORTED,
+                    "%zu-dimensional arrays are not supported (at most %d)",
+                    h->ndim, NPY_MAX_NDIM);
   npy_status st = lookup_dtype(h->descr, &info->dtype, err);
   if (st != NPY_OK)
     return st;
@@ -411,21 +403,21 @@ static npy_status check_meaning(const raw_header *h, npy_info *info,
     has_zero |= info->shape[i] == 0;
   for (int i = 0; i < info->ndim && !has_zero; ++i) {
     if (count > SIZE_MAX / info->shape[i])
-      return fail(err, NPY_E_FORMAT,
-                  "shape %s is too large: the element count overflows",
-                  npy_format_shape(shape_text, sizeof shape_text, info->ndim,
-                                   info->shape));
+      return npy_fail(err, NPY_E_FORMAT,
+                      "shape %s is too large: the element count overflows",
+                      npy_format_shape(shape_text, sizeof shape_text,
+                                       info->ndim, info->shape));
     count *= info->shape[i];
   }
   if (has_zero)
     count = 0;
   const size_t itemsize = npy_dtype_itemsize(info->dtype);
   if (count > SIZE_MAX / itemsize)
-    return fail(err, NPY_E_FORMAT,
-                "shape %s is too large: %zu elements of %zu bytes overflow",
-                npy_format_shape(shape_text, sizeof shape_text, info->ndim,
-                                 info->shape),
-                count, itemsize);
+    return npy_fail(err, NPY_E_FORMAT,
+                    "shape %s is too large: %zu elements of %zu bytes overflow",
+                    npy_format_shape(shape_text, sizeof shape_text, info->ndim,
+                                     info->shape),
+                    count, itemsize);
   info->count = count;
   info->data_bytes = count * itemsize;
   return NPY_OK;
@@ -434,7 +426,7 @@ static npy_status check_meaning(const raw_header *h, npy_info *info,
 npy_status npy_parse_header(const void *buf, size_t len, npy_info *info,
                             npy_error *err) {
   if ((!buf && len > 0) || !info)
-    return fail(err, NPY_E_ARGUMENT, "npy_parse_header: NULL argument");
+    return npy_fail(err, NPY_E_ARGUMENT, "npy_parse_header: NULL argument");
   memset(info, 0, sizeof *info);
   const unsigned char *b = buf;
   size_t prefix_len = 0, hlen = 0;
@@ -443,10 +435,11 @@ npy_status npy_parse_header(const void *buf, size_t len, npy_info *info,
   if (st != NPY_OK)
     return st;
   if (len - prefix_len < hlen)
-    return fail(err, NPY_E_FORMAT,
-                "file truncated in the header (header length says %zu bytes, "
-                "%zu present)",
-                hlen, len - prefix_len);
+    return npy_fail(
+        err, NPY_E_FORMAT,
+        "file truncated in the header (header length says %zu bytes, "
+        "%zu present)",
+        hlen, len - prefix_len);
   cursor c = {b + prefix_len, b + prefix_len, b + prefix_len + hlen};
   raw_header raw;
   memset(&raw, 0, sizeof raw);
@@ -462,18 +455,18 @@ npy_status npy_parse_header(const void *buf, size_t len, npy_info *info,
 
 static npy_status truncated_data(const npy_info *info, size_t have,
                                  npy_error *err) {
-  return fail(err, NPY_E_FORMAT,
-              "file truncated: header says %zu elements (%zu bytes), found "
-              "%zu bytes of data",
-              info->count, info->data_bytes, have);
+  return npy_fail(err, NPY_E_FORMAT,
+                  "file truncated: header says %zu elements (%zu bytes), found "
+                  "%zu bytes of data",
+                  info->count, info->data_bytes, have);
 }
 
 static npy_status trailing_data(const npy_info *info, size_t extra,
                                 npy_error *err) {
-  return fail(err, NPY_E_FORMAT,
-              "%zu unexpected bytes after the array data (header says %zu "
-              "elements)",
-              extra, info->count);
+  return npy_fail(err, NPY_E_FORMAT,
+                  "%zu unexpected bytes after the array data (header says %zu "
+                  "elements)",
+                  extra, info->count);
 }
 
 void npy_array_free(npy_array *a) {
@@ -492,7 +485,7 @@ static void data_to_host(npy_array *a) {
 npy_status npy_read_memory(const void *buf, size_t len, unsigned flags,
                            npy_array *out, npy_error *err) {
   if (!out)
-    return fail(err, NPY_E_ARGUMENT, "npy_read_memory: NULL output");
+    return npy_fail(err, NPY_E_ARGUMENT, "npy_read_memory: NULL output");
   memset(out, 0, sizeof *out);
   npy_info info;
   npy_status st = npy_parse_header(buf, len, &info, err);
@@ -506,8 +499,8 @@ npy_status npy_read_memory(const void *buf, size_t len, unsigned flags,
   void *data = NULL;
   if (info.data_bytes > 0) {
     if (!(data = malloc(info.data_bytes)))
-      return fail(err, NPY_E_NOMEM, "out of memory for %zu bytes of data",
-                  info.data_bytes);
+      return npy_fail(err, NPY_E_NOMEM, "out of memory for %zu bytes of data",
+                      info.data_bytes);
     memcpy(data, (const unsigned char *)buf + info.data_offset,
            info.data_bytes);
   }
@@ -530,7 +523,7 @@ static size_t read_full(FILE *f, void *buf, size_t n) {
 }
 
 static npy_status read_error(npy_error *err) {
-  return fail(err, NPY_E_IO, "read failed: %s", strerror(errno));
+  return npy_fail(err, NPY_E_IO, "read failed: %s", strerror(errno));
 }
 
 /* Read the prefix and the dict into a heap buffer and parse them. */
@@ -550,7 +543,8 @@ static npy_status read_header(FILE *f, npy_info *info, npy_error *err) {
   /* hlen is capped by parse_prefix, so this cannot overflow. */
   unsigned char *buf = malloc(prefix_len + hlen);
   if (!buf)
-    return fail(err, NPY_E_NOMEM, "out of memory for a %zu-byte header", hlen);
+    return npy_fail(err, NPY_E_NOMEM, "out of memory for a %zu-byte header",
+                    hlen);
   memcpy(buf, pre, prefix_len);
   got = prefix_len + read_full(f, buf + prefix_len, hlen);
   if (ferror(f))
@@ -574,7 +568,7 @@ static npy_status count_rest(FILE *f, size_t *extra, npy_error *err) {
 npy_status npy_read_stream(FILE *f, unsigned flags, npy_array *out,
                            npy_error *err) {
   if (!f || !out)
-    return fail(err, NPY_E_ARGUMENT, "npy_read_stream: NULL argument");
+    return npy_fail(err, NPY_E_ARGUMENT, "npy_read_stream: NULL argument");
   memset(out, 0, sizeof *out);
   npy_info info;
   unsigned char *data = NULL;
@@ -592,8 +586,8 @@ npy_status npy_read_stream(FILE *f, unsigned flags, npy_array *out,
                                    : (cap <= need / 2 ? cap * 2 : need);
       unsigned char *grown = realloc(data, next);
       if (!grown) {
-        st =
-            fail(err, NPY_E_NOMEM, "out of memory for %zu bytes of data", next);
+        st = npy_fail(err, NPY_E_NOMEM, "out of memory for %zu bytes of data",
+                      next);
         goto done;
       }
       data = grown;
@@ -624,14 +618,21 @@ done:
   return st;
 }
 
+FILE *npy_fopen_read(const char *path, npy_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    npy_fail(err, NPY_E_IO, "cannot open: %s", strerror(errno));
+  return f;
+}
+
 npy_status npy_read_file(const char *path, unsigned flags, npy_array *out,
                          npy_error *err) {
   if (!path || !out)
-    return fail(err, NPY_E_ARGUMENT, "npy_read_file: NULL argument");
+    return npy_fail(err, NPY_E_ARGUMENT, "npy_read_file: NULL argument");
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "rb");
+  FILE *f = npy_fopen_read(path, err);
   if (!f)
-    return fail(err, NPY_E_IO, "cannot open: %s", strerror(errno));
+    return NPY_E_IO;
   const npy_status st = npy_read_stream(f, flags, out, err);
   fclose(f); /* read-only: a close error loses nothing */
   return st;
@@ -640,14 +641,14 @@ npy_status npy_read_file(const char *path, unsigned flags, npy_array *out,
 /* ------------------------------------------------------------ writers */
 
 static npy_status write_error(npy_error *err) {
-  return fail(err, NPY_E_IO, "write failed: %s", strerror(errno));
+  return npy_fail(err, NPY_E_IO, "write failed: %s", strerror(errno));
 }
 
 npy_status npy_write_header(FILE *f, npy_dtype dtype, int ndim,
                             const size_t *shape, npy_error *err) {
   const char *descr = npy_dtype_descr(dtype);
   if (!f || !descr || ndim < 0 || ndim > NPY_MAX_NDIM || (ndim > 0 && !shape))
-    return fail(err, NPY_E_ARGUMENT, "npy_write_header: bad argument");
+    return npy_fail(err, NPY_E_ARGUMENT, "npy_write_header: bad argument");
   char shape_text[128];
   npy_format_shape(shape_text, sizeof shape_text, ndim, shape);
   /* Prefix (10 bytes), dict, growth spaces, padding spaces, '\n'. With at
@@ -658,7 +659,7 @@ npy_status npy_write_header(FILE *f, npy_dtype dtype, int ndim,
                    "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
                    descr, shape_text);
   if (w < 0 || (size_t)w >= 256)
-    return fail(err, NPY_E_ARGUMENT, "npy_write_header: header too long");
+    return npy_fail(err, NPY_E_ARGUMENT, "npy_write_header: header too long");
   size_t len = 10 + (size_t)w;
   if (ndim > 0) {
     char first[32];
@@ -687,9 +688,9 @@ npy_status npy_write_data(FILE *f, npy_dtype dtype, const void *data,
                           size_t count, npy_error *err) {
   const size_t itemsize = npy_dtype_itemsize(dtype);
   if (!f || itemsize == 0 || (count > 0 && !data))
-    return fail(err, NPY_E_ARGUMENT, "npy_write_data: bad argument");
+    return npy_fail(err, NPY_E_ARGUMENT, "npy_write_data: bad argument");
   if (count > SIZE_MAX / itemsize)
-    return fail(err, NPY_E_ARGUMENT, "npy_write_data: count overflows");
+    return npy_fail(err, NPY_E_ARGUMENT, "npy_write_data: count overflows");
   if (count == 0)
     return NPY_OK;
   if (host_is_little_endian()) {
@@ -727,7 +728,7 @@ npy_status npy_write_array(FILE *f, npy_dtype dtype, int ndim,
       count = 0;
   for (int i = 0; i < ndim && count != 0; ++i) {
     if (count > SIZE_MAX / shape[i])
-      return fail(err, NPY_E_ARGUMENT, "npy_write_array: shape overflows");
+      return npy_fail(err, NPY_E_ARGUMENT, "npy_write_array: shape overflows");
     count *= shape[i];
   }
   return npy_write_data(f, dtype, data, count, err);

@@ -90,6 +90,18 @@ size_t npy_dtype_itemsize(npy_dtype dtype);
  *  to size. @return buf. */
 char *npy_format_shape(char *buf, size_t size, int ndim, const size_t *shape);
 
+/* fopen(path, "rb"), or NULL with "cannot open: why" in err (NPY_E_IO).
+ * Shared with npz.c. */
+FILE *npy_fopen_read(const char *path, npy_error *err);
+
+/* A failure: the message (printf format) in err->msg when err is not NULL.
+ * @return status. Shared with npz.c. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 4)))
+#endif
+npy_status
+npy_fail(npy_error *err, npy_status status, const char *fmt, ...);
+
 /**
  * Parse the header at the start of @p buf (magic, version, length field and
  * the dict). @p len may extend past the header (into the data) or stop

@@ -8,7 +8,6 @@
 #include "npz.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,20 +25,6 @@
  * before libzip inflates anything. */
 #define DEFLATE_MAX_RATIO 1032u
 #define DEFLATE_SLACK 1024u
-
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static npy_status
-fail(npy_error *err, npy_status status, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
-  return status;
-}
 
 /* Printable form of a member name for messages: control bytes and bytes
  * >= 0x7f as '?', at most 64 characters. */
@@ -82,37 +67,39 @@ static npy_status check_entry(const zip_stat_t *sb, const char *shown,
   const char *name = sb->name;
   const size_t len = strlen(name);
   if (len > NPZ_MAX_NAME_LEN || len < 5 || strcmp(name + len - 4, ".npy"))
-    return fail(err, NPY_E_FORMAT,
-                "member '%s' is not named <key>.npy (not an .npz written by "
-                "numpy.savez)",
-                shown);
+    return npy_fail(
+        err, NPY_E_FORMAT,
+        "member '%s' is not named <key>.npy (not an .npz written by "
+        "numpy.savez)",
+        shown);
   for (size_t i = 0; i + 4 < len; ++i)
     if (!key_byte_ok((unsigned char)name[i]))
-      return fail(err, NPY_E_FORMAT,
-                  "member '%s': control character in the name", shown);
+      return npy_fail(err, NPY_E_FORMAT,
+                      "member '%s': control character in the name", shown);
   if (sb->encryption_method != ZIP_EM_NONE)
-    return fail(err, NPY_E_UNSUPPORTED, "member '%s' is encrypted", shown);
+    return npy_fail(err, NPY_E_UNSUPPORTED, "member '%s' is encrypted", shown);
   if (sb->comp_method != ZIP_CM_STORE && sb->comp_method != ZIP_CM_DEFLATE)
-    return fail(err, NPY_E_UNSUPPORTED,
-                "member '%s': compression method %d is not supported (only "
-                "stored and deflated)",
-                shown, (int)sb->comp_method);
+    return npy_fail(err, NPY_E_UNSUPPORTED,
+                    "member '%s': compression method %d is not supported (only "
+                    "stored and deflated)",
+                    shown, (int)sb->comp_method);
   if (sb->comp_method == ZIP_CM_STORE && sb->comp_size != sb->size)
-    return fail(err, NPY_E_FORMAT,
-                "member '%s': stored member with compressed size %llu but "
-                "size %llu",
-                shown, (unsigned long long)sb->comp_size,
-                (unsigned long long)sb->size);
+    return npy_fail(err, NPY_E_FORMAT,
+                    "member '%s': stored member with compressed size %llu but "
+                    "size %llu",
+                    shown, (unsigned long long)sb->comp_size,
+                    (unsigned long long)sb->size);
   if (sb->comp_method == ZIP_CM_DEFLATE &&
       (sb->comp_size > (UINT64_MAX - DEFLATE_SLACK) / DEFLATE_MAX_RATIO ||
        sb->size > sb->comp_size * DEFLATE_MAX_RATIO + DEFLATE_SLACK))
-    return fail(err, NPY_E_FORMAT,
-                "member '%s': declared size %llu is impossible for %llu "
-                "bytes of deflate data",
-                shown, (unsigned long long)sb->size,
-                (unsigned long long)sb->comp_size);
+    return npy_fail(err, NPY_E_FORMAT,
+                    "member '%s': declared size %llu is impossible for %llu "
+                    "bytes of deflate data",
+                    shown, (unsigned long long)sb->size,
+                    (unsigned long long)sb->comp_size);
   if (sb->size >= SIZE_MAX)
-    return fail(err, NPY_E_NOMEM, "member '%s' is too large for memory", shown);
+    return npy_fail(err, NPY_E_NOMEM, "member '%s' is too large for memory",
+                    shown);
   return NPY_OK;
 }
 
@@ -125,25 +112,26 @@ static npy_status read_member(zip_t *za, zip_uint64_t i, const zip_stat_t *sb,
   const size_t usize = (size_t)sb->size;
   unsigned char *data = malloc(usize + 1);
   if (!data)
-    return fail(err, NPY_E_NOMEM, "member '%s': out of memory for %zu bytes",
-                shown, usize);
+    return npy_fail(err, NPY_E_NOMEM,
+                    "member '%s': out of memory for %zu bytes", shown, usize);
   npy_status st = NPY_OK;
   zip_file_t *zf = zip_fopen_index(za, i, 0);
   if (!zf) {
     zip_error_t *ze = zip_get_error(za);
-    st = fail(err, zip_status(zip_error_code_zip(ze)), "member '%s': %s", shown,
-              zip_error_strerror(ze));
+    st = npy_fail(err, zip_status(zip_error_code_zip(ze)), "member '%s': %s",
+                  shown, zip_error_strerror(ze));
   }
   size_t got = 0;
   while (st == NPY_OK && got <= usize) {
     const zip_int64_t r = zip_fread(zf, data + got, usize + 1 - got);
     if (r < 0 && zip_error_code_zip(zip_file_get_error(zf)) == ZIP_ER_CRC) {
-      st = fail(err, NPY_E_FORMAT,
-                "member '%s': CRC-32 mismatch: the archive is corrupt", shown);
+      st = npy_fail(err, NPY_E_FORMAT,
+                    "member '%s': CRC-32 mismatch: the archive is corrupt",
+                    shown);
     } else if (r < 0) {
       zip_error_t *ze = zip_file_get_error(zf);
-      st = fail(err, zip_status(zip_error_code_zip(ze)), "member '%s': %s",
-                shown, zip_error_strerror(ze));
+      st = npy_fail(err, zip_status(zip_error_code_zip(ze)), "member '%s': %s",
+                    shown, zip_error_strerror(ze));
     } else if (r == 0) {
       break;
     } else {
@@ -153,22 +141,22 @@ static npy_status read_member(zip_t *za, zip_uint64_t i, const zip_stat_t *sb,
   if (zf)
     zip_fclose(zf);
   if (st == NPY_OK && got != usize)
-    st = fail(err, NPY_E_FORMAT,
-              "member '%s': inflates to %s than its declared %zu bytes", shown,
-              got > usize ? "more" : "fewer", usize);
+    st = npy_fail(err, NPY_E_FORMAT,
+                  "member '%s': inflates to %s than its declared %zu bytes",
+                  shown, got > usize ? "more" : "fewer", usize);
   if (st == NPY_OK) {
     npy_error nerr;
     nerr.msg[0] = '\0';
     st = npy_read_memory(data, usize, 0, &m->array, &nerr);
     if (st != NPY_OK)
-      fail(err, st, "member '%s': %s", shown, nerr.msg);
+      npy_fail(err, st, "member '%s': %s", shown, nerr.msg);
   }
   free(data);
   if (st == NPY_OK) {
     const size_t klen = strlen(sb->name) - 4;
     if (!(m->name = malloc(klen + 1))) {
       npy_array_free(&m->array);
-      return fail(err, NPY_E_NOMEM, "out of memory");
+      return npy_fail(err, NPY_E_NOMEM, "out of memory");
     }
     memcpy(m->name, sb->name, klen);
     m->name[klen] = '\0';
@@ -200,13 +188,13 @@ const npz_member *npz_find(const npz_archive *a, const char *name) {
 static npy_status read_entries(zip_t *za, npz_archive *out, npy_error *err) {
   const zip_int64_t n64 = zip_get_num_entries(za, 0);
   if (n64 < 0)
-    return fail(err, NPY_E_FORMAT, "not an .npz (ZIP) archive");
+    return npy_fail(err, NPY_E_FORMAT, "not an .npz (ZIP) archive");
   const size_t n = (size_t)n64; /* bounded by the central directory */
   zip_stat_t *sbs = calloc(n ? n : 1, sizeof *sbs);
   out->members = calloc(n ? n : 1, sizeof *out->members);
   if (!sbs || !out->members) {
     free(sbs);
-    return fail(err, NPY_E_NOMEM, "out of memory for %zu entries", n);
+    return npy_fail(err, NPY_E_NOMEM, "out of memory for %zu entries", n);
   }
   npy_status st = NPY_OK;
   char shown[80];
@@ -215,16 +203,16 @@ static npy_status read_entries(zip_t *za, npz_archive *out, npy_error *err) {
     if (zip_stat_index(za, i, ZIP_FL_ENC_RAW, &sbs[i]) != 0 ||
         !(sbs[i].valid & ZIP_STAT_NAME)) {
       zip_error_t *ze = zip_get_error(za);
-      st = fail(err, zip_status(zip_error_code_zip(ze)),
-                "malformed central directory: entry %zu: %s", i,
-                zip_error_strerror(ze));
+      st = npy_fail(err, zip_status(zip_error_code_zip(ze)),
+                    "malformed central directory: entry %zu: %s", i,
+                    zip_error_strerror(ze));
       break;
     }
     show_name(shown, sizeof shown, sbs[i].name);
     st = check_entry(&sbs[i], shown, err);
     for (size_t j = 0; j < i && st == NPY_OK; ++j)
       if (strcmp(sbs[j].name, sbs[i].name) == 0)
-        st = fail(err, NPY_E_FORMAT, "member '%s' appears twice", shown);
+        st = npy_fail(err, NPY_E_FORMAT, "member '%s' appears twice", shown);
   }
   for (size_t i = 0; i < n && st == NPY_OK; ++i) {
     show_name(shown, sizeof shown, sbs[i].name);
@@ -239,17 +227,17 @@ static npy_status read_entries(zip_t *za, npz_archive *out, npy_error *err) {
 npy_status npz_read_memory(const void *buf, size_t len, npz_archive *out,
                            npy_error *err) {
   if (!out || (!buf && len > 0))
-    return fail(err, NPY_E_ARGUMENT, "npz_read_memory: NULL argument");
+    return npy_fail(err, NPY_E_ARGUMENT, "npz_read_memory: NULL argument");
   memset(out, 0, sizeof *out);
   if (len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0)
-    return fail(err, NPY_E_FORMAT,
-                "not an .npz archive: this is an .npy file (numpy.save); "
-                "write the arrays with numpy.savez");
+    return npy_fail(err, NPY_E_FORMAT,
+                    "not an .npz archive: this is an .npy file (numpy.save); "
+                    "write the arrays with numpy.savez");
   if (len < EOCD_LEN)
-    return fail(err, NPY_E_FORMAT,
-                "not an .npz (ZIP) archive: %zu bytes, too short for the "
-                "end-of-central-directory record",
-                len);
+    return npy_fail(err, NPY_E_FORMAT,
+                    "not an .npz (ZIP) archive: %zu bytes, too short for the "
+                    "end-of-central-directory record",
+                    len);
   zip_error_t ze;
   zip_error_init(&ze);
   zip_source_t *src = zip_source_buffer_create(buf, len, 0, &ze);
@@ -268,8 +256,8 @@ npy_status npz_read_memory(const void *buf, size_t len, npz_archive *out,
                             "or not a ZIP file)"
                           : zip_error_strerror(&ze);
     const npy_status st =
-        fail(err, zip_status(code), "not an .npz (ZIP) archive: %s%s",
-             code == ZIP_ER_MULTIDISK ? "multi-disk archive: " : "", why);
+        npy_fail(err, zip_status(code), "not an .npz (ZIP) archive: %s%s",
+                 code == ZIP_ER_MULTIDISK ? "multi-disk archive: " : "", why);
     zip_error_fini(&ze);
     return st;
   }
@@ -283,11 +271,11 @@ npy_status npz_read_memory(const void *buf, size_t len, npz_archive *out,
 
 npy_status npz_read_file(const char *path, npz_archive *out, npy_error *err) {
   if (!path || !out)
-    return fail(err, NPY_E_ARGUMENT, "npz_read_file: NULL argument");
+    return npy_fail(err, NPY_E_ARGUMENT, "npz_read_file: NULL argument");
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "rb");
+  FILE *f = npy_fopen_read(path, err);
   if (!f)
-    return fail(err, NPY_E_IO, "cannot open: %s", strerror(errno));
+    return NPY_E_IO;
   /* Read everything (f may be a pipe): grow as data arrives. */
   unsigned char *buf = NULL;
   size_t cap = 0, len = 0;
@@ -298,12 +286,13 @@ npy_status npz_read_file(const char *path, npz_archive *out, npy_error *err) {
                           : cap <= SIZE_MAX / 2 ? cap * 2
                                                 : SIZE_MAX;
       if (next == cap) {
-        st = fail(err, NPY_E_NOMEM, "file too large");
+        st = npy_fail(err, NPY_E_NOMEM, "file too large");
         break;
       }
       unsigned char *grown = realloc(buf, next);
       if (!grown) {
-        st = fail(err, NPY_E_NOMEM, "out of memory reading %zu bytes", next);
+        st =
+            npy_fail(err, NPY_E_NOMEM, "out of memory reading %zu bytes", next);
         break;
       }
       buf = grown;
@@ -313,7 +302,7 @@ npy_status npz_read_file(const char *path, npz_archive *out, npy_error *err) {
     len += r;
     if (r == 0) {
       if (ferror(f))
-        st = fail(err, NPY_E_IO, "read failed: %s", strerror(errno));
+        st = npy_fail(err, NPY_E_IO, "read failed: %s", strerror(errno));
       break;
     }
   }
@@ -344,18 +333,18 @@ static npy_status writer_zip_fail(npz_writer *w, const char *what,
                                   npy_error *err) {
   w->failed = 1;
   zip_error_t *ze = zip_get_error(w->za);
-  return fail(err, zip_status(zip_error_code_zip(ze)), "npz: %s: %s", what,
-              zip_error_strerror(ze));
+  return npy_fail(err, zip_status(zip_error_code_zip(ze)), "npz: %s: %s", what,
+                  zip_error_strerror(ze));
 }
 
 npy_status npz_writer_open(npz_writer **out, FILE *f, unsigned flags,
                            npy_error *err) {
   if (!out || !f)
-    return fail(err, NPY_E_ARGUMENT, "npz_writer_open: NULL argument");
+    return npy_fail(err, NPY_E_ARGUMENT, "npz_writer_open: NULL argument");
   *out = NULL;
   npz_writer *w = calloc(1, sizeof *w);
   if (!w)
-    return fail(err, NPY_E_NOMEM, "out of memory");
+    return npy_fail(err, NPY_E_NOMEM, "out of memory");
   w->f = f;
   w->flags = flags;
   zip_error_t ze;
@@ -365,8 +354,8 @@ npy_status npz_writer_open(npz_writer **out, FILE *f, unsigned flags,
     zip_source_keep(w->src); /* zip_close must not free the bytes */
   if (!w->za) {
     const npy_status st =
-        fail(err, NPY_E_NOMEM, "npz: cannot start an archive: %s",
-             zip_error_strerror(&ze));
+        npy_fail(err, NPY_E_NOMEM, "npz: cannot start an archive: %s",
+                 zip_error_strerror(&ze));
     zip_error_fini(&ze);
     npz_writer_free(w);
     return st;
@@ -389,12 +378,12 @@ void npz_writer_free(npz_writer *w) {
 static npy_status check_name(const char *name, npy_error *err) {
   const size_t len = name ? strlen(name) : 0;
   if (len == 0 || len + 4 > NPZ_MAX_NAME_LEN)
-    return fail(err, NPY_E_ARGUMENT, "npz: bad member name length");
+    return npy_fail(err, NPY_E_ARGUMENT, "npz: bad member name length");
   for (size_t i = 0; i < len; ++i)
     if ((unsigned char)name[i] < 0x20 || (unsigned char)name[i] >= 0x7f)
-      return fail(err, NPY_E_ARGUMENT,
-                  "npz: member name must be printable "
-                  "ASCII");
+      return npy_fail(err, NPY_E_ARGUMENT,
+                      "npz: member name must be printable "
+                      "ASCII");
   return NPY_OK;
 }
 
@@ -413,37 +402,38 @@ npy_status npz_writer_add(npz_writer *w, const char *name, npy_dtype dtype,
                           int ndim, const size_t *shape, const void *data,
                           npy_error *err) {
   if (!w || w->failed)
-    return fail(err, NPY_E_ARGUMENT, "npz_writer_add: writer unusable");
+    return npy_fail(err, NPY_E_ARGUMENT, "npz_writer_add: writer unusable");
   npy_status st = check_name(name, err);
   if (st != NPY_OK)
     return st;
   char full[NPZ_MAX_NAME_LEN + 1];
   snprintf(full, sizeof full, "%s.npy", name);
   if (zip_name_locate(w->za, full, ZIP_FL_ENC_RAW) >= 0)
-    return fail(err, NPY_E_ARGUMENT, "npz: member '%s' written twice", name);
+    return npy_fail(err, NPY_E_ARGUMENT, "npz: member '%s' written twice",
+                    name);
   const size_t itemsize = npy_dtype_itemsize(dtype);
   if (itemsize == 0 || ndim < 0 || ndim > NPY_MAX_NDIM || (ndim && !shape))
-    return fail(err, NPY_E_ARGUMENT, "npz_writer_add: bad array");
+    return npy_fail(err, NPY_E_ARGUMENT, "npz_writer_add: bad array");
   size_t count = 1;
   for (int i = 0; i < ndim; ++i)
     if (shape[i] == 0)
       count = 0;
   for (int i = 0; i < ndim && count; ++i) {
     if (count > SIZE_MAX / shape[i])
-      return fail(err, NPY_E_ARGUMENT, "npz: shape overflows");
+      return npy_fail(err, NPY_E_ARGUMENT, "npz: shape overflows");
     count *= shape[i];
   }
   if (count > (SIZE_MAX - 1024) / itemsize || (count && !data))
-    return fail(err, NPY_E_ARGUMENT, "npz: array too large or NULL data");
+    return npy_fail(err, NPY_E_ARGUMENT, "npz: array too large or NULL data");
   /* The member's .npy bytes (npy.c writes header and little-endian data). */
   char *mem = NULL;
   size_t mlen = 0;
   FILE *m = open_memstream(&mem, &mlen);
   if (!m)
-    return fail(err, NPY_E_NOMEM, "out of memory");
+    return npy_fail(err, NPY_E_NOMEM, "out of memory");
   st = npy_write_array(m, dtype, ndim, shape, data, err);
   if (fclose(m) != 0 && st == NPY_OK)
-    st = fail(err, NPY_E_NOMEM, "out of memory");
+    st = npy_fail(err, NPY_E_NOMEM, "out of memory");
   if (st != NPY_OK) {
     free(mem);
     return st;
@@ -473,7 +463,7 @@ static const unsigned char empty_archive[EOCD_LEN] = {0x50, 0x4b, 0x05, 0x06};
 
 npy_status npz_writer_finish(npz_writer *w, npy_error *err) {
   if (!w || w->failed)
-    return fail(err, NPY_E_ARGUMENT, "npz_writer_finish: writer unusable");
+    return npy_fail(err, NPY_E_ARGUMENT, "npz_writer_finish: writer unusable");
   w->failed = 1; /* finish runs once */
   if (zip_close(w->za) != 0)
     return writer_zip_fail(w, "cannot write the archive", err);
@@ -482,23 +472,23 @@ npy_status npz_writer_finish(npz_writer *w, npy_error *err) {
   if (w->n == 0) {
     if (fwrite(empty_archive, 1, sizeof empty_archive, w->f) !=
         sizeof empty_archive)
-      st = fail(err, NPY_E_IO, "write failed: %s", strerror(errno));
+      st = npy_fail(err, NPY_E_IO, "write failed: %s", strerror(errno));
   } else if (zip_source_open(w->src) != 0) {
-    st = fail(err, NPY_E_NOMEM, "npz: cannot read the archive back: %s",
-              zip_error_strerror(zip_source_error(w->src)));
+    st = npy_fail(err, NPY_E_NOMEM, "npz: cannot read the archive back: %s",
+                  zip_error_strerror(zip_source_error(w->src)));
   } else {
     unsigned char chunk[1 << 16];
     zip_int64_t r = 0;
     while (st == NPY_OK &&
            (r = zip_source_read(w->src, chunk, sizeof chunk)) > 0)
       if (fwrite(chunk, 1, (size_t)r, w->f) != (size_t)r)
-        st = fail(err, NPY_E_IO, "write failed: %s", strerror(errno));
+        st = npy_fail(err, NPY_E_IO, "write failed: %s", strerror(errno));
     if (st == NPY_OK && r < 0)
-      st = fail(err, NPY_E_NOMEM, "npz: cannot read the archive back: %s",
-                zip_error_strerror(zip_source_error(w->src)));
+      st = npy_fail(err, NPY_E_NOMEM, "npz: cannot read the archive back: %s",
+                    zip_error_strerror(zip_source_error(w->src)));
     zip_source_close(w->src);
   }
   if (st == NPY_OK && fflush(w->f) != 0)
-    st = fail(err, NPY_E_IO, "write failed: %s", strerror(errno));
+    st = npy_fail(err, NPY_E_IO, "write failed: %s", strerror(errno));
   return st;
 }

@@ -114,38 +114,3 @@ int npy_read_vertex_ids(const npy_array *a, const char *tname, size_t k,
   }
   return 0;
 }
-
-int npz_read_real(const npz_archive *in, const char *name, int required,
-                  int ndim, const size_t *shape, const char *what,
-                  fricl_precision prec, void **out, char *msg,
-                  size_t msg_size) {
-  char want[128], got[128];
-  *out = NULL;
-  npy_format_shape(want, sizeof want, ndim, shape);
-  const npz_member *mb = npz_find(in, name);
-  if (!mb) {
-    if (!required)
-      return 0;
-    snprintf(msg, msg_size, "required array '%s' %s (%s) is missing", name,
-             want, what);
-    return 2;
-  }
-  const npy_array *a = &mb->array;
-  if (!npy_is_real(a->info.dtype)) {
-    snprintf(msg, msg_size, "array '%s': dtype '%s' is not float64 or float32",
-             name, npy_dtype_descr(a->info.dtype));
-    return 2;
-  }
-  int ok = a->info.ndim == ndim;
-  for (int d = 0; ok && d < ndim; ++d)
-    ok = a->info.shape[d] == shape[d];
-  if (!ok) {
-    snprintf(msg, msg_size, "array '%s': expected shape %s (%s), got %s", name,
-             want, what,
-             npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
-    return 2;
-  }
-  if (!(*out = npy_real_copy(a, prec)))
-    return 1;
-  return 0;
-}

@@ -41,12 +41,4 @@ int npy_read_vertex_ids(const npy_array *a, const char *tname, size_t k,
                         size_t n, const char *n_from, int32_t **ids, size_t *m,
                         char *msg, size_t msg_size);
 
-/* The real array `name` of `in`, of exactly this shape (`what` says what
- * it holds, for the messages), as a working-precision copy in *out
- * (malloc'd); *out stays NULL when it is absent and not required.
- * @return 0; 2 (bad input) with msg set; 1 out of memory. */
-int npz_read_real(const npz_archive *in, const char *name, int required,
-                  int ndim, const size_t *shape, const char *what,
-                  fricl_precision prec, void **out, char *msg, size_t msg_size);
-
 #endif

@@ -2,10 +2,8 @@
 #include "tangential_args.h"
 
 #include <stddef.h>
-#include <string.h>
 
 #include "build_args.h"
-#include "cli_args.h"
 
 static const char *const hessian_names[] = {"none", "local", "factored",
                                             "global", NULL};
@@ -13,50 +11,40 @@ static const char *const hessian_names[] = {"none", "local", "factored",
 #define HINT " (see 'fricl tangential --help')"
 #define F(field) offsetof(tangential_args, field)
 
-/* --blend is row OPT_BLEND: it needs --build. */
-enum { OPT_BLEND = 6 };
+/* --blend is row OPT_BLEND (after CLI_NPZ_OPTIONS' four): it needs
+ * --build. */
+enum { OPT_BLEND = 4 };
 static const cli_option options[] = {
-    {"--out", NULL, CLI_STRING, F(out_path), NULL, NULL, 0, 0},
-    {"--psd", NULL, CLI_PSD, F(psd), NULL, NULL, 0, 0},
-    {"--hessian", NULL, CLI_CHOICE, F(hessian), hessian_names,
-     "not none, local, factored or global", 0, 0},
-    {"--precision", NULL, CLI_PRECISION, F(precision), NULL, NULL, 0, 0},
-    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
-    {"--mu-profile", NULL, CLI_PROFILE, F(profile), NULL, NULL, 0, 0},
-    {"--blend", NULL, CLI_BLEND, F(blend), NULL, NULL, 0, 0},
-    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
-    {"--ipctk-abs", NULL, CLI_FLAG, F(ipctk_abs), NULL, NULL, 0, 0},
-    {"--check-basis", NULL, CLI_FLAG, F(check_basis), NULL, NULL, 0, 0},
-    {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
+    CLI_NPZ_OPTIONS(tangential_args),
+    CLI_OPT_BLEND(tangential_args),
+    CLI_OPT_PSD(tangential_args),
+    {"--hessian", NULL, CLI_CHOICE, F(hessian), hessian_names, NULL, 0, 0},
+    CLI_OPT_PRECISION(tangential_args),
+    CLI_OPT_PROFILE(tangential_args),
+    CLI_OPT_IPCTK_ABS(tangential_args),
+    CLI_OPT_CHECK_BASIS(tangential_args),
     {"--build", NULL, CLI_FLAG, F(build), NULL, NULL, 0, 0},
-    {"--physical-barrier", NULL, CLI_FLAG, F(physical_barrier), NULL, NULL, 0,
-     0},
+    CLI_OPT_PHYSICAL_BARRIER(tangential_args),
 };
-#define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 
-int tangential_args_parse(int argc, char **argv, tangential_args *a, char *err,
-                          size_t err_size) {
-  memset(a, 0, sizeof *a);
-  a->psd = FRICL_PSD_NONE;
-  a->hessian = TANGENTIAL_HESSIAN_NONE;
-  a->precision = FRICL_F64;
-  a->profile = FRICL_MU_CUBIC;
-  a->blend = FRICL_BLEND_AVERAGE;
-  if (cli_wants_help(argc, argv)) {
-    a->help = 1;
-    return 0;
-  }
-  int seen[N_OPTIONS] = {0};
-  if (cli_parse_table(argc, argv, options, N_OPTIONS, HINT, a, &a->in_path,
-                      seen, err, err_size) != 0)
-    return -1;
+/* --blend and --physical-barrier apply to the build. */
+static int check(void *args, const int *seen, char *err, size_t err_size) {
+  const tangential_args *a = args;
   if (!a->build && (seen[OPT_BLEND] || a->physical_barrier)) {
     snprintf(err, err_size, "%s applies to the build: it needs --build" HINT,
              seen[OPT_BLEND] ? "--blend" : "--physical-barrier");
     return -1;
   }
-  return cli_require_in_out(a->in_path, a->out_path, HINT, err, err_size);
+  return 0;
 }
+
+static const tangential_args defaults = {.psd = FRICL_PSD_NONE,
+                                         .hessian = TANGENTIAL_HESSIAN_NONE,
+                                         .precision = FRICL_F64,
+                                         .profile = FRICL_MU_CUBIC,
+                                         .blend = FRICL_BLEND_AVERAGE};
+const cli_grammar tangential_grammar =
+    CLI_NPZ_GRAMMAR(tangential_args, options, HINT, defaults, check);
 
 void tangential_print_help(FILE *f) {
   fputs(

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli_args.h"
 #include "fricl/fricl.h"
 
 typedef enum tangential_hessian {
@@ -31,13 +32,10 @@ typedef struct tangential_args {
   int build;
   fricl_mu_blend blend; /* --blend (with --build), default average */
   int physical_barrier; /* --physical-barrier (with --build) */
-  int help;             /* -h/--help seen: print help, nothing else */
 } tangential_args;
 
-/* Parse argv (argv[0] is "tangential"). @return 0, or -1 with a one-line
- * message (no trailing newline) in err. */
-int tangential_args_parse(int argc, char **argv, tangential_args *args,
-                          char *err, size_t err_size);
+/* The options of `fricl tangential` (argv[0] is "tangential"). */
+extern const cli_grammar tangential_grammar;
 
 void tangential_print_help(FILE *f);
 

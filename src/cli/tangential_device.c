@@ -93,6 +93,19 @@ static void down(dev_mem *d, fricl_buffer_cl b, void *dst, size_t bytes) {
                                  NULL);
 }
 
+/* A group's contacts n, vertices k, closest-point coordinates nb and
+ * degrees of freedom nd: the sizes of its arrays, up and down alike. */
+typedef struct group_sizes {
+  size_t n, k, nb, nd;
+} group_sizes;
+
+static group_sizes sizes_of(const fricl_build_group *G, size_t dim) {
+  const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
+  const group_sizes z = {G->count, k,
+                         (size_t)fricl_stencil_coord_count(G->type), k * dim};
+  return z;
+}
+
 /* The report fricl_build would have filled, from the statuses. */
 static void report(build_input *b) {
   fricl_build_report *r = &b->report;
@@ -165,10 +178,8 @@ fricl_status tangential_device_run(fricl_context *ctx, build_input *b,
   for (size_t i = 0; i < hb.n_groups; ++i) {
     const fricl_build_group *G = &hg[i];
     const fricl_contact_group *E = &eval->groups[i];
-    const size_t n = G->count;
-    const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-    const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
-    const size_t nd = k * dim;
+    const group_sizes z = sizes_of(G, dim);
+    const size_t n = z.n, k = z.k, nb = z.nb, nd = z.nd;
     fricl_build_group_cl *D = &dg[i];
     D->type = G->type;
     D->count = n;
@@ -254,10 +265,8 @@ fricl_status tangential_device_run(fricl_context *ctx, build_input *b,
   for (size_t i = 0; i < hb.n_groups && st == FRICL_STATUS_OK; ++i) {
     const fricl_build_group *G = &hg[i];
     const fricl_contact_group *E = &eval->groups[i];
-    const size_t n = G->count;
-    const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-    const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
-    const size_t nd = k * dim;
+    const group_sizes z = sizes_of(G, dim);
+    const size_t n = z.n, k = z.k, nb = z.nb, nd = z.nd;
     down(d, dg[i].closest_point, G->closest_point, n * nb * esz);
     down(d, dg[i].tangent_basis, G->tangent_basis, n * dim * m1 * esz);
     down(d, dg[i].normal_force, G->normal_force, n * esz);

@@ -54,4 +54,7 @@ int tangential_input_read(tangential_input *t, const char *const *extra);
 
 void tangential_input_free(tangential_input *t);
 
+/* The library's group of g's inputs (the caller adds the outputs). */
+fricl_contact_group tangential_group_inputs(const tangential_group *g);
+
 #endif

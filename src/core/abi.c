@@ -24,6 +24,15 @@ uint32_t fricl__struct_size_of(const void *s) {
   return v;
 }
 
+int fricl__struct_init(void *s, size_t size) {
+  if (!s)
+    return 0;
+  const uint32_t v = (uint32_t)size;
+  memset(s, 0, size);
+  memcpy(s, &v, sizeof v);
+  return 1;
+}
+
 static int all_zero(const unsigned char *p, size_t n) {
   for (size_t i = 0; i < n; ++i)
     if (p[i])

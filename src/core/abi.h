@@ -125,6 +125,24 @@ fricl_status fricl__struct_in(fricl_context *ctx, const char *what, void *dst,
                               size_t size, const void *src, size_t min_size,
                               const char *init_fn);
 
+/*
+ * The entry of a function that reads the caller's input struct `arg` of
+ * type `type` (fricl_tangential_batch, ...): a local `in` set by type's
+ * _init, the caller's layout over it (fricl__struct_in, `min` the
+ * FRICL__MIN_* above), and `arg` pointed at it. A rejected struct_size
+ * returns INVALID_ARGUMENT from the enclosing function.
+ */
+#define FRICL__STRUCT_IN(ctx, type, arg, in, min)                              \
+  type in;                                                                     \
+  type##_init(&in);                                                            \
+  FRICL__TRY(                                                                  \
+      fricl__struct_in(ctx, #arg, &in, sizeof in, arg, min, #type "_init"));   \
+  arg = &in
+
+/* The start of every _init: `size` bytes of *s zeroed and its struct_size
+ * set. @return 0 when s is NULL (nothing to initialise), else 1. */
+int fricl__struct_init(void *s, size_t size);
+
 /* The element size a caller passed for an output array: OK, or
  * FRICL__ABI_TOO_SMALL (any size above the library's is fine: its tail is
  * zeroed). */

@@ -20,8 +20,12 @@ void fricl__context_report(const fricl_context_params *p, const char *msg) {
     snprintf(p->error_buffer, p->error_buffer_size, "%s", msg);
 }
 
-fricl_status fricl__context_params_in(const fricl_context_params *params,
+fricl_status fricl__context_params_in(fricl_context **out,
+                                      const fricl_context_params *params,
                                       fricl_context_params *in) {
+  if (!out)
+    return FRICL_STATUS_INVALID_ARGUMENT;
+  *out = NULL;
   /* What fricl_context_params_init gives (core calls no public function). */
   memset(in, 0, sizeof *in);
   in->struct_size = (uint32_t)sizeof *in;

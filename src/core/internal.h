@@ -96,12 +96,14 @@ fricl_status fricl__context_open(fricl_context **out,
 void fricl__context_destroy(fricl_context *ctx);
 /* Write msg to params->error_buffer, if the caller gave one. */
 void fricl__context_report(const fricl_context_params *p, const char *msg);
-/* The caller's params (perhaps of an older, smaller layout; NULL: the
+/* The start of a context's creation: `out` given (*out = NULL), and the
+ * caller's params (perhaps of an older, smaller layout; NULL: the
  * defaults) as a full-size struct in *in, the other fields as
- * fricl_context_params_init sets them. INVALID_ARGUMENT for a struct_size
- * abi.h rejects, reported to the caller's error buffer when its struct
- * holds one. */
-fricl_status fricl__context_params_in(const fricl_context_params *params,
+ * fricl_context_params_init sets them. INVALID_ARGUMENT for a NULL out or
+ * a struct_size abi.h rejects, reported to the caller's error buffer when
+ * its struct holds one. */
+fricl_status fricl__context_params_in(fricl_context **out,
+                                      const fricl_context_params *params,
                                       fricl_context_params *in);
 
 /* Record a detailed message on ctx (if not NULL) and return status. */
@@ -109,6 +111,12 @@ fricl_status fricl__context_params_in(const fricl_context_params *params,
  * leaves the same way. FRICL__TRY(expr): return expr's status unless it is
  * OK. FRICL__FAIL_IF(cond, ctx, status, fmt, ...): when cond holds, record
  * the message on ctx and return status (fricl__fail). */
+/* The start of an entry point: ctx given (else INVALID_ARGUMENT, nothing
+ * recorded), its last error cleared, and `arg` given (else INVALID_ARGUMENT
+ * with the message `null_msg`). */
+fricl_status fricl__enter(fricl_context *ctx, const void *arg,
+                          const char *null_msg);
+
 #define FRICL__TRY(expr)                                                       \
   do {                                                                         \
     const fricl_status fricl__try_st_ = (expr);                                \

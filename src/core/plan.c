@@ -114,6 +114,24 @@ fricl__plan_attachment *fricl__plan_attachment_for(fricl_tangential_plan *p,
   return NULL;
 }
 
+int fricl__plan_fits(const fricl_tangential_plan *plan, int dim,
+                     size_t n_vertices, size_t n_groups, const void *groups,
+                     size_t stride, size_t type_at, size_t count_at) {
+  if (plan->dim != dim || plan->n_vertices != n_vertices ||
+      plan->n_groups != n_groups)
+    return 0;
+  for (size_t g = 0; g < n_groups; ++g) {
+    const char *G = (const char *)groups + g * stride;
+    fricl_stencil type;
+    size_t count;
+    memcpy(&type, G + type_at, sizeof type);
+    memcpy(&count, G + count_at, sizeof count);
+    if (plan->types[g] != type || plan->counts[g] != count)
+      return 0;
+  }
+  return 1;
+}
+
 void fricl__plan_destroy(fricl_tangential_plan *plan) {
   if (!plan)
     return;

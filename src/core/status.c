@@ -35,6 +35,15 @@ void fricl__clear_error(fricl_context *ctx) {
     ctx->last_error[0] = '\0';
 }
 
+fricl_status fricl__enter(fricl_context *ctx, const void *arg,
+                          const char *null_msg) {
+  if (!ctx)
+    return FRICL_STATUS_INVALID_ARGUMENT;
+  fricl__clear_error(ctx);
+  return arg ? FRICL_STATUS_OK
+             : fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT, "%s", null_msg);
+}
+
 fricl_status fricl__fail(fricl_context *ctx, fricl_status status,
                          const char *fmt, ...) {
   if (!ctx)

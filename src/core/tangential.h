@@ -74,6 +74,17 @@ fricl_status fricl__plan_build(fricl_context *ctx, int dim, size_t n_vertices,
  * plan's context's threads) and kept. */
 fricl_status fricl__plan_blocks(fricl_tangential_plan *p);
 
+/* Whether `plan` was made for dim, n_vertices and groups[0, n_groups)'s
+ * types and counts: structs of `stride` bytes whose fricl_stencil type and
+ * size_t count sit at type_at and count_at (FRICL__PLAN_FITS). */
+int fricl__plan_fits(const fricl_tangential_plan *plan, int dim,
+                     size_t n_vertices, size_t n_groups, const void *groups,
+                     size_t stride, size_t type_at, size_t count_at);
+#define FRICL__PLAN_FITS(plan, b, Group)                                       \
+  fricl__plan_fits(plan, (b)->dim, (b)->n_vertices, (b)->n_groups,             \
+                   (b)->groups, sizeof(Group), offsetof(Group, type),          \
+                   offsetof(Group, count))
+
 /* The vertex lists of a validated topology for a call made without a plan:
  * the context keeps the lists of the last such topology (keyed by its
  * checksum), so a Newton loop that never makes a plan builds them once.

@@ -50,45 +50,29 @@ const char *fricl__rule_text(fricl__rule r) {
  * sign): integer ORs and one multiply, which compilers vectorise without any
  * floating-point reassociation, so that validation costs little next to the
  * evaluation it guards. */
-static int scan_d(const double *x, size_t n, fricl__rule r) {
-  uint64_t nan_bits = 0, sign_bits = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const double z = x[i] * 0.0;
-    uint64_t uz, ux;
-    memcpy(&uz, &z, sizeof uz);
-    memcpy(&ux, &x[i], sizeof ux);
-    nan_bits |= uz;
-    sign_bits |= ux;
+#define SCAN_FN(name, real, uint, zero, exp_mask, sign_shift)                  \
+  static int name(const real *x, size_t n, fricl__rule r) {                    \
+    uint nan_bits = 0, sign_bits = 0;                                          \
+    for (size_t i = 0; i < n; ++i) {                                           \
+      const real z = x[i] * zero;                                              \
+      uint uz, ux;                                                             \
+      memcpy(&uz, &z, sizeof uz);                                              \
+      memcpy(&ux, &x[i], sizeof ux);                                           \
+      nan_bits |= uz;                                                          \
+      sign_bits |= ux;                                                         \
+    }                                                                          \
+    const uint exp = exp_mask;                                                 \
+    int bad = (nan_bits & exp) == exp;                                         \
+    if (r == FRICL__RULE_GE0 || r == FRICL__RULE_GT0)                          \
+      bad |= (int)(sign_bits >> sign_shift);                                   \
+    if (r == FRICL__RULE_GT0 || r == FRICL__RULE_BOOL)                         \
+      for (size_t i = 0; i < n; ++i)                                           \
+        bad |= r == FRICL__RULE_GT0 ? x[i] == 0 : (x[i] != 0) & (x[i] != 1);   \
+    return bad;                                                                \
   }
-  const uint64_t exp = 0x7FF0000000000000ull;
-  int bad = (nan_bits & exp) == exp;
-  if (r == FRICL__RULE_GE0 || r == FRICL__RULE_GT0)
-    bad |= (int)(sign_bits >> 63);
-  if (r == FRICL__RULE_GT0 || r == FRICL__RULE_BOOL)
-    for (size_t i = 0; i < n; ++i)
-      bad |= r == FRICL__RULE_GT0 ? x[i] == 0 : (x[i] != 0) & (x[i] != 1);
-  return bad;
-}
-
-static int scan_f(const float *x, size_t n, fricl__rule r) {
-  uint32_t nan_bits = 0, sign_bits = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const float z = x[i] * 0.0f;
-    uint32_t uz, ux;
-    memcpy(&uz, &z, sizeof uz);
-    memcpy(&ux, &x[i], sizeof ux);
-    nan_bits |= uz;
-    sign_bits |= ux;
-  }
-  const uint32_t exp = 0x7F800000u;
-  int bad = (nan_bits & exp) == exp;
-  if (r == FRICL__RULE_GE0 || r == FRICL__RULE_GT0)
-    bad |= (int)(sign_bits >> 31);
-  if (r == FRICL__RULE_GT0 || r == FRICL__RULE_BOOL)
-    for (size_t i = 0; i < n; ++i)
-      bad |= r == FRICL__RULE_GT0 ? x[i] == 0 : (x[i] != 0) & (x[i] != 1);
-  return bad;
-}
+SCAN_FN(scan_d, double, uint64_t, 0.0, 0x7FF0000000000000ull, 63)
+SCAN_FN(scan_f, float, uint32_t, 0.0f, 0x7F800000u, 31)
+#undef SCAN_FN
 
 typedef struct {
   fricl_precision p;

@@ -36,45 +36,36 @@
 #define FRICL_REF_PARAM(T, arr, fill, b0)                                      \
   ((arr) ? (const T *)(arr) + (b0) : (fill))
 
+/* The blocks of one precision: scalar parameters broadcast once, array
+ * ones read in place (FRICL_REF_PARAM). */
+#define SCALAR_RANGE(real, ref_block)                                          \
+  do {                                                                         \
+    real fe[FRICL_REF_BLOCK], fs[FRICL_REF_BLOCK], fk[FRICL_REF_BLOCK];        \
+    for (int i = 0; i < FRICL_REF_BLOCK; ++i) {                                \
+      fe[i] = (real)b->eps_v;                                                  \
+      fs[i] = (real)b->mu_s;                                                   \
+      fk[i] = (real)b->mu_k;                                                   \
+    }                                                                          \
+    real *out[FRICL_TERM_COUNT];                                               \
+    for (int t = 0; t < FRICL_TERM_COUNT; ++t)                                 \
+      out[t] = (real *)b->out[t];                                              \
+    for (size_t b0 = lo; b0 < hi; b0 += FRICL_REF_BLOCK) {                     \
+      const size_t m = hi - b0 < FRICL_REF_BLOCK ? hi - b0 : FRICL_REF_BLOCK;  \
+      ref_block(m, (const real *)b->y + b0,                                    \
+                FRICL_REF_PARAM(real, b->eps_v_array, fe, b0),                 \
+                FRICL_REF_PARAM(real, b->mu_s_array, fs, b0),                  \
+                FRICL_REF_PARAM(real, b->mu_k_array, fk, b0), mask,            \
+                (int)b->mu_profile, out, b0);                                  \
+    }                                                                          \
+  } while (0)
+
 /* Elements [lo, hi) of a validated batch, in blocks of FRICL_REF_BLOCK
  * (element-wise: any split of the range gives the same bits). */
 void FRICL_ISA_NAME(fricl__scalar_range)(const fricl_scalar_batch *b,
                                          unsigned mask, size_t lo, size_t hi) {
-  if (b->precision == FRICL_F64) {
-    double fe[FRICL_REF_BLOCK], fs[FRICL_REF_BLOCK], fk[FRICL_REF_BLOCK];
-    for (int i = 0; i < FRICL_REF_BLOCK; ++i) {
-      fe[i] = b->eps_v;
-      fs[i] = b->mu_s;
-      fk[i] = b->mu_k;
-    }
-    double *out[FRICL_TERM_COUNT];
-    for (int t = 0; t < FRICL_TERM_COUNT; ++t)
-      out[t] = (double *)b->out[t];
-    for (size_t b0 = lo; b0 < hi; b0 += FRICL_REF_BLOCK) {
-      const size_t m = hi - b0 < FRICL_REF_BLOCK ? hi - b0 : FRICL_REF_BLOCK;
-      ref_block_d(m, (const double *)b->y + b0,
-                  FRICL_REF_PARAM(double, b->eps_v_array, fe, b0),
-                  FRICL_REF_PARAM(double, b->mu_s_array, fs, b0),
-                  FRICL_REF_PARAM(double, b->mu_k_array, fk, b0), mask,
-                  (int)b->mu_profile, out, b0);
-    }
-  } else {
-    float fe[FRICL_REF_BLOCK], fs[FRICL_REF_BLOCK], fk[FRICL_REF_BLOCK];
-    for (int i = 0; i < FRICL_REF_BLOCK; ++i) {
-      fe[i] = (float)b->eps_v;
-      fs[i] = (float)b->mu_s;
-      fk[i] = (float)b->mu_k;
-    }
-    float *out[FRICL_TERM_COUNT];
-    for (int t = 0; t < FRICL_TERM_COUNT; ++t)
-      out[t] = (float *)b->out[t];
-    for (size_t b0 = lo; b0 < hi; b0 += FRICL_REF_BLOCK) {
-      const size_t m = hi - b0 < FRICL_REF_BLOCK ? hi - b0 : FRICL_REF_BLOCK;
-      ref_block_f(m, (const float *)b->y + b0,
-                  FRICL_REF_PARAM(float, b->eps_v_array, fe, b0),
-                  FRICL_REF_PARAM(float, b->mu_s_array, fs, b0),
-                  FRICL_REF_PARAM(float, b->mu_k_array, fk, b0), mask,
-                  (int)b->mu_profile, out, b0);
-    }
-  }
+  if (b->precision == FRICL_F64)
+    SCALAR_RANGE(double, ref_block_d);
+  else
+    SCALAR_RANGE(float, ref_block_f);
+#undef SCALAR_RANGE
 }

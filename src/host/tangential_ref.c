@@ -3,6 +3,7 @@
  * kernels (once per precision). The simple side of the tests: runtime loop
  * bounds, one pass over the contacts, sums in the documented order. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/fault.h"
 #include "core/tangential.h"

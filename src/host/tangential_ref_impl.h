@@ -32,12 +32,11 @@ static fricl_status FRICL_TREF_FN(fricl_context *ctx,
       return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                          "allocating %zu contact records", total);
   }
+  /* The sums start from +0, whose bytes are all zero. */
   if (grad)
-    for (size_t i = 0; i < nvd; ++i)
-      grad[i] = (real)0;
+    memset(grad, 0, nvd * sizeof *grad);
   if (prod)
-    for (size_t i = 0; i < nvd; ++i)
-      prod[i] = (real)0;
+    memset(prod, 0, nvd * sizeof *prod);
   real pot_total = (real)0, pot_block = (real)0;
   size_t cg = 0; /* global contact index */
   for (size_t g = 0; g < b->n_groups; ++g) {

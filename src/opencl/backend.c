@@ -229,6 +229,18 @@ fricl_status fricl__ocl_of(fricl_context *ctx, const char *entry,
   return FRICL_STATUS_OK;
 }
 
+fricl_status fricl__ocl_check_fp64(fricl_context *ctx, const fricl__ocl *o,
+                                   fricl_precision p, int context_flag) {
+  if (p != FRICL_F64 ||
+      (o->base.has_fp64 &&
+       !(context_flag && (ctx->flags & FRICL_CONTEXT_FLAG_NO_FP64))))
+    return FRICL_STATUS_OK;
+  return fricl__fail(ctx, FRICL_STATUS_NO_FP64,
+                     "device \"%s\" has no double precision: use FRICL_F32 "
+                     "or another device",
+                     o->name);
+}
+
 fricl_status fricl__ocl_entry(fricl_context *ctx, const char *entry,
                               cl_uint num_wait, const cl_event *wait_list,
                               fricl__ocl **out) {

@@ -32,8 +32,8 @@ typedef struct ocl_barrier {
 } ocl_barrier;
 
 static const char *const headers[] = {
-    "fricl_cl_compat.h", "fricl_distance_math.h", "fricl_eigen_math.h",
-    "fricl_barrier_math.h", NULL};
+    "fricl_cl_compat.h",    "fricl_distance_math.h", "fricl_eigen_math.h",
+    "fricl_barrier_math.h", "fricl_assembly.h",      NULL};
 
 static fricl_status make_kernel(ocl_barrier *s, fricl_precision p, int dim,
                                 fricl_stencil type, cl_kernel *k) {

@@ -234,6 +234,22 @@ static fricl_status group_slice(fricl__ocl *o, const fricl_build_batch *b,
   return st;
 }
 
+/* The launch's scalars, from a host batch or its cl_mem twin (the two
+ * name them alike). */
+#define LAUNCH_SCALARS(l, b)                                                   \
+  do {                                                                         \
+    memset(l, 0, sizeof *(l));                                                 \
+    (l)->precision = (b)->precision;                                           \
+    (l)->dim = (b)->dim;                                                       \
+    (l)->physical = ((b)->flags & FRICL_BUILD_FLAG_PHYSICAL_BARRIER) != 0;     \
+    (l)->blend = (int)(b)->blend;                                              \
+    (l)->kappa = (b)->kappa;                                                   \
+    (l)->dhat = (b)->dhat;                                                     \
+    (l)->dmin_s = (b)->dmin;                                                   \
+    (l)->mus_s = (b)->mu_s;                                                    \
+    (l)->muk_s = (b)->mu_k;                                                    \
+  } while (0)
+
 fricl_status fricl__ocl_build(fricl__backend *be, const fricl__build_work *w) {
   fricl__ocl *o = (fricl__ocl *)be;
   const fricl_build_batch *b = w->b;
@@ -241,16 +257,7 @@ fricl_status fricl__ocl_build(fricl__backend *be, const fricl__build_work *w) {
   const size_t esz = fricl__elem_bytes(b->precision);
   const size_t dim = (size_t)b->dim, nv = b->n_vertices;
   fricl__build_launch l;
-  memset(&l, 0, sizeof l);
-  l.precision = b->precision;
-  l.dim = b->dim;
-  l.physical = (b->flags & FRICL_BUILD_FLAG_PHYSICAL_BARRIER) != 0;
-  l.blend = (int)b->blend;
-  l.kappa = b->kappa;
-  l.dhat = b->dhat;
-  l.dmin_s = b->dmin;
-  l.mus_s = b->mu_s;
-  l.muk_s = b->mu_k;
+  LAUNCH_SCALARS(&l, b);
   if (w->total == 0)
     return FRICL_STATUS_OK;
   /* Vertex arrays, whole. */
@@ -289,16 +296,7 @@ fricl_status fricl__ocl_build_enqueue(fricl__ocl *o,
                                       cl_uint num_wait, const cl_event *wait,
                                       cl_event *done) {
   fricl__build_launch l;
-  memset(&l, 0, sizeof l);
-  l.precision = b->precision;
-  l.dim = b->dim;
-  l.physical = (b->flags & FRICL_BUILD_FLAG_PHYSICAL_BARRIER) != 0;
-  l.blend = (int)b->blend;
-  l.kappa = b->kappa;
-  l.dhat = b->dhat;
-  l.dmin_s = b->dmin;
-  l.mus_s = b->mu_s;
-  l.muk_s = b->mu_k;
+  LAUNCH_SCALARS(&l, b);
   /* Device-resident indices are checked by the kernel (0 would trust
    * them; with no vertices, every index is out of range). */
   l.nv = b->n_vertices ? b->n_vertices : 1;

@@ -85,6 +85,12 @@ fricl_status fricl__ocl_adopt(fricl_context *ctx, cl_context cl_ctx,
 fricl_status fricl__ocl_of(fricl_context *ctx, const char *entry,
                            fricl__ocl **out);
 
+/* NO_FP64 for an f64 call on a device without double precision (and, with
+ * `context_flag`, on a context created with FRICL_CONTEXT_FLAG_NO_FP64, as
+ * the build and the barrier honour it). */
+fricl_status fricl__ocl_check_fp64(fricl_context *ctx, const fricl__ocl *o,
+                                   fricl_precision p, int context_flag);
+
 /* fricl__ocl_of, then the event wait list every cl_mem entry point takes
  * (num_wait > 0 needs a wait_list): the common head of those entries. */
 fricl_status fricl__ocl_entry(fricl_context *ctx, const char *entry,

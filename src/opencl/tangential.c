@@ -14,8 +14,9 @@
 #include "fricl_tangential_codes.h"
 
 static const char *const headers[] = {
-    "fricl_cl_compat.h", "fricl_scalar_math.h", "fricl_tangential_codes.h",
-    "fricl_tangential_math.h", NULL};
+    "fricl_cl_compat.h",        "fricl_scalar_math.h",
+    "fricl_tangential_codes.h", "fricl_tangential_math.h",
+    "fricl_assembly.h",         NULL};
 
 /* The shared pieces' types under their short local names. */
 typedef fricl__abuf abuf;
@@ -202,11 +203,11 @@ static fricl_status gather_vec(run_state *rs, sync_state *sy, abuf out,
   const cl_ulong nv = rs->nv, a = c0, z = c1;
   const cl_int fld = field, first = first_pass != 0;
   const void *vals[10] = {
-      &nv,  &rs->dp->vptr, &rs->dp->ventries, &rec,    &a, &z,
-      &fld, &first,        &out.mem,          &out.off};
+      &nv, &rs->dp->vptr, &rs->dp->ventries, &rec,    &fld, &a,
+      &z,  &first,        &out.mem,          &out.off};
   const size_t sizes[10] = {sizeof nv,      sizeof(cl_mem), sizeof(cl_mem),
-                            sizeof(cl_mem), sizeof a,       sizeof z,
-                            sizeof fld,     sizeof first,   sizeof(cl_mem),
+                            sizeof(cl_mem), sizeof fld,     sizeof a,
+                            sizeof z,       sizeof first,   sizeof(cl_mem),
                             sizeof out.off};
   static const cl_uint mem_args[] = {1, 2, 3, 8};
   return launch(rs, sy, k, rs->nv, 10, vals, sizes, mem_args, 4);

@@ -512,8 +512,8 @@ def scenario_errors():
     expect_error(dict(d, velocities=np.zeros((6, 4))), "'velocities'")
     expect_error(dict(d, velocities=np.zeros(6)), "'velocities'")
     expect_error(dict(d, eps_v=np.zeros(2)), "'eps_v'")
-    expect_error(dict(d, eps_v=np.float64(-1)), "eps_v = -1")
-    expect_error(dict(d, eps_v=np.float64(np.inf)), "eps_v = inf")
+    expect_error(dict(d, eps_v=np.float64(-1)), "'eps_v' = -1")
+    expect_error(dict(d, eps_v=np.float64(np.inf)), "'eps_v' = inf")
     two = random_scene(rng, 2, n=6)
     expect_error(dict(two, ee=np.zeros((1, 4), np.int32)),
                  "'ee': ee contacts exist only in 3-D")

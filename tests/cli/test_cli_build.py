@@ -160,7 +160,10 @@ def scenario_errors():
     expect_bad(dict(BUILD6, fv=np.array([[0, 1, 2]])), "'fv'")
     expect_bad(dict(BUILD6, lagged_positions=np.zeros((4, 4))),
                "'lagged_positions'")
-    expect_bad(dict(BUILD6, fv_weight=np.ones(2)), "'fv_weight'")
+    # The schema reader's shape message: the rule, its value, the meaning.
+    expect_bad(dict(BUILD6, fv_weight=np.ones(2)),
+               "array 'fv_weight': expected shape (m,) = (1,) (per-contact "
+               "weight), got (2,)")
     expect_bad(dict(BUILD6, fv=np.array([[0, 1, 2, 3]], np.float64)), "'fv'")
     expect_bad(dict(BUILD6, dhat=np.ones(2)), "'dhat'")
     expect_bad(dict(BUILD6, mu_s=np.ones(3)), "'mu_s'")

@@ -348,6 +348,25 @@ static void t_errors(void) {
             strstr(err, "must be finite") && !strstr(err, "required"),
         "muDynamic = nan: %s", err);
   CHECK(!exists("f.npy"), "no output after an error");
+  /* The option grammar of the other commands (cli_args.c): an unknown
+   * option is called that even without a value, and messages point to the
+   * help. */
+  const char *a9[] = {"law",         "coulomb", "--bogus",     "--in",
+                      path("v.npy"), "--out",   path("f.npy"), NULL};
+  CHECK(run(a9, NULL, &err) == 2 &&
+            strstr(err, "unknown option '--bogus' (see 'fricl law --help')"),
+        "unknown option: %s", err);
+  const char *a10[] = {"law",   "lugre",       "--in", path("v.npy"),
+                       "--out", path("f.npy"), "--h",  NULL};
+  CHECK(run(a10, NULL, &err) == 2 &&
+            strstr(err, "option --h needs a value (see 'fricl law --help')"),
+        "missing value: %s", err);
+  const char *a11[] = {"law",         "coulomb", "--precision", "f16", "--in",
+                       path("v.npy"), "--out",   path("f.npy"), NULL};
+  CHECK(run(a11, NULL, &err) == 2 &&
+            strstr(err, "--precision 'f16': not f64 or f32"),
+        "bad precision: %s", err);
+  CHECK(!exists("f.npy"), "no output after an error");
 }
 
 /* Outputs that name the same file as another output or as an input are

@@ -1,84 +1,25 @@
 /* mpi_args.c - option parsing and help of `fricl-mpi tangential`, on the
- * grammar the `fricl` tool's NPZ commands share (cli_args.c). */
+ * option table of the `fricl` tool's NPZ commands (cli_args.c). */
 #include "mpi_args.h"
 
-#include <string.h>
-
-#include "cli_args.h"
-
-enum { OPT_OUT, OPT_PSD, OPT_DEVICE, OPT_MU_PROFILE, OPT_COUNT };
-
-static const char *const option_names[OPT_COUNT] = {"--out", "--psd",
-                                                    "--device", "--mu-profile"};
+#include <stddef.h>
 
 #define HINT " (see 'fricl-mpi tangential --help')"
+#define F(field) offsetof(mpi_args, field)
 
-static int apply(void *args, int option, const char *value, char *err,
-                 size_t err_size) {
-  mpi_args *a = args;
-  switch (option) {
-  case OPT_OUT:
-    a->out_path = value;
-    return 0;
-  case OPT_PSD:
-    if (fricl_psd_from_name(value, &a->psd) == FRICL_STATUS_OK)
-      return 0;
-    snprintf(err, err_size, "--psd '%s': not none, clamp or abs", value);
-    return -1;
-  case OPT_DEVICE:
-    a->device = value;
-    return 0;
-  case OPT_MU_PROFILE:
-    if (fricl_mu_profile_from_name(value, &a->profile) == FRICL_STATUS_OK)
-      return 0;
-    snprintf(err, err_size, "--mu-profile '%s': not cubic or ipctk", value);
-    return -1;
-  default:
-    return -1;
-  }
-}
+static const cli_option options[] = {
+    CLI_NPZ_OPTIONS(mpi_args),
+    CLI_OPT_PSD(mpi_args),
+    CLI_OPT_PROFILE(mpi_args),
+    {"--newton-step", NULL, CLI_FLAG, F(newton), NULL, NULL, 0, 0},
+    CLI_OPT_IPCTK_ABS(mpi_args),
+    CLI_OPT_CHECK_BASIS(mpi_args),
+};
 
-static int apply_flag(void *args, const char *arg) {
-  mpi_args *a = args;
-  if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0)
-    a->verbose = 1;
-  else if (strcmp(arg, "--newton-step") == 0)
-    a->newton = 1;
-  else if (strcmp(arg, "--ipctk-abs") == 0)
-    a->ipctk_abs = 1;
-  else if (strcmp(arg, "--check-basis") == 0)
-    a->check_basis = 1;
-  else if (strcmp(arg, "--compress") == 0)
-    a->compress = 1;
-  else
-    return 0;
-  return 1;
-}
-
-int mpi_args_parse(int argc, char **argv, mpi_args *a, char *err,
-                   size_t err_size) {
-  memset(a, 0, sizeof *a);
-  a->psd = FRICL_PSD_NONE;
-  a->profile = FRICL_MU_CUBIC;
-  if (cli_wants_help(argc, argv)) {
-    a->help = 1;
-    return 0;
-  }
-  int seen[OPT_COUNT] = {0};
-  if (cli_parse_options(argc, argv, option_names, OPT_COUNT, HINT, a,
-                        apply_flag, apply, &a->in_path, seen, err,
-                        err_size) != 0)
-    return -1;
-  if (!a->in_path) {
-    snprintf(err, err_size, "the input IN.npz is required" HINT);
-    return -1;
-  }
-  if (!a->out_path) {
-    snprintf(err, err_size, "-o/--out OUT.npz is required" HINT);
-    return -1;
-  }
-  return 0;
-}
+static const mpi_args defaults = {.psd = FRICL_PSD_NONE,
+                                  .profile = FRICL_MU_CUBIC};
+const cli_grammar mpi_grammar =
+    CLI_NPZ_GRAMMAR(mpi_args, options, HINT, defaults, NULL);
 
 void mpi_print_help(FILE *f) {
   fputs(

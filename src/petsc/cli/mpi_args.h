@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli_args.h"
 #include "fricl/fricl.h"
 
 typedef struct mpi_args {
@@ -15,13 +16,10 @@ typedef struct mpi_args {
   const char *device;       /* NULL: FRICL_DEVICE, else auto */
   int ipctk_abs, check_basis, compress, verbose;
   int newton; /* --newton-step */
-  int help;
 } mpi_args;
 
-/* Parse argv (argv[0] is "tangential"). @return 0, or -1 with a one-line
- * message in err. */
-int mpi_args_parse(int argc, char **argv, mpi_args *a, char *err,
-                   size_t err_size);
+/* The options of `fricl-mpi tangential` (argv[0] is "tangential"). */
+extern const cli_grammar mpi_grammar;
 
 void mpi_print_help(FILE *f);
 

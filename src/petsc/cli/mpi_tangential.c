@@ -20,6 +20,7 @@
 #include "mpi_cli.h"
 #include "mpi_gather.h"
 #include "npz_input.h"
+#include "npz_output.h"
 #include "same_file.h"
 #include "tangential_input.h"
 
@@ -28,11 +29,9 @@
 
 /* This rank's contacts of one stencil type (copies of the input rows). */
 typedef struct rank_group {
-  size_t m;      /* this rank's */
-  int64_t *orig; /* index of each in the input */
-  int32_t *ids;  /* global vertex ids */
-  double *cp, *basis, *normal, *mu_s, *mu_k, *weight, *aniso;
-  double *potential; /* output */
+  tangential_group part; /* this rank's: copies of the input rows */
+  int64_t *orig;         /* index of each in the input */
+  double *potential;     /* output */
 } rank_group;
 
 typedef struct run {
@@ -194,19 +193,22 @@ static int take_contacts(run *s, mpi_outcome *o) {
       return mpi_fail(o, EXIT_RUNTIME, CMD ": out of memory (%s)", G->tname);
     for (size_t c = 0; c < G->m; ++c)
       if (owner_of(s->in.n, s->size, (size_t)G->ids[c * G->k]) == s->rank)
-        R->orig[R->m++] = (int64_t)c;
-    const size_t m = R->m;
-    R->ids = copy_rows(G->ids, G->k * sizeof(int32_t), R->orig, m);
-    R->cp = copy_rows(G->nb ? G->cp : NULL, G->nb * sizeof(double), R->orig, m);
-    R->basis = copy_rows(G->basis, dim * mt * sizeof(double), R->orig, m);
-    R->normal = copy_rows(G->normal, sizeof(double), R->orig, m);
-    R->mu_s = copy_rows(G->mu_s, sizeof(double), R->orig, m);
-    R->mu_k = copy_rows(G->mu_k, sizeof(double), R->orig, m);
-    R->weight = copy_rows(G->weight, sizeof(double), R->orig, m);
-    R->aniso = copy_rows(G->aniso, mt * sizeof(double), R->orig, m);
+        R->orig[R->part.m++] = (int64_t)c;
+    const size_t m = R->part.m;
+    R->part.type = G->type;
+    R->part.ids = copy_rows(G->ids, G->k * sizeof(int32_t), R->orig, m);
+    R->part.cp =
+        copy_rows(G->nb ? G->cp : NULL, G->nb * sizeof(double), R->orig, m);
+    R->part.basis = copy_rows(G->basis, dim * mt * sizeof(double), R->orig, m);
+    R->part.normal = copy_rows(G->normal, sizeof(double), R->orig, m);
+    R->part.mu_s = copy_rows(G->mu_s, sizeof(double), R->orig, m);
+    R->part.mu_k = copy_rows(G->mu_k, sizeof(double), R->orig, m);
+    R->part.weight = copy_rows(G->weight, sizeof(double), R->orig, m);
+    R->part.aniso = copy_rows(G->aniso, mt * sizeof(double), R->orig, m);
     R->potential = cli_alloc_array(m ? m : 1, sizeof(double));
-    if (!R->ids || (G->nb && !R->cp) || !R->basis || !R->normal || !R->mu_s ||
-        !R->mu_k || (G->weight && !R->weight) || (G->aniso && !R->aniso) ||
+    if (!R->part.ids || (G->nb && !R->part.cp) || !R->part.basis ||
+        !R->part.normal || !R->part.mu_s || !R->part.mu_k ||
+        (G->weight && !R->part.weight) || (G->aniso && !R->part.aniso) ||
         !R->potential)
       return mpi_fail(o, EXIT_RUNTIME, CMD ": out of memory (%s)", G->tname);
   }
@@ -222,16 +224,7 @@ static size_t fill_groups(const run *s, fricl_contact_group *groups) {
     if (!G->present)
       continue;
     fricl_contact_group *C = &groups[ng++];
-    C->type = G->type;
-    C->count = R->m;
-    C->vertices = R->ids;
-    C->closest_point = R->cp;
-    C->tangent_basis = R->basis;
-    C->normal_force = R->normal;
-    C->weight = R->weight;
-    C->mu_s = R->mu_s;
-    C->mu_k = R->mu_k;
-    C->mu_aniso = R->aniso;
+    *C = tangential_group_inputs(&R->part);
     C->potential = R->potential;
   }
   return ng;
@@ -276,41 +269,28 @@ typedef struct results {
   double *contact_potential[N_TYPES];
 } results;
 
-static npy_status write_results(FILE *f, const run *s, const results *r,
+/* What write_results writes. */
+typedef struct outputs {
+  const run *s;
+  const results *r;
+} outputs;
+
+static npy_status write_results(npz_writer *w, const void *outs,
                                 npy_error *err) {
-  npz_writer *w = NULL;
-  npy_status st =
-      npz_writer_open(&w, f, s->a->compress ? NPZ_WRITE_DEFLATE : 0u, err);
-  if (st != NPY_OK)
-    return st;
-  const size_t ndofs = s->in.n * (size_t)s->in.dim, two = 2;
-  const int64_t hs[2] = {(int64_t)ndofs, (int64_t)ndofs};
-  st = npz_writer_add(w, "potential", NPY_F8, 0, NULL, &r->potential, err);
-  if (st == NPY_OK)
-    st = npz_writer_add(w, "gradient", NPY_F8, 1, &ndofs, r->gradient, err);
-  if (st == NPY_OK)
-    st = npz_writer_add(w, "hessian_rows", NPY_I8, 1, &r->nnz, r->rows, err);
-  if (st == NPY_OK)
-    st = npz_writer_add(w, "hessian_cols", NPY_I8, 1, &r->nnz, r->cols, err);
-  if (st == NPY_OK)
-    st =
-        npz_writer_add(w, "hessian_values", NPY_F8, 1, &r->nnz, r->values, err);
-  if (st == NPY_OK)
-    st = npz_writer_add(w, "hessian_shape", NPY_I8, 1, &two, hs, err);
+  const run *s = ((const outputs *)outs)->s;
+  const results *r = ((const outputs *)outs)->r;
+  const size_t ndofs = s->in.n * (size_t)s->in.dim;
+  const npz_coo h = {r->nnz, r->rows, r->cols, r->values};
+  npy_status st = npz_add_potential(w, FRICL_F64, ndofs, &r->potential,
+                                    r->gradient, &h, err);
   for (int t = 0; t < N_TYPES && st == NPY_OK; ++t) {
     const tangential_group *G = &s->in.g[t];
-    if (!G->present)
-      continue;
-    char name[64];
-    snprintf(name, sizeof name, "%s_potential", G->tname);
-    st =
-        npz_writer_add(w, name, NPY_F8, 1, &G->m, r->contact_potential[t], err);
+    if (G->present)
+      st = npz_add_contacts(w, FRICL_F64, G->type, G->m, s->in.dim,
+                            r->contact_potential[t], NULL, err);
   }
   if (st == NPY_OK && r->step)
     st = npz_writer_add(w, "newton_step", NPY_F8, 1, &ndofs, r->step, err);
-  if (st == NPY_OK)
-    st = npz_writer_finish(w, err);
-  npz_writer_free(w);
   return st;
 }
 
@@ -410,8 +390,9 @@ static void report(const run *s, fricl_context *ctx,
 static void free_run(run *s) {
   for (int t = 0; t < N_TYPES; ++t) {
     rank_group *R = &s->g[t];
-    void *owned[] = {R->orig, R->ids,  R->cp,     R->basis, R->normal,
-                     R->mu_s, R->mu_k, R->weight, R->aniso, R->potential};
+    void *owned[] = {R->orig,        R->part.ids,  R->part.cp,   R->part.basis,
+                     R->part.normal, R->part.mu_s, R->part.mu_k, R->part.weight,
+                     R->part.aniso,  R->potential};
     for (size_t i = 0; i < sizeof owned / sizeof owned[0]; ++i)
       free(owned[i]);
   }
@@ -534,8 +515,8 @@ static int run_tangential(const mpi_args *a) {
     if (mpi_agree(s.comm, &o))
       goto done;
     MPI_TRY(&o,
-            mpi_gather_indexed(s.comm, s.g[t].m, s.g[t].orig, s.g[t].potential,
-                               G->m, r.contact_potential[t]));
+            mpi_gather_indexed(s.comm, s.g[t].part.m, s.g[t].orig,
+                               s.g[t].potential, G->m, r.contact_potential[t]));
   }
 
   /* 5. Rank 0 writes and publishes. */
@@ -544,7 +525,8 @@ static int run_tangential(const mpi_args *a) {
     char msg[512];
     if (atomic_file_open(&out, a->out_path, msg, sizeof msg) != 0)
       mpi_fail(&o, EXIT_RUNTIME, CMD ": %s: %s", a->out_path, msg);
-    else if (write_results(out.fp, &s, &r, &nerr) != NPY_OK)
+    else if (npz_write_archive(out.fp, a->compress, write_results,
+                               &(const outputs){&s, &r}, &nerr) != NPY_OK)
       mpi_fail(&o, EXIT_RUNTIME, CMD ": %s: %s", a->out_path, nerr.msg);
     else if (atomic_file_commit(&out, msg, sizeof msg) != 0)
       mpi_fail(&o, EXIT_RUNTIME, CMD ": %s: %s", a->out_path, msg);
@@ -581,15 +563,15 @@ int mpi_tangential_main(int argc, char **argv) {
   char err[512] = "";
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
-  if (mpi_args_parse(argc, argv, &args, err, sizeof err) != 0) {
-    if (rank == 0)
-      fprintf(stderr, CMD ": %s\n", err);
-    return EXIT_USAGE;
-  }
-  if (args.help) {
+  if (cli_wants_help(argc, argv)) {
     if (rank == 0)
       mpi_print_help(stdout);
     return 0;
+  }
+  if (cli_parse_args(&mpi_grammar, argc, argv, &args, err, sizeof err) != 0) {
+    if (rank == 0)
+      fprintf(stderr, CMD ": %s\n", err);
+    return EXIT_USAGE;
   }
   return run_tangential(&args);
 }
