@@ -428,6 +428,22 @@ class NormalCollisions:
             len(self), dict((t, c) for t, c in zip(_TYPES, self._n) if c))
 
 
+def _ipctk_mesh(mesh: Any) -> Any:
+    """An ipctk CollisionMesh for ``mesh`` (fricl's is converted once and
+    kept on it; ipctk's is returned as it is)."""
+    if not isinstance(mesh, CollisionMesh):
+        return mesh
+    im = getattr(mesh, "_ipctk_mesh", None)
+    if im is None:
+        import ipctk
+        im = ipctk.CollisionMesh(mesh.rest_positions, mesh.edges, mesh.faces)
+        if mesh.planes:
+            im.planes = [_hyperplane(np.asarray(n, float), c)
+                         for n, c in mesh.planes]
+        mesh._ipctk_mesh = im
+    return im
+
+
 def _hyperplane(normal: np.ndarray, offset: float) -> Any:
     """ipctk's plane {y : n.y + c = 0} (3-D; 2-D normals get z = 0), made
     from its normal and its point -c n / |n|^2."""
@@ -496,6 +512,8 @@ class Candidates:
 
     def __init__(self) -> None:
         self._pairs: List[np.ndarray] = [np.zeros((0, 2), np.int32)] * 5
+        self._mesh: Optional[CollisionMesh] = None
+        self._ipctk: Any = None
 
     def build(self, mesh: Any, vertices_t0: Any, *args: Any,
               **kw: Any) -> None:
@@ -513,6 +531,44 @@ class Candidates:
             None if V1 is None else np.ascontiguousarray(V1).ravel(), r,
             pn, pc)
         self._pairs = [np.frombuffer(b, np.int32).reshape(-1, 2) for b in res]
+        self._mesh, self._ipctk = fm, None
+
+    def to_ipctk(self) -> Any:
+        """The same candidates as an ``ipctk.Candidates`` (made once per
+        build), for ipctk's CCD and its other methods."""
+        if self._ipctk is None:
+            import ipctk
+            out = ipctk.Candidates()
+            vv, ev, ee, fv, pv = (p.tolist() for p in self._pairs)
+            out.vv_candidates = [ipctk.VertexVertexCandidate(a, b)
+                                 for a, b in vv]
+            out.ev_candidates = [ipctk.EdgeVertexCandidate(a, b)
+                                 for a, b in ev]
+            out.ee_candidates = [ipctk.EdgeEdgeCandidate(a, b) for a, b in ee]
+            out.fv_candidates = [ipctk.FaceVertexCandidate(a, b)
+                                 for a, b in fv]
+            if pv:
+                planes = self._mesh.planes if self._mesh else []
+                out.pv_candidates = [ipctk.PlaneVertexCandidate(
+                    _hyperplane(np.asarray(planes[p][0], float),
+                                planes[p][1]), v) for p, v in pv]
+            self._ipctk = out
+        return self._ipctk
+
+    def compute_collision_free_stepsize(self, mesh: Any, vertices_t0: Any,
+                                        vertices_t1: Any, *args: Any,
+                                        **kw: Any) -> float:
+        """ipctk's CCD over these candidates (``min_distance``,
+        ``narrow_phase_ccd`` as ipctk's); ``mesh`` may be fricl's."""
+        return self.to_ipctk().compute_collision_free_stepsize(
+            _ipctk_mesh(mesh), vertices_t0, vertices_t1, *args, **kw)
+
+    def is_step_collision_free(self, mesh: Any, vertices_t0: Any,
+                               vertices_t1: Any, *args: Any,
+                               **kw: Any) -> bool:
+        """ipctk's CCD test over these candidates; ``mesh`` may be fricl's."""
+        return self.to_ipctk().is_step_collision_free(
+            _ipctk_mesh(mesh), vertices_t0, vertices_t1, *args, **kw)
 
     vv_candidates = property(lambda self: self._pairs[0])
     ev_candidates = property(lambda self: self._pairs[1])
@@ -528,3 +584,4 @@ class Candidates:
 
     def clear(self) -> None:
         self._pairs = [np.zeros((0, 2), np.int32)] * 5
+        self._ipctk = None

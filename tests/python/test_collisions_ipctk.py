@@ -586,3 +586,28 @@ def test_candidates_match_ipctk(name, seed):
                 total += len(got)
             assert len(B) == sum(len(p) for p in want.values())
     assert total > 0
+
+
+@pytest.mark.parametrize("name", ["cloth_over_box", "codim_3d"])
+def test_candidates_feed_ipctk_ccd(name):
+    """fricl's candidates handed to ipctk's CCD (to_ipctk, and the
+    stepsize methods with fricl's mesh) give ipctk's own step size."""
+    V, E, F, dhat, planes = make(name, 0)
+    mesh, fmesh = meshes(V, E, F, planes)
+    V1 = V.copy()
+    V1[:, 2] -= 4 * dhat  # push everything down, through the obstacle
+    A, B = ipctk.Candidates(), fi.Candidates()
+    A.build(mesh, V, V1, 0.0, ipctk.BruteForce())
+    B.build(fmesh, V, V1, 0.0)
+    assert len(B.to_ipctk()) == len(A)
+    # Tight Inclusion's conservative time of impact depends on the order
+    # the candidates come in (each search is bounded by the earliest so
+    # far), so the two agree to its tolerance, not bit for bit.
+    want = A.compute_collision_free_stepsize(mesh, V, V1)
+    assert 0 < want < 1
+    assert B.compute_collision_free_stepsize(fmesh, V, V1) == \
+        pytest.approx(want, rel=1e-6)
+    assert B.compute_collision_free_stepsize(mesh, V, V1) == \
+        pytest.approx(want, rel=1e-6)
+    assert B.is_step_collision_free(fmesh, V, V1) == \
+        A.is_step_collision_free(mesh, V, V1)
