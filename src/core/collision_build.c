@@ -105,6 +105,34 @@ static void put_pe(const build *b, recs *r, int32_t e, int32_t v, int type,
 
 /* ------------------------------------------------------- regular pairs */
 
+/* A lower bound of the distance between two point sets: the squared gap
+ * between their bounding boxes. Used to skip the classification of pairs
+ * that cannot be active; the margin keeps a pair whose exact squared
+ * distance rounds just below the threshold (the bound is exact arithmetic
+ * on the same coordinates, the distances are not). */
+static int surely_apart(const build *b, const int32_t *p, int np,
+                        const int32_t *q, int nq) {
+  const int dim = b->m->dim;
+  double gap2 = 0;
+  for (int d = 0; d < dim; ++d) {
+    double plo = INFINITY, phi = -INFINITY, qlo = INFINITY, qhi = -INFINITY;
+    for (int i = 0; i < np; ++i) {
+      const double x = b->x[(size_t)p[i] * (size_t)dim + (size_t)d];
+      plo = x < plo ? x : plo;
+      phi = x > phi ? x : phi;
+    }
+    for (int i = 0; i < nq; ++i) {
+      const double x = b->x[(size_t)q[i] * (size_t)dim + (size_t)d];
+      qlo = x < qlo ? x : qlo;
+      qhi = x > qhi ? x : qhi;
+    }
+    const double g = qlo - phi > plo - qhi ? qlo - phi : plo - qhi;
+    if (g > 0)
+      gap2 += g * g;
+  }
+  return gap2 > b->active * (1 + 1e-8);
+}
+
 static void each_vv(build *b, recs *r, const int32_t *p) {
   if (!(cn_pp(X(b, p[0]), X(b, p[1]), b->m->dim) < b->active))
     return;
@@ -115,6 +143,8 @@ static void each_vv(build *b, recs *r, const int32_t *p) {
 static void each_ev(build *b, recs *r, const int32_t *p) {
   const int dim = b->m->dim;
   const int32_t e = p[0], v = p[1];
+  if (surely_apart(b, b->m->edges + 2 * (size_t)e, 2, &v, 1))
+    return;
   const double *x = X(b, v), *e0 = X(b, edge_v(b->m, e, 0)),
                *e1 = X(b, edge_v(b->m, e, 1));
   const int t = cn_pe_type(x, e0, e1, dim);
@@ -128,6 +158,8 @@ static void each_ee(build *b, recs *r, const int32_t *p) {
   const int32_t ea = p[0], eb = p[1];
   const int32_t i[4] = {edge_v(m, ea, 0), edge_v(m, ea, 1), edge_v(m, eb, 0),
                         edge_v(m, eb, 1)};
+  if (surely_apart(b, i, 2, i + 2, 2))
+    return;
   const double *a0 = X(b, i[0]), *a1 = X(b, i[1]), *b0 = X(b, i[2]),
                *b1 = X(b, i[3]);
   const int t = cn_ee_type(a0, a1, b0, b1);
@@ -155,6 +187,8 @@ static void each_fv(build *b, recs *r, const int32_t *p) {
   const fricl_collision_mesh *m = b->m;
   const int32_t f = p[0], v = p[1];
   const int32_t *t = m->faces + 3 * (size_t)f;
+  if (surely_apart(b, t, 3, &v, 1))
+    return;
   const double *x = X(b, v), *t0 = X(b, t[0]), *t1 = X(b, t[1]),
                *t2 = X(b, t[2]);
   const int type = cn_pt_type(x, t0, t1, t2);
