@@ -1562,7 +1562,8 @@ static void brute_candidates(const scene *s, const double *x0, const double *x1,
         push(&out[PV], (int32_t)p, (int32_t)v);
     }
   for (int t = 0; t < 5; ++t)
-    qsort(out[t].v, out[t].n / 2, 2 * sizeof(int32_t), cmp_pair);
+    if (out[t].n) /* qsort's array may not be NULL, even when empty */
+      qsort(out[t].v, out[t].n / 2, 2 * sizeof(int32_t), cmp_pair);
   free(vb);
   free(used);
   free(face_edge);
