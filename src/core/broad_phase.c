@@ -300,33 +300,39 @@ typedef struct probe_job {
   unsigned phase;
 } probe_job;
 
+/* Probe pi against the grid's i-th stored box: the pair when the boxes
+ * overlap, share no vertex, and (self pairs) the stored index is larger. */
+static void meet(const probe_job *j, unsigned slot, uint32_t pi, size_t i) {
+  const grid *g = j->g;
+  const box *p = &j->P[pi];
+  const uint32_t b = g->ids[i];
+  if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], g->dim) ||
+      shares_vertex(p, &g->sorted[i]))
+    return;
+  if (j->swap)
+    report(j->q, slot, b, pi);
+  else
+    report(j->q, slot, pi, b);
+}
+
 static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
   const grid *g = j->g;
   const box *p = &j->P[pi];
   const int dim = g->dim;
+  /* The cells read: the columns in column mode, else the cells. */
+  const int counted = g->colstart ? 2 : dim;
   int64_t c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0}, c[3];
   double cells = 1;
   for (int d = 0; d < dim; ++d) {
     c0[d] = cell_of(g, p->lo[d] - g->reach, d);
     c1[d] = cell_of(g, p->hi[d], d);
     c0[d] = c0[d] < 0 ? 0 : c0[d];
-    cells *= (double)(c1[d] - c0[d] + 1);
-  }
-  if (g->colstart) {
-    cells = 1;
-    for (int d = 0; d < 2; ++d)
+    if (d < counted)
       cells *= (double)(c1[d] - c0[d] + 1);
   }
   if (cells > (double)g->n) { /* a huge probe: test every box instead */
     for (size_t i = 0; i < g->n; ++i) {
-      const uint32_t b = g->ids[i];
-      if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim) ||
-          shares_vertex(p, &g->sorted[i]))
-        continue;
-      if (j->swap)
-        report(j->q, slot, b, pi);
-      else
-        report(j->q, slot, pi, b);
+      meet(j, slot, pi, i);
     }
     return;
   }
@@ -342,14 +348,7 @@ static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
             continue;
           if (z > c1[2])
             break;
-          const uint32_t b = g->ids[i];
-          if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim) ||
-              shares_vertex(p, &g->sorted[i]))
-            continue;
-          if (j->swap)
-            report(j->q, slot, b, pi);
-          else
-            report(j->q, slot, pi, b);
+          meet(j, slot, pi, i);
         }
       }
     return;
@@ -364,14 +363,7 @@ static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
         if (!g->table[s].key1)
           continue;
         for (size_t i = g->table[s].lo; i < g->table[s].hi; ++i) {
-          const uint32_t b = g->ids[i];
-          if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], dim) ||
-              shares_vertex(p, &g->sorted[i]))
-            continue;
-          if (j->swap)
-            report(j->q, slot, b, pi);
-          else
-            report(j->q, slot, pi, b);
+          meet(j, slot, pi, i);
         }
       }
 }
