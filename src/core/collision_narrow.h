@@ -3,7 +3,8 @@
  * collision build classifies with, in ipctk 1.6.1's forms (the same
  * formulas, so that a candidate at the activation distance falls on the
  * same side): point-point, point-line, point-plane, line-line, and the
- * three classifications (PointEdge-, EdgeEdge-, PointTriangleDistanceType).
+ * three classifications (PointEdge-, EdgeEdge-, PointTriangleDistanceType;
+ * the edge-edge one is the barrier's own, from kernels/).
  * f64 host code; the barrier's own distances are kernels/
  * fricl_distance_math.h. Static inline, included by collision_build.c.
  */
@@ -12,6 +13,18 @@
 
 #include <float.h>
 #include <math.h>
+
+#include "fricl_cl_compat.h"
+
+/* The shared distance math, once more in f64 under its own prefix (the
+ * barrier pass instantiates it for itself). */
+#define FRICL_REAL double
+#define FRICL_FN(name) fricl__cn_##name
+#define FRICL_SQRT sqrt
+#include "fricl_distance_math.h"
+#undef FRICL_REAL
+#undef FRICL_FN
+#undef FRICL_SQRT
 
 static inline double cn_dot(const double *a, const double *b, int dim) {
   double s = a[0] * b[0] + a[1] * b[1];
@@ -149,69 +162,20 @@ static inline double cn_pt(const double *p, const double *t0, const double *t1,
   return cn_pplane(p, t0, t1, t2);
 }
 
-/* EdgeEdgeDistanceType for nearly parallel edges. */
-static inline int cn_ee_parallel_type(const double *a0, const double *a1,
-                                      const double *b0, const double *b1) {
-  double ea[3] = {0, 0, 0}, q0[3] = {0, 0, 0}, q1[3] = {0, 0, 0};
-  cn_sub(a1, a0, ea, 3);
-  cn_sub(b0, a0, q0, 3);
-  cn_sub(b1, a0, q1, 3);
-  const double ll = cn_dot(ea, ea, 3);
-  const double al = cn_dot(q0, ea, 3) / ll, be = cn_dot(q1, ea, 3) / ll;
-  int ac, bc;
-  if (al < 0) {
-    ac = (0 <= be && be <= 1) ? 2 : 0;
-    bc = (be <= al) ? 0 : (be <= 1 ? 1 : 2);
-  } else if (al > 1) {
-    ac = (0 <= be && be <= 1) ? 2 : 1;
-    bc = (be >= al) ? 0 : (0 <= be ? 1 : 2);
-  } else {
-    ac = 2;
-    bc = 0;
-  }
-  return bc < 2 ? (ac << 1 | bc) : (6 + ac);
-}
-
-/* EdgeEdgeDistanceType: 0 EA0_EB0, 1 EA0_EB1, 2 EA1_EB0, 3 EA1_EB1,
- * 4 EA_EB0, 5 EA_EB1, 6 EA0_EB, 7 EA1_EB, 8 EA_EB. */
+/* EdgeEdgeDistanceType (0 EA0_EB0, 1 EA0_EB1, 2 EA1_EB0, 3 EA1_EB1,
+ * 4 EA_EB0, 5 EA_EB1, 6 EA0_EB, 7 EA1_EB, 8 EA_EB): the barrier's own
+ * classification (kernels/fricl_distance_math.h, ipctk's rules and its
+ * relative parallel threshold), on the four points. */
 static inline int cn_ee_type(const double *a0, const double *a1,
                              const double *b0, const double *b1) {
-  double u[3] = {0, 0, 0}, v[3] = {0, 0, 0}, w[3] = {0, 0, 0}, n[3] = {0, 0, 0};
-  cn_sub(a1, a0, u, 3);
-  cn_sub(b1, b0, v, 3);
-  cn_sub(a0, b0, w, 3);
-  const double a = cn_dot(u, u, 3), b = cn_dot(u, v, 3), c = cn_dot(v, v, 3);
-  const double d = cn_dot(u, w, 3), e = cn_dot(v, w, 3);
-  const double D = a * c - b * b;
-  if (a == 0 && c == 0)
-    return 0;
-  if (a == 0)
-    return 6;
-  if (c == 0)
-    return 4;
-  cn_cross(u, v, n);
-  if (cn_dot(n, n, 3) < 2.5e-16 * a * c)
-    return cn_ee_parallel_type(a0, a1, b0, b1);
-  int dflt = 8;
-  const double sN = b * e - c * d;
-  double tN, tD;
-  if (sN <= 0) {
-    tN = e;
-    tD = c;
-    dflt = 6;
-  } else if (sN >= D) {
-    tN = e + b;
-    tD = c;
-    dflt = 7;
-  } else {
-    tN = a * e - b * d;
-    tD = D;
+  double x[12];
+  for (int i = 0; i < 3; ++i) {
+    x[i] = a0[i];
+    x[3 + i] = a1[i];
+    x[6 + i] = b0[i];
+    x[9 + i] = b1[i];
   }
-  if (tN <= 0)
-    return -d <= 0 ? 0 : (-d >= a ? 2 : 4);
-  if (tN >= tD)
-    return -d + b <= 0 ? 1 : (-d + b >= a ? 3 : 5);
-  return dflt;
+  return fricl__cn_dist_ee_type(x);
 }
 
 static inline double cn_ee(const double *a0, const double *a1, const double *b0,
