@@ -65,6 +65,11 @@ void native_release(native_views *views);
 /* Parse a precision (0 = f64, 1 = f32) argument. */
 int native_precision(PyObject *obj, fricl_precision *out);
 
+/* n bytes at p as a new bytes object (p may be NULL when n is 0); the
+ * second form gives None (a new reference) for p NULL. */
+PyObject *native_bytes(const void *p, size_t n);
+PyObject *native_bytes_or_none(const void *p, size_t n);
+
 /* ------------------------------------------------------------ context */
 
 struct native_plan;

@@ -143,10 +143,6 @@ static int parse_groups(native_views *views, PyObject *items, int dim,
   return 0;
 }
 
-static PyObject *bytes_of(const void *p, size_t n) {
-  return PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
-}
-
 /* barrier_eval(ctx, precision, dim, flags, psd, positions,
  *              rest_positions|None, dhat, kappa, dmin, groups, gradient|None,
  *              want_hessian)
@@ -252,10 +248,10 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
     Py_INCREF(Py_None);
     if (want_h && c.plan == NULL) {
       Py_DECREF(Py_None);
-      h = Py_BuildValue("(NNNn)",
-                        bytes_of(c.row_ptr, (c.nrows + 1) * sizeof(int64_t)),
-                        bytes_of(c.cols, c.nnz * sizeof(int32_t)),
-                        bytes_of(c.values, c.nnz * esz), (Py_ssize_t)c.nrows);
+      h = Py_BuildValue(
+          "(NNNn)", native_bytes(c.row_ptr, (c.nrows + 1) * sizeof(int64_t)),
+          native_bytes(c.cols, c.nnz * sizeof(int32_t)),
+          native_bytes(c.values, c.nnz * esz), (Py_ssize_t)c.nrows);
       if (h == NULL)
         goto done;
     }

@@ -158,3 +158,13 @@ int native_precision(PyObject *obj, fricl_precision *out) {
   *out = (fricl_precision)p;
   return 0;
 }
+
+PyObject *native_bytes(const void *p, size_t n) {
+  return PyBytes_FromStringAndSize(n ? (const char *)p : "", (Py_ssize_t)n);
+}
+
+PyObject *native_bytes_or_none(const void *p, size_t n) {
+  if (p == NULL)
+    Py_RETURN_NONE;
+  return native_bytes(p, n);
+}

@@ -98,10 +98,6 @@ static fricl_status call_candidates(fricl_context *ctx, const void *arg) {
                                 &c->cand);
 }
 
-static PyObject *bytes_of(const void *p, size_t n) {
-  return PyBytes_FromStringAndSize(n ? (const char *)p : "", (Py_ssize_t)n);
-}
-
 /* Planes (optional) into the options. */
 static int get_planes(native_views *views, PyObject *pn, PyObject *pc, int dim,
                       fricl_collisions_options *o) {
@@ -171,18 +167,14 @@ PyObject *native_collisions_build(PyObject *self, PyObject *args) {
           Py_BuildValue("(yyyyOOO)", "", "", "", "", Py_None, Py_None, Py_None);
     else
       it = Py_BuildValue(
-          "(NNNNNNN)", bytes_of(ids, 2 * m * sizeof(int32_t)),
-          bytes_of(g->vertices, k * m * sizeof(int32_t)),
-          bytes_of(g->weight, m * sizeof(double)),
-          g->distance_type ? bytes_of(g->distance_type, m)
-                           : (Py_INCREF(Py_None), Py_None),
-          eps ? bytes_of(eps, m * sizeof(double))
-              : (Py_INCREF(Py_None), Py_None),
-          g->plane_normal
-              ? bytes_of(g->plane_normal, m * (size_t)dim * sizeof(double))
-              : (Py_INCREF(Py_None), Py_None),
-          g->plane_offset ? bytes_of(g->plane_offset, m * sizeof(double))
-                          : (Py_INCREF(Py_None), Py_None));
+          "(NNNNNNN)", native_bytes(ids, 2 * m * sizeof(int32_t)),
+          native_bytes(g->vertices, k * m * sizeof(int32_t)),
+          native_bytes(g->weight, m * sizeof(double)),
+          native_bytes_or_none(g->distance_type, m),
+          native_bytes_or_none(eps, m * sizeof(double)),
+          native_bytes_or_none(g->plane_normal,
+                               m * (size_t)dim * sizeof(double)),
+          native_bytes_or_none(g->plane_offset, m * sizeof(double)));
     if (!it) {
       Py_CLEAR(result);
       break;
@@ -233,7 +225,7 @@ PyObject *native_candidates_build(PyObject *self, PyObject *args) {
   for (int t = 0; result && t < 5; ++t) {
     const int32_t *ids;
     const size_t m = fricl_candidate_set_pairs(c.cand, (fricl_stencil)t, &ids);
-    PyObject *b = bytes_of(ids, 2 * m * sizeof(int32_t));
+    PyObject *b = native_bytes(ids, 2 * m * sizeof(int32_t));
     if (!b) {
       Py_CLEAR(result);
       break;
