@@ -20,8 +20,12 @@ ipctk, ``X`` holds the *collision mesh's* vertices (``mesh.num_vertices``
 rows; map full-mesh arrays with ``mesh.map_displacements`` /
 ``mesh.vertices``, and gradients back with ``mesh.to_full_dof``). The
 single-collision overloads ``D(collision, x)``, ``D.gradient(collision,
-x)`` and ``D.hessian(collision, x, psd)`` work too; ``force`` and
-``force_jacobian`` are ipctk's own (delegated).
+x)`` and ``D.hessian(collision, x, psd)`` work too. ``force`` and
+``force_jacobian`` (ipctk's ``TangentialPotential.force`` /
+``force_jacobian`` on a collision set) are computed by fricl
+(``fricl_force_eval``), on ipctk's collisions or fricl's, with ipctk's or
+fricl's ``BarrierPotential`` as the normal potential; their
+single-collision overloads are ipctk's own (delegated).
 
 PSD projection: ``ipctk.PSDProjectionMethod.NONE``, ``CLAMP`` and ``ABS``
 (``ABS`` reproduces ipctk's behaviour for w N <= 0, which differs from
@@ -69,6 +73,9 @@ from .build import build as _fricl_build
 from .context import Context
 from .errors import InvalidArgumentError, UnsupportedError
 from .tangential import ContactGroup, Contacts
+from ._tables import MU_PROFILES as _MU_PROFILES
+
+_PROFILES = dict((p, i) for i, p in enumerate(_MU_PROFILES))
 
 from .ipctk_barrier import BarrierPotential  # noqa: E402
 from .ipctk_collisions import (Candidates, CollisionMesh,  # noqa: E402
@@ -213,7 +220,47 @@ def _fingerprint(tc: Any) -> tuple:
 
 
 class _Entry:
-    __slots__ = ("coll", "mesh", "fp", "contacts", "dim")
+    __slots__ = ("coll", "mesh", "fp", "contacts", "dim", "fgroups",
+                 "wgrad")
+
+
+def _plane_arrays(items: List[Any], dim: int) -> Tuple[np.ndarray,
+                                                      np.ndarray]:
+    """The planes (normal, offset) of ipctk plane-vertex collisions."""
+    planes = [c.plane for c in items]
+    pn = np.array([np.asarray(p.normal(), np.float64).reshape(-1)[:dim]
+                   for p in planes], np.float64).reshape(len(items), dim)
+    po = np.array([float(p.offset()) for p in planes], np.float64)
+    return pn, po
+
+
+def _force_groups(groups: List[ContactGroup],
+                  planes: Dict[str, Tuple[np.ndarray, np.ndarray]]) -> tuple:
+    """fricl._native.force_eval's group tuples (type, vertices, weight,
+    mu_s, mu_k, mu_aniso, plane_normal, plane_offset)."""
+    out = []
+    for g in groups:
+        pn = po = None
+        if g.type == "pv":
+            pn, po = planes["pv"]
+        out.append((g.stencil, g.vertices) + tuple(
+            None if a is None else np.ascontiguousarray(a, np.float64)
+            for a in (g.weight, g.mu_s, g.mu_k, g.mu_aniso, pn, po)))
+    return tuple(out)
+
+
+_WRT = {"REST_POSITIONS": 1, "LAGGED_DISPLACEMENTS": 2, "VELOCITIES": 3}
+
+
+def _wrt(wrt: Any) -> int:
+    name = getattr(wrt, "name", wrt)
+    if isinstance(name, str):
+        v = _WRT.get(name.upper())
+        if v is not None:
+            return v
+    raise InvalidArgumentError("argument 'wrt': expected ipctk's DiffWRT "
+                               "(REST_POSITIONS, LAGGED_DISPLACEMENTS or "
+                               "VELOCITIES), got %r" % (wrt,))
 
 
 def _psd(project: Any) -> Tuple[str, bool]:
@@ -294,6 +341,8 @@ class FrictionPotential:
         groups = read_tangential_collisions(collisions, mesh)
         e.contacts = Contacts(self.context, groups, n) if groups else None
         e.fp = fp
+        e.fgroups = None
+        e.wgrad = None
         cache = self._cache
 
         def drop(_ref: Any, key: tuple = key) -> None:
@@ -400,8 +449,182 @@ class FrictionPotential:
                        ipctk_abs=abs_)
         return r.groups[0].local_hessian[0]
 
+    # ------------------------------------------------------------ force
+    #: ipctk's enum, for ``force_jacobian(..., wrt=D.DiffWRT.VELOCITIES)``.
+    DiffWRT = _ipctk.FrictionPotential.DiffWRT
+    REST_POSITIONS = _ipctk.FrictionPotential.DiffWRT.REST_POSITIONS
+    LAGGED_DISPLACEMENTS = \
+        _ipctk.FrictionPotential.DiffWRT.LAGGED_DISPLACEMENTS
+    VELOCITIES = _ipctk.FrictionPotential.DiffWRT.VELOCITIES
+
+    def _entry(self, collisions: Any, mesh: Any, n: int) -> Any:
+        """(contacts, force group tuples, cache entry or None)."""
+        if isinstance(collisions, TangentialCollisions):
+            c = collisions._contacts(self.context, n)
+            return c, collisions._force_groups(), None
+        c = self._contacts(collisions, mesh, np.empty((n, 0)))
+        e = self._cache.get((id(collisions), id(mesh), n))
+        if c is None:
+            return None, (), e
+        if e.fgroups is None:
+            planes = {}
+            if any(g.type == "pv" for g in c.groups):
+                by = _items(collisions)
+                try:
+                    planes["pv"] = _plane_arrays(by["pv"], c.dim)
+                finally:
+                    by.clear()
+            e.fgroups = _force_groups(c.groups, planes)
+        return c, e.fgroups, e
+
+    def _force_call(self, collisions: Any, mesh: Any, rest_positions: Any,
+                    lagged_displacements: Any, velocities: Any,
+                    normal_potential: Any, dmin: float, no_mu: bool,
+                    wrt: int, local: bool = False) -> Any:
+        V = _ia.mesh_positions(mesh, velocities, "velocities")
+        U = _ia.mesh_positions(mesh, lagged_displacements,
+                               "lagged_displacements")
+        R = _ia.mesh_positions(mesh, rest_positions, "rest_positions")
+        c, fgroups, e = self._entry(collisions, mesh, V.shape[0])
+        if c is None:
+            return V, None, None, None, e
+        dhat = float(normal_potential.dhat)
+        kappa, phys = _barrier_parameters(normal_potential, dhat)
+        flags = (1 if no_mu else 0) | (2 if phys else 0)
+        force = np.empty(V.shape) if not wrt else None
+        jv = plan = None
+        if wrt:
+            plan = c.plan
+            jv = np.empty((plan.nnz_blocks, c.dim, c.dim))
+        outs = None
+        if local:
+            outs = tuple((np.empty((g.count, g.vertices.shape[1] * c.dim)),
+                          None, None) for g in c.groups)
+        from . import _native
+        _native.force_eval(self.context, 0, _PROFILES[self.mu_profile],
+                           c.dim, flags, wrt, R, U, V, self._eps_v,
+                           float(kappa), dhat, float(dmin), fgroups, force,
+                           plan, jv, outs)
+        return V, c, force, (jv, plan, outs), e
+
+    def force(self, collisions: Any, mesh: Any, rest_positions: Any = None,
+              lagged_displacements: Any = None, velocities: Any = None,
+              normal_potential: Any = None, dmin: float = 0.0,
+              no_mu: bool = False) -> np.ndarray:
+        """ipctk's ``force(collisions, mesh, rest_positions,
+        lagged_displacements, velocities, normal_potential, dmin=0,
+        no_mu=False)``: the friction force -grad D with N, P and beta
+        recomputed at rest + lagged displacements (flat, vertex-major).
+        ``normal_potential``: ipctk's or fricl's ``BarrierPotential``
+        (clamped-log barrier). Called as ``(collision, x, u, v, ...)``:
+        ipctk's single-collision overload."""
+        if not hasattr(mesh, "num_vertices"):
+            return self._ipctk().force(collisions, mesh, rest_positions,
+                                       lagged_displacements, velocities,
+                                       normal_potential, dmin, no_mu)
+        V, c, force, _, _ = self._force_call(
+            collisions, mesh, rest_positions, lagged_displacements,
+            velocities, normal_potential, dmin, no_mu, 0)
+        if c is None:
+            return np.zeros(V.size)
+        return force.reshape(-1)
+
+    def force_jacobian(self, collisions: Any, mesh: Any,
+                       rest_positions: Any = None,
+                       lagged_displacements: Any = None,
+                       velocities: Any = None, normal_potential: Any = None,
+                       wrt: Any = None, dmin: float = 0.0) -> Any:
+        """ipctk's ``force_jacobian(collisions, mesh, rest_positions,
+        lagged_displacements, velocities, normal_potential, wrt, dmin=0)``
+        as a ``scipy.sparse.csc_matrix`` (``velocities.size`` square).
+
+        ``wrt=REST_POSITIONS`` on ipctk's collisions adds, as ipctk does,
+        the weight-gradient term (F / w) grad(w)^T from the collisions'
+        ``weight_gradient`` (built with ``enable_shape_derivatives``; like
+        ipctk, raises RuntimeError when it is missing). fricl's
+        :class:`TangentialCollisions` carry no weight gradients: their
+        weights are treated as constants (exact without area weighting).
+        Called as ``(collision, x, u, v, ...)``: ipctk's single-collision
+        overload."""
+        if not hasattr(mesh, "num_vertices"):
+            return self._ipctk().force_jacobian(
+                collisions, mesh, rest_positions, lagged_displacements,
+                velocities, normal_potential, wrt, dmin)
+        w = _wrt(wrt)
+        import scipy.sparse as sp
+        V, c, _, (jv, plan, _), e = self._force_call(
+            collisions, mesh, rest_positions, lagged_displacements,
+            velocities, normal_potential, dmin, False, w)
+        if c is None:
+            if w == 1 and e is None and not isinstance(
+                    collisions, TangentialCollisions) and len(collisions):
+                raise RuntimeError("Shape derivative is not computed for "
+                                   "friction collision!")
+            return sp.csc_matrix((V.size, V.size))
+        J = plan.to_csc(jv)
+        if w == 1 and e is not None:
+            J = J + self._weight_term(collisions, mesh, rest_positions,
+                                      lagged_displacements, velocities,
+                                      normal_potential, dmin, c, e)
+        return J
+
+    def _weight_term(self, collisions: Any, mesh: Any, rest_positions: Any,
+                     lagged_displacements: Any, velocities: Any,
+                     normal_potential: Any, dmin: float, c: Contacts,
+                     e: Any) -> Any:
+        """sum over collisions of (F_c / w_c) grad(w_c)^T (ipctk's
+        REST_POSITIONS term), from ipctk's weight gradients."""
+        import scipy.sparse as sp
+        n = c.n_vertices * c.dim
+        if e.wgrad is None:
+            by = _items(collisions)
+            try:
+                wg = []
+                for t in _TYPES:
+                    for item in by[t]:
+                        g = item.weight_gradient
+                        if g.shape[0] != n:
+                            raise RuntimeError("Shape derivative is not "
+                                               "computed for friction "
+                                               "collision!")
+                        g = sp.csc_matrix(g)
+                        wg.append((g.indices.copy(), g.data.copy()))
+            finally:
+                by.clear()
+            e.wgrad = wg
+        _, _, _, (_, _, outs), _ = self._force_call(
+            collisions, mesh, rest_positions, lagged_displacements,
+            velocities, normal_potential, dmin, False, 0, local=True)
+        rows, cols, vals = [], [], []
+        i = 0
+        for g, o in zip(c.groups, outs):
+            F = o[0]
+            w = g.weight if g.weight is not None else np.ones(g.count)
+            dofs = (g.vertices[:, :, None] * c.dim +
+                    np.arange(c.dim)[None, None, :]).reshape(g.count, -1)
+            for k in range(g.count):
+                idx, dat = e.wgrad[i]
+                i += 1
+                if not len(idx):
+                    continue
+                f = F[k] / w[k]
+                rows.append(np.repeat(dofs[k], len(idx)))
+                cols.append(np.tile(idx, len(f)))
+                vals.append(np.outer(f, dat).reshape(-1))
+        if not rows:
+            return sp.csc_matrix((n, n))
+        return sp.csc_matrix((np.concatenate(vals), (np.concatenate(rows),
+                                                     np.concatenate(cols))),
+                             shape=(n, n))
+
+    def _ipctk(self) -> Any:
+        if self._ipctk_potential is None:
+            self._ipctk_potential = _ipctk.FrictionPotential(self._eps_v)
+        self._ipctk_potential.eps_v = self._eps_v
+        return self._ipctk_potential
+
     def __getattr__(self, name: str) -> Any:
-        # force, force_jacobian, DiffWRT ...: ipctk's own implementation.
+        # Anything else of ipctk's: its own implementation.
         if name.startswith("_"):
             raise AttributeError(name)
         if self._ipctk_potential is None:
@@ -577,6 +800,14 @@ class TangentialCollisions:
         self.groups = self.result.groups
         self.dim = dim
         self._cache = {}
+        self._planes = dict(("pv", (bg.plane_normal, bg.plane_offset))
+                            for bg in bgroups if bg.type == "pv")
+        self._fgroups = None
+
+    def _force_groups(self) -> tuple:
+        if self._fgroups is None:
+            self._fgroups = _force_groups(self.groups, self._planes)
+        return self._fgroups
 
     def _contacts(self, ctx: Context, n: int) -> Optional[Contacts]:
         if not self.groups:

@@ -254,6 +254,7 @@ static PyMethodDef methods[] = {
      "fricl_tangential_eval."},
     {"build", native_build, METH_VARARGS, "fricl_build."},
     {"barrier_eval", native_barrier_eval, METH_VARARGS, "fricl_barrier_eval."},
+    {"force_eval", native_force_eval, METH_VARARGS, "fricl_force_eval."},
     {"barrier_plan", native_barrier_plan, METH_VARARGS,
      "fricl_barrier_plan_create."},
     {"collision_mesh", native_collision_mesh, METH_VARARGS,

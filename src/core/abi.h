@@ -62,6 +62,7 @@
 #define FRICL__MIN_BUILD_BATCH FRICL__END_OF(fricl_build_batch, groups)
 #define FRICL__MIN_LAW_BATCH FRICL__END_OF(fricl_law_batch, param)
 #define FRICL__MIN_BARRIER_BATCH FRICL__END_OF(fricl_barrier_batch, groups)
+#define FRICL__MIN_FORCE_BATCH FRICL__END_OF(fricl_force_batch, groups)
 /* The cl_mem twins (fricl_cl.h and the *_cl.h headers), by the same rule. */
 #define FRICL__MIN_SCALAR_BATCH_CL FRICL__END_OF(fricl_scalar_batch_cl, eps_v)
 #define FRICL__MIN_TANGENTIAL_BATCH_CL                                         \

@@ -1,0 +1,232 @@
+/* force.c - the public entry point of the friction force and its
+ * Jacobians: validation, always complete before any work, then the host
+ * pass (core/force.h) on the context's host threads (one thread on the
+ * reference backend). There is no OpenCL kernel of the force yet: every
+ * device runs it on the host. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/tangential_checks.h"
+#include "core/backend.h"
+#include "core/force.h"
+
+void fricl_force_batch_init(fricl_force_batch *batch) {
+  if (fricl__struct_init(batch, sizeof *batch))
+    batch->dim = 3;
+}
+
+static fricl_status check_params(fricl_context *ctx,
+                                 const fricl_force_batch *b) {
+  fricl_status st = fricl__check_precision(ctx, b->precision);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_profile(ctx, b->mu_profile);
+  if (st == FRICL_STATUS_OK &&
+      (b->flags &
+       ~(FRICL_FORCE_FLAG_NO_MU | FRICL_FORCE_FLAG_PHYSICAL_BARRIER)))
+    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.flags = 0x%x has unknown bits", (unsigned)b->flags);
+  if (st == FRICL_STATUS_OK && (unsigned)b->wrt > 3)
+    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.wrt %d is not none (0), rest_positions (1), "
+                     "lagged_displacements (2) or velocities (3)",
+                     (int)b->wrt);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_real(ctx, b->precision, "batch.", "eps_v", b->eps_v,
+                           FRICL__RULE_GT0);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_real(ctx, b->precision, "batch.", "kappa", b->kappa,
+                           FRICL__RULE_GE0);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_real(ctx, b->precision, "batch.", "dhat", b->dhat,
+                           FRICL__RULE_GT0);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_real(ctx, b->precision, "batch.", "dmin", b->dmin,
+                           FRICL__RULE_GE0);
+  return st;
+}
+
+/* A vertex array: every entry finite. */
+static fricl_status check_finite(fricl_context *ctx, fricl_precision p,
+                                 const char *name, const void *a, size_t nv,
+                                 size_t dim) {
+  if (!a)
+    return FRICL_STATUS_OK;
+  const size_t i = fricl__first_bad(ctx, p, a, nv * dim, FRICL__RULE_FINITE);
+  if (i == SIZE_MAX)
+    return FRICL_STATUS_OK;
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.%s[%zu][%zu] = %g is invalid: it must be finite "
+                     "(first bad vertex)",
+                     name, i / dim, i % dim, fricl__real_at(p, a, i));
+}
+
+/* A PV group's normals: finite and nonzero. */
+static fricl_status check_normals(fricl_context *ctx, fricl_precision p,
+                                  size_t g, int dim, const void *n,
+                                  size_t count) {
+  FRICL__TRY(fricl__check_group_reals(ctx, p, g, "pv", "plane_normal", n, count,
+                                      (size_t)dim, 0));
+  for (size_t c = 0; c < count; ++c) {
+    double s = 0;
+    for (int r = 0; r < dim; ++r) {
+      const double v = fricl__real_at(p, n, c * (size_t)dim + (size_t)r);
+      s += v * v;
+    }
+    if (s == 0)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (pv) contact %zu: plane_normal is zero "
+                         "(first bad contact)",
+                         g, c);
+  }
+  return FRICL_STATUS_OK;
+}
+
+static fricl_status check_group(fricl_context *ctx, const fricl_force_batch *b,
+                                size_t g) {
+  const fricl_force_group *G = &b->groups[g];
+  const char *gn = fricl_stencil_name(G->type);
+  const size_t n = G->count, m = (size_t)b->dim - 1;
+  const fricl_precision p = b->precision;
+  if (!n)
+    return FRICL_STATUS_OK;
+  if (G->weight)
+    FRICL__TRY(
+        fricl__check_group_reals(ctx, p, g, gn, "weight", G->weight, n, 1, 0));
+  if (!(b->flags & FRICL_FORCE_FLAG_NO_MU)) {
+    if (!G->mu_s || !G->mu_k)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (%s): mu_%s is NULL with count = %zu", g,
+                         gn, G->mu_s ? "k" : "s", n);
+    FRICL__TRY(
+        fricl__check_group_reals(ctx, p, g, gn, "mu_s", G->mu_s, n, 1, 1));
+    FRICL__TRY(
+        fricl__check_group_reals(ctx, p, g, gn, "mu_k", G->mu_k, n, 1, 1));
+  }
+  if (G->mu_aniso)
+    FRICL__TRY(fricl__check_group_reals(ctx, p, g, gn, "mu_aniso", G->mu_aniso,
+                                        n, m, 0));
+  if (G->type == FRICL_STENCIL_PV) {
+    if (!G->plane_normal || !G->plane_offset)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (pv): plane_%s is NULL with count = %zu",
+                         g, G->plane_normal ? "offset" : "normal", n);
+    FRICL__TRY(check_normals(ctx, p, g, b->dim, G->plane_normal, n));
+    FRICL__TRY(fricl__check_group_reals(ctx, p, g, gn, "plane_offset",
+                                        G->plane_offset, n, 1, 0));
+  }
+  return FRICL_STATUS_OK;
+}
+
+static fricl_status validate(fricl_context *ctx, const fricl_force_batch *b,
+                             fricl__force_work *w) {
+  FRICL__TRY(check_params(ctx, b));
+  FRICL__TRY(fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices,
+                                           b->n_groups, !b->groups));
+  FRICL__TRY(fricl__check_n_groups(ctx, "n_groups", b->n_groups));
+  size_t total = 0;
+  for (size_t g = 0; g < b->n_groups; ++g)
+    FRICL__TRY(fricl__check_group_vertices(
+        ctx, b->dim, b->n_vertices, g, b->groups[g].type, b->groups[g].count,
+        b->groups[g].vertices, &total));
+  const size_t dim = (size_t)b->dim;
+  const size_t esz = fricl__elem_bytes(b->precision);
+  size_t vbytes = 0;
+  FRICL__TRY(fricl__check_vertex_arrays(
+      ctx, b->n_vertices, dim, esz, b->lagged_displacements,
+      "lagged_displacements", NULL, NULL, &vbytes));
+  FRICL__TRY(fricl__check_vertex_arrays(ctx, b->n_vertices, dim, esz,
+                                        b->velocities, "velocities", NULL, NULL,
+                                        &vbytes));
+  int any = b->force || b->jacobian_values;
+  int jac = b->jacobian_values != NULL;
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    const fricl_force_group *G = &b->groups[g];
+    any |= G->local_force || G->local_jacobian || G->normal_force;
+    jac |= G->local_jacobian != NULL;
+  }
+  if (!any)
+    return fricl__no_output(ctx);
+  if (jac && b->wrt == FRICL_FORCE_WRT_NONE_)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "a Jacobian is requested (jacobian_values or a "
+                       "group's local_jacobian) but batch.wrt is none");
+  const fricl_tangential_plan *plan = b->plan;
+  FRICL__TRY(fricl__check_host_plan(ctx, plan, b->jacobian_values,
+                                    "fricl_tangential_plan_create"));
+  if (plan && b->jacobian_values) {
+    fricl_contact_group cg[FRICL_MAX_GROUPS];
+    memset(cg, 0, sizeof cg);
+    for (size_t g = 0; g < b->n_groups; ++g) {
+      cg[g].type = b->groups[g].type;
+      cg[g].count = b->groups[g].count;
+      cg[g].vertices = b->groups[g].vertices;
+    }
+    if (plan->dim != b->dim || plan->n_vertices != b->n_vertices ||
+        plan->n_groups != b->n_groups || !plan->has_bsr ||
+        plan->checksum != fricl__topology_checksum(ctx, b->dim, b->n_vertices,
+                                                   b->n_groups, cg))
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "batch.plan was made for another contact topology "
+                         "(dim, n_vertices, group types, counts or vertex "
+                         "indices differ): make a new plan");
+  }
+  FRICL__TRY(check_finite(ctx, b->precision, "rest_positions",
+                          b->rest_positions, b->n_vertices, dim));
+  FRICL__TRY(check_finite(ctx, b->precision, "lagged_displacements",
+                          b->lagged_displacements, b->n_vertices, dim));
+  for (size_t g = 0; g < b->n_groups; ++g)
+    FRICL__TRY(check_group(ctx, b, g));
+  fricl__region r[5 + 10 * FRICL_MAX_GROUPS];
+  size_t nr = 0;
+  r[nr++] =
+      (fricl__region){b->rest_positions, vbytes, "rest_positions", SIZE_MAX, 0};
+  r[nr++] = (fricl__region){b->lagged_displacements, vbytes,
+                            "lagged_displacements", SIZE_MAX, 0};
+  r[nr++] = (fricl__region){b->velocities, vbytes, "velocities", SIZE_MAX, 0};
+  r[nr++] = (fricl__region){b->force, vbytes, "force", SIZE_MAX, 1};
+  if (plan && b->jacobian_values)
+    r[nr++] = (fricl__region){b->jacobian_values, plan->nnz * dim * dim * esz,
+                              "jacobian_values", SIZE_MAX, 1};
+  for (size_t g = 0; g < b->n_groups; ++g) {
+    const fricl_force_group *G = &b->groups[g];
+    const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
+    const size_t ndof = k * dim;
+    const int pv = G->type == FRICL_STENCIL_PV;
+    const fricl__region gr[] = {
+        {G->vertices, n * k * sizeof(int32_t), "vertices", g, 0},
+        {pv ? G->plane_normal : NULL, n * dim * esz, "plane_normal", g, 0},
+        {pv ? G->plane_offset : NULL, n * esz, "plane_offset", g, 0},
+        {G->weight, n * esz, "weight", g, 0},
+        {G->mu_s, n * esz, "mu_s", g, 0},
+        {G->mu_k, n * esz, "mu_k", g, 0},
+        {G->mu_aniso, n * (dim - 1) * esz, "mu_aniso", g, 0},
+        {G->local_force, n * ndof * esz, "local_force", g, 1},
+        {G->local_jacobian, n * ndof * ndof * esz, "local_jacobian", g, 1},
+        {G->normal_force, n * esz, "normal_force", g, 1}};
+    for (size_t i = 0; i < sizeof gr / sizeof gr[0]; ++i)
+      r[nr++] = gr[i];
+  }
+  FRICL__TRY(fricl__check_overlaps(ctx, r, nr));
+  w->b = b;
+  w->plan = b->jacobian_values ? plan : NULL;
+  w->want_jac = jac;
+  w->total = total;
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl_force_eval(fricl_context *ctx,
+                              const fricl_force_batch *batch) {
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
+  FRICL__STRUCT_IN(ctx, fricl_force_batch, batch, in, FRICL__MIN_FORCE_BATCH);
+  fricl__force_work w;
+  FRICL__TRY(validate(ctx, batch, &w));
+  /* The reference backend is single-threaded; every other context runs
+   * the force on its host threads. */
+  const int threaded =
+      !(ctx->host && ctx->host->ops->kind == FRICL_BACKEND_REFERENCE);
+  const fricl_status st = fricl__force_host(ctx, &w, threaded);
+  if (st == FRICL_STATUS_OK)
+    ctx->last_backend = ctx->host ? ctx->host->ops->kind : FRICL_BACKEND_HOST;
+  return st;
+}

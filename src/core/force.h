@@ -1,0 +1,29 @@
+/*
+ * force.h - what the friction force's layers share: the validated work of
+ * one call and the host pass that runs it (src/core/force_pass.c).
+ */
+#ifndef FRICL_CORE_FORCE_H
+#define FRICL_CORE_FORCE_H
+
+#include "core/internal.h"
+#include "core/tangential.h"
+#include "fricl/fricl_force.h"
+
+/* A validated batch: its plan (NULL when jacobian_values is not asked
+ * for), want = 1 when a Jacobian is needed (global or local), the total
+ * contact count. */
+typedef struct fricl__force_work {
+  const fricl_force_batch *b;
+  const fricl_tangential_plan *plan;
+  int want_jac;
+  size_t total;
+} fricl__force_work;
+
+/* Evaluate: per-contact records in chunks on the context's host threads
+ * (threaded = 0: the calling thread only), added into the global outputs
+ * in contact order, so that the result never depends on the thread
+ * count. */
+fricl_status fricl__force_host(fricl_context *ctx, const fricl__force_work *w,
+                               int threaded);
+
+#endif
