@@ -30,10 +30,13 @@
 #define FRICL_FABS fabs
 #define FRICL_LOG log
 #define FRICL_FH_FN force_host_d
-#include "fricl_force_math.h"
-#include "fricl_geometry_math.h"
 #include "fricl_scalar_math.h"
+/* then the potential's and the build's math, which use it */
 #include "fricl_tangential_math.h"
+
+#include "fricl_geometry_math.h"
+/* then the force, which uses all three */
+#include "fricl_force_math.h"
 /* after the math it instantiates */
 #include "force_pass_impl.h"
 #undef FRICL_REAL
@@ -49,11 +52,15 @@
 #define FRICL_FABS fabsf
 #define FRICL_LOG logf
 #define FRICL_FH_FN force_host_f
-#include "force_pass_impl.h"
-#include "fricl_force_math.h"
-#include "fricl_geometry_math.h"
 #include "fricl_scalar_math.h"
+/* then the potential's and the build's math, which use it */
 #include "fricl_tangential_math.h"
+
+#include "fricl_geometry_math.h"
+/* then the force, which uses all three */
+#include "fricl_force_math.h"
+/* after the math it instantiates */
+#include "force_pass_impl.h"
 #undef FRICL_REAL
 #undef FRICL_FN
 #undef FRICL_SQRT
