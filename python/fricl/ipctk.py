@@ -487,7 +487,7 @@ class FrictionPotential:
         R = _ia.mesh_positions(mesh, rest_positions, "rest_positions")
         c, fgroups, e = self._entry(collisions, mesh, V.shape[0])
         if c is None:
-            return V, None, None, None, e
+            return V, None, None, (None, None, None), e
         dhat = float(normal_potential.dhat)
         kappa, phys = _barrier_parameters(normal_potential, dhat)
         flags = (1 if no_mu else 0) | (2 if phys else 0)
@@ -507,10 +507,7 @@ class FrictionPotential:
                            plan, jv, outs)
         return V, c, force, (jv, plan, outs), e
 
-    def force(self, collisions: Any, mesh: Any, rest_positions: Any = None,
-              lagged_displacements: Any = None, velocities: Any = None,
-              normal_potential: Any = None, dmin: float = 0.0,
-              no_mu: bool = False) -> np.ndarray:
+    def force(self, *args: Any, **kw: Any) -> np.ndarray:
         """ipctk's ``force(collisions, mesh, rest_positions,
         lagged_displacements, velocities, normal_potential, dmin=0,
         no_mu=False)``: the friction force -grad D with N, P and beta
@@ -518,10 +515,14 @@ class FrictionPotential:
         ``normal_potential``: ipctk's or fricl's ``BarrierPotential``
         (clamped-log barrier). Called as ``(collision, x, u, v, ...)``:
         ipctk's single-collision overload."""
-        if not hasattr(mesh, "num_vertices"):
-            return self._ipctk().force(collisions, mesh, rest_positions,
-                                       lagged_displacements, velocities,
-                                       normal_potential, dmin, no_mu)
+        if len(args) > 1 and not hasattr(args[1], "num_vertices"):
+            return self._ipctk().force(*args, **kw)
+        return self._force(*args, **kw)
+
+    def _force(self, collisions: Any, mesh: Any, rest_positions: Any,
+               lagged_displacements: Any, velocities: Any,
+               normal_potential: Any, dmin: float = 0.0,
+               no_mu: bool = False) -> np.ndarray:
         V, c, force, _, _ = self._force_call(
             collisions, mesh, rest_positions, lagged_displacements,
             velocities, normal_potential, dmin, no_mu, 0)
@@ -529,11 +530,7 @@ class FrictionPotential:
             return np.zeros(V.size)
         return force.reshape(-1)
 
-    def force_jacobian(self, collisions: Any, mesh: Any,
-                       rest_positions: Any = None,
-                       lagged_displacements: Any = None,
-                       velocities: Any = None, normal_potential: Any = None,
-                       wrt: Any = None, dmin: float = 0.0) -> Any:
+    def force_jacobian(self, *args: Any, **kw: Any) -> Any:
         """ipctk's ``force_jacobian(collisions, mesh, rest_positions,
         lagged_displacements, velocities, normal_potential, wrt, dmin=0)``
         as a ``scipy.sparse.csc_matrix`` (``velocities.size`` square).
@@ -546,20 +543,20 @@ class FrictionPotential:
         weights are treated as constants (exact without area weighting).
         Called as ``(collision, x, u, v, ...)``: ipctk's single-collision
         overload."""
-        if not hasattr(mesh, "num_vertices"):
-            return self._ipctk().force_jacobian(
-                collisions, mesh, rest_positions, lagged_displacements,
-                velocities, normal_potential, wrt, dmin)
+        if len(args) > 1 and not hasattr(args[1], "num_vertices"):
+            return self._ipctk().force_jacobian(*args, **kw)
+        return self._force_jacobian(*args, **kw)
+
+    def _force_jacobian(self, collisions: Any, mesh: Any,
+                        rest_positions: Any, lagged_displacements: Any,
+                        velocities: Any, normal_potential: Any, wrt: Any,
+                        dmin: float = 0.0) -> Any:
         w = _wrt(wrt)
         import scipy.sparse as sp
         V, c, _, (jv, plan, _), e = self._force_call(
             collisions, mesh, rest_positions, lagged_displacements,
             velocities, normal_potential, dmin, False, w)
         if c is None:
-            if w == 1 and e is None and not isinstance(
-                    collisions, TangentialCollisions) and len(collisions):
-                raise RuntimeError("Shape derivative is not computed for "
-                                   "friction collision!")
             return sp.csc_matrix((V.size, V.size))
         J = plan.to_csc(jv)
         if w == 1 and e is not None:

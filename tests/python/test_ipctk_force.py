@@ -1,0 +1,280 @@
+"""fricl.ipctk.FrictionPotential.force / force_jacobian (fricl_force_eval)
+against ipctk 1.6.1's own, computed here on scenes regenerated at test
+time: a grid over the scene kinds (3-D tetrahedra and triangles with
+vertex-vertex, edge-vertex, edge-edge, face-vertex and plane-vertex
+collisions; 2-D polylines with vertex-vertex and edge-vertex), relative
+speeds from well below to well above eps_v (both sides of ipctk's mu
+profile's eps_v / 2 knot), mu_s == mu_k, mu_s > mu_k and mu_s < mu_k,
+anisotropy, negative weights, no_mu, the physical barrier and dmin: the
+force and its Jacobians with respect to lagged displacements and
+velocities within 1e-10 of scale; with respect to rest positions with
+ipctk's shape derivatives (area weighting, enable_shape_derivatives);
+fricl's own TangentialCollisions and BarrierPotential in ipctk's place;
+the DiffWRT spellings, the single-collision overloads (ipctk's own) and
+the errors."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+ipctk = pytest.importorskip("ipctk")
+sp = pytest.importorskip("scipy.sparse")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "ipctk"))
+import ipctk_crosscheck as xc  # noqa: E402  (scene builders)
+
+import fricl  # noqa: E402
+import fricl.ipctk as fi  # noqa: E402
+
+TOL = 1e-10
+W = ipctk.FrictionPotential.DiffWRT
+KINDS = ["tets", "triangles", "polylines"]
+# relative speed / eps_v: ipctk's mu profile has its knot at 1/2 and its
+# end at 1 (the static -> kinetic transition)
+SPEEDS = [0.0, 0.05, 0.3, 0.7, 0.98, 1.5, 20.0]
+MUS = [(0.5, 0.5), (0.8, 0.3), (0.3, 0.7)]
+TYPES = {"VertexVertex": "vv", "EdgeVertex": "ev", "EdgeEdge": "ee",
+         "FaceVertex": "fv", "PlaneVertex": "pv"}
+
+
+def close(got, ref, floor, what):
+    got, ref = np.asarray(got, float), np.asarray(ref, float)
+    assert got.shape == ref.shape, (what, got.shape, ref.shape)
+    scale = max(np.abs(ref).max() if ref.size else 0.0, floor)
+    err = np.abs(got - ref).max() if ref.size else 0.0
+    assert err <= TOL * scale, "%s: %.3e > %.0e of %.3e" % (what, err, TOL,
+                                                            scale)
+    return err / scale if scale else 0.0
+
+
+def natural(tc, eps_v, dhat):
+    """Natural scales of the force and of its Jacobians with respect to
+    velocities and positions (sum of |w N| max(mu_s, mu_k); over eps_v;
+    over dhat), times 1e-3: the floor of "scale" where ipctk's own values
+    are exactly zero up to rounding (e.g. the 2-D kinetic velocity
+    Jacobian)."""
+    s = 0.0
+    for i in range(len(tc)):
+        c = tc[i]
+        s += abs(c.weight * c.normal_force_magnitude) * max(
+            c.mu_s_effective_lagged, c.mu_k_effective_lagged, 1.0)
+        del c
+    return 1e-3 * s, 1e-3 * s / eps_v, 1e-3 * s / dhat
+
+
+def dense(J):
+    assert isinstance(J, sp.csc_matrix), type(J)
+    return J.toarray()
+
+
+def velocities(rng, n, dim, speed):
+    """Per-vertex velocities of the given size in random directions: the
+    relative (tangential) speeds of the contacts are then of that size."""
+    v = rng.standard_normal((n, dim))
+    v /= np.linalg.norm(v, axis=1)[:, None]
+    return np.asfortranarray(speed * v * rng.uniform(0.5, 1.5, (n, 1)))
+
+
+def stencils(tc):
+    return set(TYPES[type(tc[i]).__name__.replace("TangentialCollision", "")]
+               for i in range(len(tc)))
+
+
+def grid_case(seed, kind):
+    rng = np.random.default_rng(seed)
+    mesh, V, E, F, tc, info = xc.build(rng, kind)
+    return rng, mesh, V, tc, info
+
+
+SEEDS = range(4)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_grid_against_ipctk(kind):
+    """Per kind: 4 scenes x 7 speeds x 3 mu pairs x (force, no_mu force,
+    Jacobian wrt lagged displacements, wrt velocities)."""
+    seen = set()
+    cases = 0
+    for seed in SEEDS:
+        rng, mesh, V, tc, info = grid_case(7000 + 10 * seed + KINDS.index(
+            kind), kind)
+        seen |= stencils(tc)
+        eps_v = 10.0 ** rng.uniform(-4, -2)
+        dmin = 0.05 * info["dhat"] if seed == 3 else 0.0
+        U = np.asfortranarray(0.02 * info["dhat"] *
+                              rng.standard_normal(V.shape))
+        R = np.asfortranarray(V - U)
+        B = ipctk.BarrierPotential(info["dhat"], info["kappa"], seed == 2)
+        ip = ipctk.FrictionPotential(eps_v)
+        fp = fi.FrictionPotential(eps_v)
+        SF, SV, SX = natural(tc, eps_v, info["dhat"])
+        if seed == 2:  # the physical barrier's N is dhat / x^^2 smaller
+            SF, SV, SX = (s * 1e-12 for s in (SF, SV, SX))
+        for ms, mk in MUS:
+            for i in range(len(tc)):
+                c = tc[i]
+                c.mu_s_effective_lagged = ms * rng.uniform(0.8, 1.2)
+                c.mu_k_effective_lagged = mk * rng.uniform(0.8, 1.2)
+                del c
+            fp.clear_cache(tc)
+            for speed in SPEEDS:
+                Vel = velocities(rng, len(V), V.shape[1], speed * eps_v)
+                for no_mu in (False, True):
+                    a = ip.force(tc, mesh, R, U, Vel, B, dmin, no_mu)
+                    b = fp.force(tc, mesh, R, U, Vel, B, dmin, no_mu)
+                    close(b, a, SF, "force %s seed %d speed %g no_mu %d"
+                          % (kind, seed, speed, no_mu))
+                for wrt in (W.LAGGED_DISPLACEMENTS, W.VELOCITIES):
+                    a = dense(ip.force_jacobian(tc, mesh, R, U, Vel, B, wrt,
+                                                dmin))
+                    b = dense(fp.force_jacobian(tc, mesh, R, U, Vel, B, wrt,
+                                                dmin))
+                    close(b, a, SV if wrt == W.VELOCITIES else SX,
+                          "jacobian %s %s seed %d speed %g"
+                          % (wrt.name, kind, seed, speed))
+                cases += 1
+    want = {"tets": {"vv", "ev", "ee", "fv"}, "triangles": {"fv", "ee"},
+            "polylines": {"vv", "ev"}}[kind]
+    assert want <= seen, (kind, seen)
+    assert cases == len(SEEDS) * len(MUS) * len(SPEEDS)
+
+
+def test_plane_vertex_collisions_are_covered():
+    seen = set()
+    for seed in range(40):
+        rng, mesh, V, tc, info = grid_case(8000 + seed, "tets")
+        s = stencils(tc)
+        if "pv" not in s:
+            continue
+        seen |= s
+        eps_v = 1e-3
+        Vel = velocities(rng, len(V), 3, eps_v)
+        U = np.asfortranarray(np.zeros(V.shape))
+        B = ipctk.BarrierPotential(info["dhat"], info["kappa"])
+        ip, fp = ipctk.FrictionPotential(eps_v), fi.FrictionPotential(eps_v)
+        close(fp.force(tc, mesh, V, U, Vel, B),
+              ip.force(tc, mesh, V, U, Vel, B), 1e-300, "pv force")
+        for wrt in (W.LAGGED_DISPLACEMENTS, W.VELOCITIES):
+            close(dense(fp.force_jacobian(tc, mesh, V, U, Vel, B, wrt)),
+                  dense(ip.force_jacobian(tc, mesh, V, U, Vel, B, wrt)),
+                  1e-300, "pv %s" % wrt.name)
+        if len(seen) == 5:
+            break
+    assert "pv" in seen
+
+
+def shape_derivative_scene(seed, kind):
+    rng = np.random.default_rng(seed)
+    mesh, V, E, F, tc0, info = xc.build(rng, kind)
+    del tc0
+    mesh.init_area_jacobians()
+    nc = ipctk.NormalCollisions()
+    nc.use_area_weighting = True
+    nc.enable_shape_derivatives = True
+    nc.build(mesh, V, info["dhat"])
+    B = ipctk.BarrierPotential(info["dhat"], info["kappa"])
+    return rng, mesh, V, nc, B, info
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rest_positions_with_shape_derivatives(seed):
+    """wrt REST_POSITIONS adds ipctk's (F / w) grad(w)^T from the
+    collisions' weight gradients; without them it raises as ipctk."""
+    kind = KINDS[seed % 3]
+    rng, mesh, V, nc, B, info = shape_derivative_scene(9000 + seed, kind)
+    tc = ipctk.TangentialCollisions()
+    tc.build(mesh, V, nc, B, 0.7, 0.4)
+    if len(tc) == 0:
+        pytest.skip("no collisions")
+    eps_v = 1e-3
+    U = np.asfortranarray(0.02 * info["dhat"] * rng.standard_normal(V.shape))
+    R = np.asfortranarray(V - U)
+    Vel = velocities(rng, len(V), V.shape[1], 0.8 * eps_v)
+    ip, fp = ipctk.FrictionPotential(eps_v), fi.FrictionPotential(eps_v)
+    a = dense(ip.force_jacobian(tc, mesh, R, U, Vel, B, W.REST_POSITIONS))
+    b = dense(fp.force_jacobian(tc, mesh, R, U, Vel, B, W.REST_POSITIONS))
+    close(b, a, 1e-300, "rest positions")
+    lag = dense(fp.force_jacobian(tc, mesh, R, U, Vel, B,
+                                  W.LAGGED_DISPLACEMENTS))
+    # area weights depend on the rest positions: the term is not zero
+    assert np.abs(a - lag).max() > 1e-6 * np.abs(a).max()
+    # without shape derivatives both refuse
+    _, mesh2, V2, tc2, info2 = grid_case(9100 + seed, kind)
+    args = (tc2, mesh2, V2, np.zeros_like(V2),
+            velocities(rng, len(V2), V2.shape[1], eps_v),
+            ipctk.BarrierPotential(info2["dhat"], info2["kappa"]),
+            W.REST_POSITIONS)
+    with pytest.raises(RuntimeError):
+        ip.force_jacobian(*args)
+    with pytest.raises(RuntimeError):
+        fp.force_jacobian(*args)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fricl_collisions_and_barrier(seed):
+    """fricl's TangentialCollisions (its own lagged build) and fricl's
+    BarrierPotential in place of ipctk's: the force recomputes N, P and
+    beta, so only weight and mu come from the collisions."""
+    kind = KINDS[seed % 3]
+    rng, mesh, V, nc, B, info = shape_derivative_scene(9200 + seed, kind)
+    tc = ipctk.TangentialCollisions()
+    mu_s = rng.uniform(0.3, 0.9, len(V))
+    mu_k = rng.uniform(0.1, 0.6, len(V))
+    tc.build(mesh, V, nc, B, mu_s, mu_k)
+    if len(tc) == 0:
+        pytest.skip("no collisions")
+    ftc = fi.build_tangential_collisions(mesh, V, nc, B, mu_s, mu_k)
+    fB = fi.BarrierPotential(info["dhat"], info["kappa"])
+    eps_v = 1e-3
+    U = np.asfortranarray(0.02 * info["dhat"] * rng.standard_normal(V.shape))
+    R = np.asfortranarray(V - U)
+    Vel = velocities(rng, len(V), V.shape[1], 0.6 * eps_v)
+    ip, fp = ipctk.FrictionPotential(eps_v), fi.FrictionPotential(eps_v)
+    for coll, bar in ((ftc, B), (ftc, fB), (tc, fB)):
+        close(fp.force(coll, mesh, R, U, Vel, bar),
+              ip.force(tc, mesh, R, U, Vel, B), 1e-300, "force")
+        for wrt in (W.LAGGED_DISPLACEMENTS, W.VELOCITIES):
+            close(dense(fp.force_jacobian(coll, mesh, R, U, Vel, bar, wrt)),
+                  dense(ip.force_jacobian(tc, mesh, R, U, Vel, B, wrt)),
+                  1e-300, "%s %s" % (type(coll).__module__, wrt.name))
+    # fricl's collisions carry no weight gradients: weights are constants
+    r = dense(fp.force_jacobian(ftc, mesh, R, U, Vel, B, W.REST_POSITIONS))
+    lag = dense(fp.force_jacobian(ftc, mesh, R, U, Vel, B,
+                                  W.LAGGED_DISPLACEMENTS))
+    assert np.array_equal(r, lag)
+
+
+def test_wrt_spellings_overloads_and_errors():
+    rng, mesh, V, tc, info = grid_case(9300, "tets")
+    eps_v = 1e-3
+    U = np.asfortranarray(np.zeros(V.shape))
+    Vel = velocities(rng, len(V), 3, eps_v)
+    B = ipctk.BarrierPotential(info["dhat"], info["kappa"])
+    fp, ip = fi.FrictionPotential(eps_v), ipctk.FrictionPotential(eps_v)
+    ref = dense(fp.force_jacobian(tc, mesh, V, U, Vel, B, W.VELOCITIES))
+    for w in (fp.VELOCITIES, fp.DiffWRT.VELOCITIES, "velocities",
+              "VELOCITIES"):
+        assert np.array_equal(
+            dense(fp.force_jacobian(tc, mesh, V, U, Vel, B, w)), ref)
+    with pytest.raises(fricl.InvalidArgumentError, match="wrt"):
+        fp.force_jacobian(tc, mesh, V, U, Vel, B, "positions")
+    with pytest.raises(fricl.InvalidArgumentError, match="velocities"):
+        fp.force(tc, mesh, V, U, Vel[:-1], B)
+    # the single-collision overloads are ipctk's
+    c = tc[0]
+    x = c.dof(V, mesh.edges, mesh.faces)
+    u = np.zeros_like(x)
+    v = c.dof(Vel, mesh.edges, mesh.faces)
+    assert np.array_equal(fp.force(c, x, u, v, B), ip.force(c, x, u, v, B))
+    assert np.array_equal(
+        fp.force_jacobian(c, x, u, v, B, W.VELOCITIES),
+        ip.force_jacobian(c, x, u, v, B, W.VELOCITIES))
+    del c
+    # empty collisions: zeros of the right shape
+    empty = ipctk.TangentialCollisions()
+    assert np.array_equal(fp.force(empty, mesh, V, U, Vel, B),
+                          np.zeros(V.size))
+    J = fp.force_jacobian(empty, mesh, V, U, Vel, B, W.VELOCITIES)
+    assert isinstance(J, sp.csc_matrix) and J.shape == (V.size, V.size)
+    assert J.nnz == 0
