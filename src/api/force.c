@@ -212,6 +212,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_force_batch *b,
   w->plan = b->jacobian_values ? plan : NULL;
   w->want_jac = jac;
   w->total = total;
+  w->blocks = NULL;
   return FRICL_STATUS_OK;
 }
 

@@ -17,6 +17,10 @@ typedef struct fricl__force_work {
   const fricl_tangential_plan *plan;
   int want_jac;
   size_t total;
+  /* Set by fricl__force_host: the plan's BSR block of every contact's
+   * k x k vertex pairs (16 per contact, contacts of all groups in order),
+   * kept on the plan across calls; NULL: found per chunk. */
+  const size_t *blocks;
 } fricl__force_work;
 
 /* Evaluate: per-contact records in chunks on the context's host threads

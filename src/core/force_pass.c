@@ -68,8 +68,79 @@
 #undef FRICL_LOG
 #undef FRICL_FH_FN
 
+/* The key of the force's attachment on a plan. */
+static const char force_blocks_key = 0;
+
+typedef struct blocks_job {
+  const fricl_tangential_plan *plan;
+  const fricl_force_group *G;
+  size_t *out; /* the group's first contact's 16 entries */
+} blocks_job;
+
+static size_t find_block(const fricl_tangential_plan *p, int32_t vi,
+                         int32_t vj) {
+  int64_t lo = p->row_ptr[vi], len = p->row_ptr[vi + 1] - lo;
+  while (len > 1) {
+    const int64_t half = len / 2;
+    lo = p->cols[lo + half] <= vj ? lo + half : lo;
+    len -= half;
+  }
+  return (size_t)lo;
+}
+
+static void blocks_range(void *arg, size_t lo, size_t hi, unsigned worker) {
+  (void)worker;
+  const blocks_job *j = arg;
+  const int k = fricl__stencil_vertex_count(j->G->type);
+  for (size_t c = lo; c < hi; ++c) {
+    const int32_t *vx = j->G->vertices + c * (size_t)k;
+    for (int a = 0; a < k; ++a)
+      for (int b = 0; b < k; ++b)
+        j->out[c * 16 + (size_t)(a * k + b)] =
+            find_block(j->plan, vx[a], vx[b]);
+  }
+}
+
+/* The plan's block index of every contact pair, made on the first call
+ * with this plan and kept on it (the topology is the plan's: validation
+ * checked the checksum). NULL when no attachment slot is free or memory
+ * is short: the pass then searches per chunk. */
+static const size_t *plan_blocks(fricl_context *ctx, const fricl__force_work *w,
+                                 int threaded) {
+  fricl_tangential_plan *plan = (fricl_tangential_plan *)w->plan;
+  fricl__plan_attachment *at =
+      fricl__plan_attachment_for(plan, &force_blocks_key, 1);
+  if (!at)
+    return NULL;
+  if (at->data)
+    return at->data;
+  size_t *all = w->total && w->total <= SIZE_MAX / 16 / sizeof(size_t)
+                    ? malloc(w->total * 16 * sizeof *all)
+                    : NULL;
+  if (!all) {
+    at->owner = NULL;
+    return NULL;
+  }
+  size_t c0 = 0;
+  for (size_t g = 0; g < w->b->n_groups; ++g) {
+    blocks_job j = {plan, &w->b->groups[g], all + c0 * 16};
+    if (threaded)
+      fricl__pool_for(ctx->pool, j.G->count, fricl__grain(ctx, 1024), 1,
+                      blocks_range, &j);
+    else
+      blocks_range(&j, 0, j.G->count, 0);
+    c0 += j.G->count;
+  }
+  at->data = all;
+  at->release = free;
+  return all;
+}
+
 fricl_status fricl__force_host(fricl_context *ctx, const fricl__force_work *w,
                                int threaded) {
-  return w->b->precision == FRICL_F64 ? force_host_d(ctx, w, threaded)
-                                      : force_host_f(ctx, w, threaded);
+  fricl__force_work wk = *w;
+  wk.blocks =
+      w->plan && w->b->jacobian_values ? plan_blocks(ctx, w, threaded) : NULL;
+  return w->b->precision == FRICL_F64 ? force_host_d(ctx, &wk, threaded)
+                                      : force_host_f(ctx, &wk, threaded);
 }

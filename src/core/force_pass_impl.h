@@ -10,6 +10,7 @@ typedef struct FH_JOB {
   const fricl__force_work *w;
   size_t g, lo; /* the chunk: group g, contacts lo .. */
   FRICL_REAL *rec;
+  size_t *blk; /* or NULL: the BSR blocks of each contact's k x k pairs */
 } FH_JOB;
 
 /* The BSR block (row vi, column vj) of the plan: binary search. */
@@ -69,6 +70,11 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
     R[0] = FRICL_FN(force_contact)(type, dim, x, v, pn, pc, wt, ms, mk, an, eps,
                                    (int)b->mu_profile, kappa, dhat, dmin,
                                    physical, wrt, R + 1, R + 13);
+    if (j->blk)
+      for (int i = 0; i < k; ++i)
+        for (int jj = 0; jj < k; ++jj)
+          j->blk[t * 16 + (size_t)(i * k + jj)] =
+              FRICL_FN(fh_block)(j->w->plan, vx[i], vx[jj]);
   }
 }
 
@@ -118,16 +124,17 @@ typedef struct FH_ACC {
   const fricl_tangential_plan *plan;
   size_t c0, n;
   const FRICL_REAL *rec;
+  const size_t *blk;
   FRICL_REAL *force, *jv;
   int k, dim;
 } FH_ACC;
 
-static void FRICL_FN(fh_acc)(void *arg, size_t vlo, size_t vhi,
-                             unsigned worker) {
-  (void)worker;
+/* With the stencil size and the dimension as arguments: constants from
+ * the callers in fh_acc fold through the loops. */
+static FRICL_HOST_INLINE void
+FRICL_FN(fh_acc_body)(const FH_ACC *a, size_t vlo, size_t vhi, int k, int dim) {
   typedef FRICL_REAL real;
-  const FH_ACC *a = arg;
-  const int k = a->k, dim = a->dim, ndof = k * dim;
+  const int ndof = k * dim;
   for (size_t t = 0; t < a->n; ++t) {
     const size_t c = a->c0 + t;
     const real *R = a->rec + t * FH_REC;
@@ -141,14 +148,28 @@ static void FRICL_FN(fh_acc)(void *arg, size_t vlo, size_t vhi,
           a->force[vi * (size_t)dim + (size_t)s] += R[1 + i * dim + s];
       if (a->jv)
         for (int jj = 0; jj < k; ++jj) {
-          real *blk = a->jv + FRICL_FN(fh_block)(a->plan, vx[i], vx[jj]) *
-                                  (size_t)(dim * dim);
+          real *blk =
+              a->jv + (a->blk ? a->blk[t * 16 + (size_t)(i * k + jj)]
+                              : FRICL_FN(fh_block)(a->plan, vx[i], vx[jj])) *
+                          (size_t)(dim * dim);
           for (int r = 0; r < dim; ++r)
             for (int s = 0; s < dim; ++s)
               blk[r * dim + s] += R[13 + (i * dim + r) * ndof + jj * dim + s];
         }
     }
   }
+}
+
+static void FRICL_FN(fh_acc)(void *arg, size_t vlo, size_t vhi,
+                             unsigned worker) {
+  (void)worker;
+  const FH_ACC *a = arg;
+  if (a->dim == 3 && a->k == 4)
+    FRICL_FN(fh_acc_body)(a, vlo, vhi, 4, 3);
+  else if (a->dim == 3 && a->k == 3)
+    FRICL_FN(fh_acc_body)(a, vlo, vhi, 3, 3);
+  else
+    FRICL_FN(fh_acc_body)(a, vlo, vhi, a->k, a->dim);
 }
 
 static void FRICL_FN(fh_zero)(void *arg, size_t lo, size_t hi,
@@ -171,9 +192,16 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
   if (w->total < chunk)
     chunk = w->total ? w->total : 1;
   real *rec = fricl__malloc(chunk * FH_REC * sizeof *rec);
-  if (!rec)
+  /* The workers also find each contact's BSR blocks (the binary searches
+   * are then off the serial accumulation). */
+  size_t *blk =
+      jv && !w->blocks ? fricl__malloc(chunk * 16 * sizeof *blk) : NULL;
+  if (!rec || (jv && !w->blocks && !blk)) {
+    free(rec);
+    free(blk);
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "allocating %zu contact records", chunk);
+  }
   if (force)
     for (size_t i = 0; i < nvd; ++i)
       force[i] = (real)0;
@@ -184,13 +212,14 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
     else
       FRICL_FN(fh_zero)(jv, 0, plan->nnz * (size_t)(dim * dim), 0);
   }
-  for (size_t g = 0; g < b->n_groups; ++g) {
+  size_t cg0 = 0; /* contacts of the groups before g */
+  for (size_t g = 0; g < b->n_groups; cg0 += b->groups[g].count, ++g) {
     const fricl_force_group *G = &b->groups[g];
     const int k = fricl__stencil_vertex_count(G->type);
     const int ndof = k * dim;
     for (size_t lo = 0; lo < G->count; lo += chunk) {
       const size_t n = G->count - lo < chunk ? G->count - lo : chunk;
-      FH_JOB j = {w, g, lo, rec};
+      FH_JOB j = {w, g, lo, rec, blk};
       if (threaded)
         fricl__pool_for(ctx->pool, n, fricl__grain(ctx, 64), 1,
                         FRICL_FN(fh_run), &j);
@@ -210,7 +239,8 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
                 R[13 + i];
       }
       if (force || jv) {
-        FH_ACC acc = {G, plan, lo, n, rec, force, jv, k, dim};
+        const size_t *bk = w->blocks ? w->blocks + (cg0 + lo) * 16 : blk;
+        FH_ACC acc = {G, plan, lo, n, rec, bk, force, jv, k, dim};
         if (threaded)
           fricl__pool_for(ctx->pool, b->n_vertices, fricl__grain(ctx, 256), 1,
                           FRICL_FN(fh_acc), &acc);
@@ -220,6 +250,7 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
     }
   }
   free(rec);
+  free(blk);
   return FRICL_STATUS_OK;
 }
 

@@ -278,3 +278,117 @@ def test_wrt_spellings_overloads_and_errors():
     J = fp.force_jacobian(empty, mesh, V, U, Vel, B, W.VELOCITIES)
     assert isinstance(J, sp.csc_matrix) and J.shape == (V.size, V.size)
     assert J.nnz == 0
+
+
+# ------------------------------------------------ an independent oracle
+
+def _mp_force_fv(mp, x, v, w, ms, mk, e, kappa, dhat):
+    """The face-vertex force of ipctk's formula in mpmath (no dmin, a = 1,
+    ipctk's mu profile): N, beta and P from the lagged positions x."""
+    def sub(a, b):
+        return [a[i] - b[i] for i in range(3)]
+
+    def dot(a, b):
+        return sum(a[i] * b[i] for i in range(3))
+
+    def cross(a, b):
+        return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                a[0] * b[1] - a[1] * b[0]]
+
+    def unit(a):
+        n = mp.sqrt(dot(a, a))
+        return [c / n for c in a]
+
+    p, t0, t1, t2 = x[0:3], x[3:6], x[6:9], x[9:12]
+    E0, E1, q = sub(t1, t0), sub(t2, t0), sub(p, t0)
+    n = cross(E0, E1)
+    nn = dot(n, n)
+    a00, a01, a11 = dot(E0, E0), dot(E0, E1), dot(E1, E1)
+    b0, b1 = dot(E0, q), dot(E1, q)
+    be1, be2 = (a11 * b0 - a01 * b1) / nn, (a00 * b1 - a01 * b0) / nn
+    P0, P1 = unit(E0), unit(cross(n, E0))
+    d2 = dot(q, n) ** 2 / nn
+    xh = dhat * dhat
+    bp = (xh - d2) * (2 * mp.log(d2 / xh) - xh / d2 + 1) if d2 < xh else 0
+    N = -kappa * bp * 2 * mp.sqrt(d2)
+    gam = [1, be1 + be2 - 1, -be1, -be2]
+    u = [sum(gam[i] * v[3 * i + r] for i in range(4)) for r in range(3)]
+    tau = [dot(P0, u), dot(P1, u)]
+    y = mp.sqrt(tau[0] ** 2 + tau[1] ** 2)
+    if ms == mk or y >= e:
+        mu = mk
+    elif y < e / 2:
+        mu = ms + 2 * (mk - ms) * (y / e) ** 2
+    else:
+        mu = mk - 2 * (mk - ms) * (1 - y / e) ** 2
+    g = mu * (1 / y if y >= e else (2 - y / e) / e)
+    Pt = [P0[r] * tau[0] + P1[r] * tau[1] for r in range(3)]
+    return [-w * N * g * gam[i] * Pt[r] for i in range(4) for r in range(3)]
+
+
+def test_face_vertex_jacobian_against_mpmath():
+    """Where fricl and ipctk differ most (face-vertex contacts of a cloth
+    on a box, up to ~1e-9 of the contact's scale), an mpmath evaluation
+    at 60 digits (central differences of the force above, step 1e-25)
+    decides: fricl is within 1e-12 of it; ipctk is not always."""
+    mp = pytest.importorskip("mpmath")
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+        __file__)), "..", "..", "bench", "python"))
+    from scenes import cloth_over_box
+    mp.mp.dps = 60
+    V, E, F, dhat = cloth_over_box(40)
+    V = np.asfortranarray(V)
+    mesh = ipctk.CollisionMesh(V, E, F)
+    C = ipctk.NormalCollisions()
+    C.build(mesh, V, dhat)
+    B = ipctk.BarrierPotential(dhat, 1.0)
+    T = ipctk.TangentialCollisions()
+    T.build(mesh, V, C, B, 0.5, 0.3)
+    rng = np.random.default_rng(3)
+    eps_v = 1e-3
+    U = np.asfortranarray(1e-3 * dhat * rng.standard_normal(V.shape))
+    R = np.asfortranarray(V - U)
+    Vel = np.asfortranarray(eps_v * rng.standard_normal(V.shape))
+    ip, fp = ipctk.FrictionPotential(eps_v), fi.FrictionPotential(eps_v)
+    Ef, Ff = np.asarray(mesh.edges), np.asarray(mesh.faces)
+    kappa, _ = fi._barrier_parameters(B, dhat)
+    from fricl import _native
+    found = []
+    for ci in range(len(T)):
+        c = T[ci]
+        if type(c).__name__ != "FaceVertexTangentialCollision":
+            del c
+            continue
+        x, u, v = (c.dof(A, Ef, Ff) for A in (R, U, Vel))
+        Ji = ip.force_jacobian(c, x, u, v, B, W.LAGGED_DISPLACEMENTS)
+        Jf = np.empty((1, 12, 12))
+        g = (3, np.arange(4, dtype=np.int32), np.array([c.weight]),
+             np.array([c.mu_s_effective_lagged]),
+             np.array([c.mu_k_effective_lagged]), None, None, None)
+        _native.force_eval(fp.context, 0, 1, 3, 0, 2, x.reshape(4, 3),
+                           u.reshape(4, 3), v.reshape(4, 3), eps_v, kappa,
+                           dhat, 0.0, (g,), None, None, None,
+                           ((None, Jf, None),))
+        d = np.abs(Jf[0] - Ji).max() / np.abs(Ji).max()
+        found.append((d, x + u, v, c.weight, c.mu_s_effective_lagged,
+                      c.mu_k_effective_lagged, Jf[0], Ji))
+        del c
+    found.sort(key=lambda t: -t[0])
+    assert found
+    for d, xu, v, w, ms, mk, Jf, Ji in found[:3]:
+        xm = [mp.mpf(float(a)) for a in xu]
+        vm = [mp.mpf(float(a)) for a in v]
+        args = (mp.mpf(w), mp.mpf(ms), mp.mpf(mk), mp.mpf(eps_v),
+                mp.mpf(kappa), mp.mpf(dhat))
+        h = mp.mpf(10) ** -25
+        Jm = np.empty((12, 12))
+        for j in range(12):
+            xp, xn = list(xm), list(xm)
+            xp[j] += h
+            xn[j] -= h
+            Fp = _mp_force_fv(mp, xp, vm, *args)
+            Fn = _mp_force_fv(mp, xn, vm, *args)
+            Jm[:, j] = [float((a - b) / (2 * h)) for a, b in zip(Fp, Fn)]
+        s = np.abs(Jm).max()
+        assert np.abs(Jf - Jm).max() <= 1e-12 * s, (d, np.abs(Jf - Jm).max()
+                                                    / s)
