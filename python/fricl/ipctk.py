@@ -802,8 +802,27 @@ class TangentialCollisions:
         self._fgroups = None
 
     def _force_groups(self) -> tuple:
+        """The groups for the force: as built, except that the contacts
+        ipctk's build leaves out (near-parallel edge-edge pairs) or that
+        have no geometry (degenerate, non-finite) get weight 0. Contacts
+        inactive at the lagged positions stay: the force recomputes N at
+        rest + lagged displacement, as ipctk's does."""
         if self._fgroups is None:
-            self._fgroups = _force_groups(self.groups, self._planes)
+            from ._tables import BUILD_STATUSES
+            drop = [BUILD_STATUSES.index(s) for s in BUILD_STATUSES
+                    if s == "ee_parallel" or s == "nonfinite" or
+                    s.startswith("degenerate")]
+            groups = []
+            for g in self.groups:
+                mask = np.isin(g.status, drop) if g.status is not None \
+                    else np.zeros(g.count, bool)
+                if mask.any():
+                    w = np.ones(g.count) if g.weight is None \
+                        else np.array(g.weight, np.float64)
+                    w[mask] = 0.0
+                    g = _Weighted(g, w)
+                groups.append(g)
+            self._fgroups = _force_groups(groups, self._planes)
         return self._fgroups
 
     def _contacts(self, ctx: Context, n: int) -> Optional[Contacts]:
@@ -827,6 +846,17 @@ class TangentialCollisions:
     def __repr__(self) -> str:
         return "<fricl.ipctk.TangentialCollisions %d contacts %s>" % (
             len(self), dict((g.type, g.count) for g in self.groups))
+
+
+class _Weighted:
+    """A contact group seen with other weights (for _force_groups)."""
+
+    def __init__(self, g: ContactGroup, weight: np.ndarray) -> None:
+        self._g = g
+        self.weight = weight
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._g, name)
 
 
 def build_tangential_collisions(mesh: Any, vertices: Any, collisions: Any,

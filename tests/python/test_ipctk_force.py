@@ -392,3 +392,35 @@ def test_face_vertex_jacobian_against_mpmath():
         s = np.abs(Jm).max()
         assert np.abs(Jf - Jm).max() <= 1e-12 * s, (d, np.abs(Jf - Jm).max()
                                                     / s)
+
+
+def test_fricl_built_collisions_leave_out_what_ipctk_leaves_out():
+    """A cloth on a box has near-parallel edge-edge pairs: ipctk's build
+    drops them, fricl's keeps them with status ee_parallel; the force
+    gives them weight 0 (it recomputes N, which would not be 0)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(
+        __file__)), "..", "..", "bench", "python"))
+    from scenes import cloth_over_box
+    V, E, F, dhat = cloth_over_box(30)
+    V = np.asfortranarray(V)
+    mesh = ipctk.CollisionMesh(V, E, F)
+    C = ipctk.NormalCollisions()
+    C.build(mesh, V, dhat)
+    B = ipctk.BarrierPotential(dhat, 1.0)
+    T = ipctk.TangentialCollisions()
+    T.build(mesh, V, C, B, 0.5, 0.3)
+    FT = fi.build_tangential_collisions(mesh, V, C, B, 0.5, 0.3)
+    assert FT.result.status_counts["ee_parallel"] > 0
+    assert len(FT) - FT.result.status_counts["ee_parallel"] == len(T)
+    rng = np.random.default_rng(4)
+    eps_v = 1e-3
+    U = np.asfortranarray(1e-3 * dhat * rng.standard_normal(V.shape))
+    R = np.asfortranarray(V - U)
+    Vel = np.asfortranarray(eps_v * rng.standard_normal(V.shape))
+    ip, fp = ipctk.FrictionPotential(eps_v), fi.FrictionPotential(eps_v)
+    close(fp.force(FT, mesh, R, U, Vel, B), ip.force(T, mesh, R, U, Vel, B),
+          1e-300, "force")
+    for wrt in (W.VELOCITIES, W.LAGGED_DISPLACEMENTS):
+        close(dense(fp.force_jacobian(FT, mesh, R, U, Vel, B, wrt)),
+              dense(ip.force_jacobian(T, mesh, R, U, Vel, B, wrt)), 1e-300,
+              wrt.name)
