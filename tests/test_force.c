@@ -331,6 +331,44 @@ static void check_assembly(fricl_context *ref, fricl_context *host) {
     st = fricl_force_eval(ctxs[t], &bt);
     CHECK(st == FRICL_STATUS_OK, "%s", fricl_context_last_error(ctxs[t]));
   }
+  /* Again with the same plan (its kept block indices), and into CSC:
+   * the transpose of fricl_tangential_plan_csr's order. */
+  {
+    double *again = calloc(nnz * 9, sizeof(double));
+    double *csc = calloc(nnz * 9, sizeof(double));
+    double *csr = calloc(nnz * 9, sizeof(double));
+    int64_t *crp = calloc(s.nv * 3 + 1, sizeof(int64_t));
+    int32_t *ccol = calloc(nnz * 9, sizeof(int32_t));
+    fricl_force_batch bt = b;
+    bt.plan = plans[1];
+    bt.jacobian_values = again;
+    fricl_status st = fricl_force_eval(host, &bt);
+    CHECK(st == FRICL_STATUS_OK && memcmp(again, jv[1], nnz * 9 * 8) == 0,
+          "second call with the plan differs");
+    bt.flags |= FRICL_FORCE_FLAG_JACOBIAN_CSC;
+    bt.jacobian_values = csc;
+    st = fricl_force_eval(host, &bt);
+    CHECK(st == FRICL_STATUS_OK, "csc: %s", fricl_context_last_error(host));
+    st = fricl_tangential_plan_csr(plans[1], FRICL_F64, jv[1], crp, ccol, csr);
+    CHECK(st == FRICL_STATUS_OK, "csr");
+    /* CSC position of CSR entry (row, col): the rank of row among the
+     * rows of column col, which are CSR row col's columns. */
+    size_t bad = 0;
+    for (size_t row = 0; row < s.nv * 3; ++row)
+      for (int64_t p = crp[row]; p < crp[row + 1]; ++p) {
+        const size_t col = (size_t)ccol[p];
+        int64_t q = crp[col];
+        while (q < crp[col + 1] && (size_t)ccol[q] != row)
+          ++q;
+        bad += q == crp[col + 1] || csc[q] != csr[p];
+      }
+    CHECK(bad == 0, "%zu CSC values differ from the CSR transposed", bad);
+    free(again);
+    free(csc);
+    free(csr);
+    free(crp);
+    free(ccol);
+  }
   CHECK(memcmp(force[0], force[1], sizeof force[0]) == 0,
         "host force differs from the reference");
   CHECK(memcmp(jv[0], jv[1], nnz * 9 * sizeof(double)) == 0,

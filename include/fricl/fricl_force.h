@@ -70,6 +70,12 @@ typedef struct fricl_force_group {
 #define FRICL_FORCE_FLAG_NO_MU 0x1u
 /* N *= dhat / x^^2 (ipctk's use_physical_barrier). */
 #define FRICL_FORCE_FLAG_PHYSICAL_BARRIER 0x2u
+/* jacobian_values holds the scalar CSC values of the Jacobian instead of
+ * its BSR blocks: column after column, rows ascending within a column,
+ * in the plan's (symmetric) pattern; the same nnz_blocks dim dim reals
+ * (the CSC arrays of SciPy and Eigen; indices from the plan's CSR of the
+ * transpose, e.g. fricl_tangential_plan_csr's row_ptr and cols). */
+#define FRICL_FORCE_FLAG_JACOBIAN_CSC 0x4u
 
 typedef struct fricl_force_batch {
   /* Set by the _init. Any size from the end of `groups` on is accepted. */
@@ -97,7 +103,8 @@ typedef struct fricl_force_batch {
   /* Global outputs, each optional. */
   void *force;           /* n_vertices x dim */
   void *jacobian_values; /* nnz_blocks x dim x dim, the plan's BSR order;
-                            block (i, j) row-major dF_i / dq_j */
+                            block (i, j) row-major dF_i / dq_j (or CSC:
+                            FRICL_FORCE_FLAG_JACOBIAN_CSC) */
 } fricl_force_batch;
 
 /** Zero @p batch, set struct_size, dim 3, f64, cubic profile. @since 0.5 */

@@ -490,12 +490,13 @@ class FrictionPotential:
             return V, None, None, (None, None, None), e
         dhat = float(normal_potential.dhat)
         kappa, phys = _barrier_parameters(normal_potential, dhat)
-        flags = (1 if no_mu else 0) | (2 if phys else 0)
+        # the Jacobian straight into SciPy's CSC order (flag 4)
+        flags = (1 if no_mu else 0) | (2 if phys else 0) | (4 if wrt else 0)
         force = np.empty(V.shape) if not wrt else None
         jv = plan = None
         if wrt:
             plan = c.plan
-            jv = np.empty((plan.nnz_blocks, c.dim, c.dim))
+            jv = np.empty(plan.nnz_blocks * c.dim * c.dim)
         outs = None
         if local:
             outs = tuple((np.empty((g.count, g.vertices.shape[1] * c.dim)),
@@ -558,7 +559,12 @@ class FrictionPotential:
             velocities, normal_potential, dmin, False, w)
         if c is None:
             return sp.csc_matrix((V.size, V.size))
-        J = plan.to_csc(jv)
+        n = plan.shape[0]
+        idx = plan._index_dtype()
+        indptr, indices = np.empty(n + 1, idx), np.empty(jv.size, idx)
+        plan.csc(0, None, indptr, indices, None, idx == np.int64)
+        J = sp.csc_matrix((jv, indices, indptr), shape=plan.shape,
+                          copy=False)
         if w == 1 and e is not None:
             J = J + self._weight_term(collisions, mesh, rest_positions,
                                       lagged_displacements, velocities,

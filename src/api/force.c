@@ -22,8 +22,8 @@ static fricl_status check_params(fricl_context *ctx,
   if (st == FRICL_STATUS_OK)
     st = fricl__check_profile(ctx, b->mu_profile);
   if (st == FRICL_STATUS_OK &&
-      (b->flags &
-       ~(FRICL_FORCE_FLAG_NO_MU | FRICL_FORCE_FLAG_PHYSICAL_BARRIER)))
+      (b->flags & ~(FRICL_FORCE_FLAG_NO_MU | FRICL_FORCE_FLAG_PHYSICAL_BARRIER |
+                    FRICL_FORCE_FLAG_JACOBIAN_CSC)))
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "batch.flags = 0x%x has unknown bits", (unsigned)b->flags);
   if (st == FRICL_STATUS_OK && (unsigned)b->wrt > 3)

@@ -126,7 +126,7 @@ typedef struct FH_ACC {
   const FRICL_REAL *rec;
   const size_t *blk;
   FRICL_REAL *force, *jv;
-  int k, dim;
+  int k, dim, csc;
 } FH_ACC;
 
 /* With the stencil size and the dimension as arguments: constants from
@@ -146,15 +146,29 @@ FRICL_FN(fh_acc_body)(const FH_ACC *a, size_t vlo, size_t vhi, int k, int dim) {
       if (a->force)
         for (int s = 0; s < dim; ++s)
           a->force[vi * (size_t)dim + (size_t)s] += R[1 + i * dim + s];
-      if (a->jv)
+      if (a->jv && !a->csc)
         for (int jj = 0; jj < k; ++jj) {
-          real *blk =
-              a->jv + (a->blk ? a->blk[t * 16 + (size_t)(i * k + jj)]
-                              : FRICL_FN(fh_block)(a->plan, vx[i], vx[jj])) *
-                          (size_t)(dim * dim);
+          real *blk = a->jv + a->blk[t * 16 + (size_t)(i * k + jj)] *
+                                  (size_t)(dim * dim);
           for (int r = 0; r < dim; ++r)
             for (int s = 0; s < dim; ++s)
               blk[r * dim + s] += R[13 + (i * dim + r) * ndof + jj * dim + s];
+        }
+      if (a->jv && a->csc)
+        for (int jj = 0; jj < k; ++jj) {
+          /* Column vj dim + s of the scalar CSC lists the rows of the
+           * blocks of BSR row vj (the pattern is symmetric), d each: the
+           * entry (vi dim + r) sits at rank(vi in row vj) dim + r. */
+          const size_t vj = (size_t)vx[jj];
+          const size_t bt = a->blk[t * 16 + (size_t)(jj * k + i)];
+          const size_t r0 = (size_t)a->plan->row_ptr[vj];
+          const size_t len = (size_t)a->plan->row_ptr[vj + 1] - r0;
+          real *col =
+              a->jv + r0 * (size_t)(dim * dim) + (bt - r0) * (size_t)dim;
+          for (int s = 0; s < dim; ++s)
+            for (int r = 0; r < dim; ++r)
+              col[(size_t)s * len * (size_t)dim + (size_t)r] +=
+                  R[13 + (i * dim + r) * ndof + jj * dim + s];
         }
     }
   }
@@ -240,7 +254,17 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
       }
       if (force || jv) {
         const size_t *bk = w->blocks ? w->blocks + (cg0 + lo) * 16 : blk;
-        FH_ACC acc = {G, plan, lo, n, rec, bk, force, jv, k, dim};
+        FH_ACC acc = {G,
+                      plan,
+                      lo,
+                      n,
+                      rec,
+                      bk,
+                      force,
+                      jv,
+                      k,
+                      dim,
+                      (b->flags & FRICL_FORCE_FLAG_JACOBIAN_CSC) != 0};
         if (threaded)
           fricl__pool_for(ctx->pool, b->n_vertices, fricl__grain(ctx, 256), 1,
                           FRICL_FN(fh_acc), &acc);
