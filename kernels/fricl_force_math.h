@@ -2,7 +2,7 @@
  * fricl_force_math.h - one contact of the friction force F = -w N(x) mu
  * f1(|ta|)/|ta| T(x) ta and its Jacobians with respect to the lagged
  * positions x = rest + lagged displacement and the velocities v
- * (docs/ipc-friction.md section 6), with N(x) the clamped-log barrier's
+ * (docs/ipc-friction.md section 5.9), with N(x) the clamped-log barrier's
  * normal force, P(x) the tangent basis, beta(x) the closest point and
  * T = Gamma(beta)^T P all recomputed at x, and ta = a (.) (T^T v).
  *

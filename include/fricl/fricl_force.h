@@ -2,7 +2,7 @@
  * fricl_force.h - the friction force at the lagged state and its Jacobians
  * with respect to rest positions, lagged displacements and velocities, as
  * ipctk 1.6.1's TangentialPotential::force / force_jacobian compute them
- * (docs/ipc-friction.md section 6). Included by <fricl/fricl.h>.
+ * (docs/ipc-friction.md section 5.9). Included by <fricl/fricl.h>.
  *
  * Contents
  *   Groups ....... fricl_force_group
@@ -107,7 +107,7 @@ typedef struct fricl_force_batch {
                             FRICL_FORCE_FLAG_JACOBIAN_CSC) */
 } fricl_force_batch;
 
-/** Zero @p batch, set struct_size, dim 3, f64, cubic profile. @since 0.5 */
+/** Zero @p batch, set struct_size, dim 3, f64, cubic profile. @since 0.4 */
 FRICL_API void fricl_force_batch_init(fricl_force_batch *batch);
 
 /**
@@ -120,7 +120,7 @@ FRICL_API void fricl_force_batch_init(fricl_force_batch *batch);
  * Runs on the host threads whatever the context's device (a single
  * thread on the reference backend).
  * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY.
- * @since 0.5
+ * @since 0.4
  */
 FRICL_API fricl_status fricl_force_eval(fricl_context *ctx,
                                         const fricl_force_batch *batch);

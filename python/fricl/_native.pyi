@@ -64,6 +64,13 @@ def barrier_eval(ctx: Context, precision: int, dim: int, flags: int,
                  gradient: Optional[Buffer], want_hessian: bool
                  ) -> Tuple[float, Optional[Tuple[bytes, bytes, bytes, int]]]:
     ...
+def force_eval(ctx: Context, precision: int, profile: int, dim: int,
+               flags: int, wrt: int, rest_positions: Optional[Buffer],
+               lagged_displacements: Buffer, velocities: Buffer,
+               eps_v: float, kappa: float, dhat: float, dmin: float,
+               groups: Tuple[Tuple[Any, ...], ...], force: Optional[Buffer],
+               plan: Optional[Plan], jacobian_values: Optional[Buffer],
+               per_group: Optional[Tuple[Tuple[Any, ...], ...]]) -> None: ...
 def build(ctx: Context, precision: int, dim: int, flags: int,
           lagged_positions: Buffer, rest_positions: Optional[Buffer],
           kappa: float, dhat: float, dmin: float, mu_s: Any, mu_k: Any,
