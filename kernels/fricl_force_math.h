@@ -20,6 +20,12 @@
  * point-plane, PV point-plane.
  */
 
+/* The address space of the Jacobian output: a kernel writes it straight
+ * to global memory (it defines FRICL_FORCE_OUT as __global); C has one. */
+#ifndef FRICL_FORCE_OUT
+#define FRICL_FORCE_OUT
+#endif
+
 /* ------------------------------------------------------- dual helpers */
 
 /* (u, du) . (v, dv) -> value and derivative. */
@@ -267,7 +273,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(force_contact)(
     const FRICL_REAL *pn, FRICL_REAL pc, FRICL_REAL w, FRICL_REAL ms,
     FRICL_REAL mk, const FRICL_REAL *an, FRICL_REAL e, int profile,
     FRICL_REAL kappa, FRICL_REAL dhat, FRICL_REAL dmin, int physical, int wrt,
-    FRICL_REAL *F, FRICL_REAL *J) {
+    FRICL_REAL *F, FRICL_FORCE_OUT FRICL_REAL *J) {
   const FRICL_REAL zero = FRICL_R(0);
   const int m = dim - 1;
   const int k = type == FRICL_B_VV   ? 2

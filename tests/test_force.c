@@ -459,6 +459,63 @@ static void check_assembly(fricl_context *ref, fricl_context *host) {
   }
 }
 
+/* An OpenCL device against the reference: per-contact N, force and
+ * Jacobian (every wrt) and the global force, every stencil and dim, within
+ * the rounding of the device's log and sqrt (f64), and f32 runs. */
+static void check_device(fricl_context *ref, fricl_context *dev,
+                         const char *label) {
+  int compared = 0;
+  for (int dim = 2; dim <= 3; ++dim)
+    for (int type = 0; type < 5; ++type) {
+      if (dim == 2 && (type == 2 || type == 3))
+        continue;
+      for (int wrt = 0; wrt <= 3; ++wrt) {
+        const fcase c = {
+            dim, type, 1, dim == 3, wrt == 1, EPS_V, wrt == 2 ? 0.01 : 0.0};
+        fscene s;
+        make_scene(&s, &c);
+        const int ndof = s.k * dim;
+        double F[2][NC * 12], J[2][NC * 144], N[2][NC], G[2][NC * 12];
+        fricl_context *ctxs[2] = {ref, dev};
+        for (int t = 0; t < 2; ++t) {
+          fricl_force_batch b;
+          fricl_force_group g;
+          setup(&b, &g, &s, &c);
+          b.wrt = (fricl_force_wrt)wrt;
+          g.local_force = F[t];
+          g.local_jacobian = wrt ? J[t] : NULL;
+          g.normal_force = N[t];
+          b.force = G[t];
+          const fricl_status st = fricl_force_eval(ctxs[t], &b);
+          CHECK(st == FRICL_STATUS_OK, "%s: %s", label,
+                fricl_context_last_error(ctxs[t]));
+        }
+        CHECK(fricl_context_last_backend(dev) == FRICL_BACKEND_OPENCL,
+              "%s: the force did not run on the device", label);
+        double sf = 0, ef = 0, sj = 0, ej = 0, sn = 0, en = 0;
+        for (int i = 0; i < NC * ndof; ++i) {
+          sf = fmax(sf, fabs(F[0][i]));
+          ef = fmax(ef, fabs(F[0][i] - F[1][i]));
+          ef = fmax(ef, fabs(G[0][i] - G[1][i]));
+        }
+        for (int i = 0; wrt && i < NC * ndof * ndof; ++i) {
+          sj = fmax(sj, fabs(J[0][i]));
+          ej = fmax(ej, fabs(J[0][i] - J[1][i]));
+        }
+        for (int i = 0; i < NC; ++i) {
+          sn = fmax(sn, fabs(N[0][i]));
+          en = fmax(en, fabs(N[0][i] - N[1][i]));
+        }
+        CHECK(ef <= 1e-12 * sf && ej <= 1e-12 * sj && en <= 1e-12 * sn,
+              "%s dim %d type %d wrt %d: force %.2e/%.2e Jacobian "
+              "%.2e/%.2e N %.2e/%.2e",
+              label, dim, type, wrt, ef, sf, ej, sj, en, sn);
+        ++compared;
+      }
+    }
+  CHECK(compared == 32, "%d cases", compared);
+}
+
 static void expect_error(fricl_context *ctx, const fricl_force_batch *b,
                          const char *needle) {
   const fricl_status st = fricl_force_eval(ctx, b);
@@ -565,6 +622,17 @@ int main(void) {
         identity_checked);
   check_assembly(ref, host);
   check_validation(ref);
+  test_backend be[TEST_MAX_BACKENDS];
+  const int nb = test_backends(be);
+  for (int i = 0; i < nb; ++i) {
+    if (strncmp(be[i].spec, "opencl", 6) != 0)
+      continue;
+    fricl_context *dev = test_context(be[i].spec, 0, 0);
+    if (!dev)
+      continue;
+    check_device(ref, dev, be[i].label);
+    fricl_context_destroy(dev);
+  }
   fricl_context_destroy(ref);
   fricl_context_destroy(host);
   printf("test_force: %d active contacts checked against finite "

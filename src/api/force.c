@@ -222,12 +222,22 @@ fricl_status fricl_force_eval(fricl_context *ctx,
   FRICL__STRUCT_IN(ctx, fricl_force_batch, batch, in, FRICL__MIN_FORCE_BATCH);
   fricl__force_work w;
   FRICL__TRY(validate(ctx, batch, &w));
-  /* The reference backend is single-threaded; every other context runs
-   * the force on its host threads. */
-  const int threaded =
-      !(ctx->host && ctx->host->ops->kind == FRICL_BACKEND_REFERENCE);
-  const fricl_status st = fricl__force_host(ctx, &w, threaded);
+  /* The barrier's crossover (the same work per contact); a backend
+   * without a force operation (the host ones, the multi-device one) runs
+   * the host pass: one thread on the reference backend, the context's
+   * threads otherwise. */
+  fricl__backend *be = NULL;
+  FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_BARRIER, w.total,
+                             batch->precision, &be));
+  if (be->ops->force) {
+    const fricl_status st = be->ops->force(be, &w);
+    if (st == FRICL_STATUS_OK)
+      fricl__ran_on(ctx, be);
+    return st;
+  }
+  const int ref = be->ops->kind == FRICL_BACKEND_REFERENCE;
+  const fricl_status st = fricl__force_host(ctx, &w, !ref, NULL);
   if (st == FRICL_STATUS_OK)
-    ctx->last_backend = ctx->host ? ctx->host->ops->kind : FRICL_BACKEND_HOST;
+    ctx->last_backend = ref ? FRICL_BACKEND_REFERENCE : FRICL_BACKEND_HOST;
   return st;
 }

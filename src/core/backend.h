@@ -14,6 +14,7 @@
 #define FRICL_CORE_BACKEND_H
 
 #include "core/barrier.h"
+#include "core/force.h"
 #include "core/internal.h"
 #include "core/laws_internal.h"
 #include "core/tangential.h"
@@ -83,6 +84,9 @@ typedef struct fricl__backend_ops {
   /* Build what a later call will need; NULL: nothing to prepare. */
   fricl_status (*prepare)(fricl__backend *be, const fricl__prepare_work *w);
   void (*destroy)(fricl__backend *be);
+  /* The friction force (core/force.h), records added on the host in
+   * contact order; NULL: the host pass on the context's threads. */
+  fricl_status (*force)(fricl__backend *be, const fricl__force_work *w);
 } fricl__backend_ops;
 
 /* The common head of every backend's state. */

@@ -23,11 +23,20 @@ typedef struct fricl__force_work {
   const size_t *blocks;
 } fricl__force_work;
 
-/* Evaluate: per-contact records in chunks on the context's host threads
- * (threaded = 0: the calling thread only), added into the global outputs
- * in contact order, so that the result never depends on the thread
- * count. */
+/* Where the per-contact records of a chunk come from when not from the
+ * host threads: records(state, w, g, lo, n, rec) fills n records (N,
+ * force 12, Jacobian 144 reals each) of group g's contacts lo.. */
+typedef struct fricl__force_source {
+  fricl_status (*records)(void *state, const fricl__force_work *w, size_t g,
+                          size_t lo, size_t n, void *rec);
+  void *state;
+} fricl__force_source;
+
+/* Evaluate: per-contact records in chunks from src (NULL: the context's
+ * host threads; threaded = 0: the calling thread only), added into the
+ * global outputs in contact order on the host, so that the result never
+ * depends on the thread count or the device. */
 fricl_status fricl__force_host(fricl_context *ctx, const fricl__force_work *w,
-                               int threaded);
+                               int threaded, const fricl__force_source *src);
 
 #endif

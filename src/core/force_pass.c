@@ -137,10 +137,10 @@ static const size_t *plan_blocks(fricl_context *ctx, const fricl__force_work *w,
 }
 
 fricl_status fricl__force_host(fricl_context *ctx, const fricl__force_work *w,
-                               int threaded) {
+                               int threaded, const fricl__force_source *src) {
   fricl__force_work wk = *w;
   wk.blocks =
       w->plan && w->b->jacobian_values ? plan_blocks(ctx, w, threaded) : NULL;
-  return w->b->precision == FRICL_F64 ? force_host_d(ctx, &wk, threaded)
-                                      : force_host_f(ctx, &wk, threaded);
+  return w->b->precision == FRICL_F64 ? force_host_d(ctx, &wk, threaded, src)
+                                      : force_host_f(ctx, &wk, threaded, src);
 }

@@ -195,7 +195,7 @@ static void FRICL_FN(fh_zero)(void *arg, size_t lo, size_t hi,
 }
 
 static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
-                                int threaded) {
+                                int threaded, const fricl__force_source *src) {
   typedef FRICL_REAL real;
   const fricl_force_batch *b = w->b;
   const int dim = b->dim;
@@ -234,7 +234,21 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
     for (size_t lo = 0; lo < G->count; lo += chunk) {
       const size_t n = G->count - lo < chunk ? G->count - lo : chunk;
       FH_JOB j = {w, g, lo, rec, blk};
-      if (threaded)
+      if (src) {
+        const fricl_status st = src->records(src->state, w, g, lo, n, rec);
+        if (st != FRICL_STATUS_OK) {
+          free(rec);
+          free(blk);
+          return st;
+        }
+        if (blk) /* the blocks fh_body would have found */
+          for (size_t t = 0; t < n; ++t)
+            for (int a = 0; a < k; ++a)
+              for (int c = 0; c < k; ++c)
+                blk[t * 16 + (size_t)(a * k + c)] = FRICL_FN(fh_block)(
+                    plan, G->vertices[(lo + t) * (size_t)k + (size_t)a],
+                    G->vertices[(lo + t) * (size_t)k + (size_t)c]);
+      } else if (threaded)
         fricl__pool_for(ctx->pool, n, fricl__grain(ctx, 64), 1,
                         FRICL_FN(fh_run), &j);
       else

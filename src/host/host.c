@@ -179,9 +179,11 @@ static void host_destroy(fricl__backend *be) {
 }
 
 static const fricl__backend_ops host_ops = {
-    "host",      FRICL_BACKEND_HOST, host_scalar,  fricl__host_tangential,
-    host_build,  host_laws,          host_barrier, NULL,
-    host_destroy};
+    "host",       FRICL_BACKEND_HOST,
+    host_scalar,  fricl__host_tangential,
+    host_build,   host_laws,
+    host_barrier, NULL,
+    host_destroy, NULL};
 
 static fricl_status host_create(fricl_context *ctx, const char *spec,
                                 int *found, fricl__backend **out) {

@@ -53,7 +53,7 @@ static const fricl__backend_ops reference_ops = {
     ref_scalar,  ref_tangential,
     ref_build,   ref_laws,
     ref_barrier, NULL,
-    ref_destroy};
+    ref_destroy, NULL};
 
 static fricl_status reference_create(fricl_context *ctx, const char *spec,
                                      int *found, fricl__backend **out) {

@@ -494,9 +494,11 @@ static void multi_destroy(fricl__backend *be) {
 }
 
 const fricl__backend_ops fricl__multi_ops = {
-    "opencl",     FRICL_BACKEND_OPENCL, multi_scalar,  fricl__multi_tangential,
-    multi_build,  multi_laws,           multi_barrier, multi_prepare,
-    multi_destroy};
+    "opencl",      FRICL_BACKEND_OPENCL,
+    multi_scalar,  fricl__multi_tangential,
+    multi_build,   multi_laws,
+    multi_barrier, multi_prepare,
+    multi_destroy, NULL};
 
 fricl__ocl *fricl__multi_first(fricl__backend *be) {
   return ((fricl__multi *)be)->dev[0].o;

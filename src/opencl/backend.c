@@ -63,7 +63,7 @@ const fricl__backend_ops fricl__ocl_ops = {
     fricl__ocl_scalar,  fricl__ocl_tangential,
     fricl__ocl_build,   fricl__ocl_laws,
     fricl__ocl_barrier, ocl_prepare,
-    ocl_destroy};
+    ocl_destroy,        fricl__ocl_force};
 
 /* Fill the device-derived fields of a backend whose device, context and
  * queue are set. */

@@ -235,6 +235,9 @@ fricl_status fricl__ocl_barrier_records(void *state,
                                         const fricl__barrier_work *w, size_t g,
                                         size_t lo, size_t n, void *rec);
 void fricl__ocl_barrier_close(void *state);
+/* The friction force (force.c): kernels/fricl_force.cl makes the records
+ * chunk by chunk on the device, the host adds them (core/force.h). */
+fricl_status fricl__ocl_force(fricl__backend *be, const fricl__force_work *w);
 /* The host tier over elements [lo, hi) of the batch only. */
 fricl_status fricl__ocl_laws_range(fricl__backend *be,
                                    const fricl__laws_work *w, size_t lo,
