@@ -33,6 +33,9 @@
  *               (PSD none); every output with PSD clamp, the physical
  *               barrier, rest positions, per-contact weight, dmin and
  *               distance types; every output with PSD abs, weights only
+ *   force       per dimension and stencil: the force alone; the Jacobian
+ *               with respect to rest positions (weight, anisotropy,
+ *               physical barrier); with respect to velocities (no_mu)
  * and last a larger contact set in the same context (the scratch buffers
  * grow: tests/oclgrind/README.md).
  * so that every #if branch of every kernel file is compiled both ways and
@@ -57,16 +60,18 @@
 #include "opencl/opencl.h"
 
 static const char *g_out;
-static int g_failures, g_programs, g_family_count[6];
+static int g_failures, g_programs, g_family_count[7];
 static uint64_t g_seen[4096];
 static int g_nseen;
 
-static const char *const family_names[6] = {"scalar", "tangential", "build",
-                                            "laws",   "copy",       "barrier"};
+static const char *const family_names[7] = {
+    "scalar", "tangential", "build", "laws", "copy", "barrier", "force"};
 
 static int family_of(const char *src) {
   if (strstr(src, "fricl_barrier_records"))
     return 5;
+  if (strstr(src, "fricl_force_records"))
+    return 6;
   if (strstr(src, "fricl_scalar_eval"))
     return 0;
   if (strstr(src, "fricl_tangential_block_sum"))
@@ -572,6 +577,87 @@ static void sweep_barrier(fricl_context *ctx, fricl_precision p) {
       barrier_run(ctx, p, shapes[s].dim, shapes[s].type, config);
 }
 
+/* --------------------------------------------------------------- force */
+
+/* wrt 0 (force alone), rest positions (with weight, anisotropy, the
+ * physical barrier, rest positions given) and velocities (no_mu, no rest
+ * positions): every define of kernels/fricl_force.cl. */
+static void force_run(fricl_context *ctx, fricl_precision p, int dim,
+                      fricl_stencil type, int wrt) {
+  const size_t k = (size_t)fricl_stencil_vertex_count(type);
+  const size_t esz = p == FRICL_F64 ? 8 : 4, nc = (size_t)g_nc;
+  const size_t ndof = k * (size_t)dim, nvd = NV * (size_t)dim;
+  double X[NV * 3], V[NV * 3], nrm[NC_MAX * 3];
+  for (int i = 0; i < NV * 3; ++i) {
+    X[i] = 0.05 * sin(1.3 * i + 0.2) + 0.01 * i;
+    V[i] = 1e-3 * cos(0.7 * i);
+  }
+  for (size_t i = 0; i < nc * 3; ++i)
+    nrm[i] = (int)(i % (size_t)dim) == dim - 1 ? 1 : 0.1;
+  int32_t vx[NC_MAX * 4];
+  for (size_t c = 0; c < nc; ++c)
+    for (size_t i = 0; i < k; ++i)
+      vx[c * k + i] = (int32_t)((c + 2 * i) % NV);
+  void *aX = real_array(p, X, nvd), *aV = real_array(p, V, nvd);
+  void *aU = const_array(p, 1e-4, nvd), *aN = real_array(p, nrm, nc * 3);
+  void *aoff = const_array(p, -0.02, nc), *aw = const_array(p, 1.5, nc);
+  void *ams = const_array(p, 0.5, nc), *amk = const_array(p, 0.3, nc);
+  void *aan = const_array(p, 0.8, nc * 2);
+  void *F = malloc(nvd * esz), *lj = malloc(nc * ndof * ndof * esz);
+  fricl_force_group G;
+  memset(&G, 0, sizeof G);
+  G.type = type;
+  G.count = nc;
+  G.vertices = vx;
+  G.mu_s = ams;
+  G.mu_k = amk;
+  if (type == FRICL_STENCIL_PV) {
+    G.plane_normal = aN;
+    G.plane_offset = aoff;
+  }
+  fricl_force_batch b;
+  fricl_force_batch_init(&b);
+  b.precision = p;
+  b.dim = dim;
+  b.mu_profile = FRICL_MU_IPCTK;
+  b.n_vertices = NV;
+  b.lagged_displacements = aU;
+  b.velocities = aV;
+  b.eps_v = 1e-3;
+  b.kappa = 10;
+  b.dhat = 0.2;
+  b.n_groups = 1;
+  b.groups = &G;
+  b.force = F;
+  if (wrt == FRICL_FORCE_WRT_REST_POSITIONS) {
+    b.rest_positions = aX;
+    b.flags = FRICL_FORCE_FLAG_PHYSICAL_BARRIER;
+    G.weight = aw;
+    G.mu_aniso = aan;
+  } else {
+    b.lagged_displacements = aX;
+    if (wrt == FRICL_FORCE_WRT_VELOCITIES)
+      b.flags = FRICL_FORCE_FLAG_NO_MU;
+  }
+  b.wrt = (fricl_force_wrt)wrt;
+  if (wrt)
+    G.local_jacobian = lj;
+  expect_ok(ctx, fricl_force_eval(ctx, &b), "force");
+  if (fricl_context_last_backend(ctx) != FRICL_BACKEND_OPENCL) {
+    fprintf(stderr, "fricl_programs: the force did not run on the device\n");
+    ++g_failures;
+  }
+  void *all[] = {aX, aV, aU, aN, aoff, aw, ams, amk, aan, F, lj};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+    free(all[i]);
+}
+
+static void sweep_force(fricl_context *ctx, fricl_precision p) {
+  for (int s = 0; s < 8; ++s)
+    for (int wrt = 0; wrt <= 3; wrt += wrt ? 2 : 1)
+      force_run(ctx, p, shapes[s].dim, shapes[s].type, wrt);
+}
+
 /* ---------------------------------------------------------------- laws */
 
 /* Valid parameters of every law (fricl_law_info order). */
@@ -752,6 +838,8 @@ int main(int argc, char **argv) {
       copy_kernel(ctx, pp);
     if (wants("barrier"))
       sweep_barrier(ctx, pp);
+    if (wants("force"))
+      sweep_force(ctx, pp);
   }
   /* Growth: the same programs on a larger contact set, in the same
    * context, so that its scratch buffers are released and made larger. */
@@ -767,7 +855,7 @@ int main(int argc, char **argv) {
   fricl__fault_observe_programs(NULL, NULL);
   printf("fricl_programs: %d programs on %s:", g_programs,
          fricl_context_device_name(ctx));
-  for (int f = 0; f < 6; ++f)
+  for (int f = 0; f < 7; ++f)
     printf(" %s %d", family_names[f], g_family_count[f]);
   printf("\n");
   fricl_context_destroy(ctx);
