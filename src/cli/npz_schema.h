@@ -155,6 +155,11 @@ struct npz_reader {
  * "cmd: path: why" to err (NULL: stderr). @return 0, or the exit status. */
 int npz_load(const char *cmd, const char *path, FILE *err, npz_archive *in);
 
+/* npz_load for a command whose output @p out must not be its input @p in
+ * (cli_refuse_same_file, to stderr). @return 0 or the exit status. */
+int npz_load_input(const char *cmd, const char *in, const char *out,
+                   npz_archive *archive);
+
 /* Check the names of r->in against @p s (names in the NULL-terminated
  * @p extra, which may be NULL, are accepted too), then read the global
  * rows and every present type into @p input.
