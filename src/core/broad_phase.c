@@ -621,6 +621,23 @@ void fricl__candidates_free(fricl_candidate_set *set) {
   memset(set, 0, sizeof *set);
 }
 
+/* One query of the base's scene: boxes A (ids aid, NULL: their index)
+ * against boxes B (NULL: A against itself), pairs into dst. */
+static int query_run(fricl_context *ctx, const query *base, int kind, int type,
+                     const box *A, const int32_t *aid, size_t na, const box *B,
+                     const int32_t *bid, size_t nb, fricl__ivec *dst) {
+  query q = *base;
+  q.kind = kind;
+  q.type = type;
+  q.A = A;
+  q.aid = aid;
+  q.na = na;
+  q.B = B;
+  q.bid = bid;
+  q.nb = nb;
+  return run_query(ctx, &q, dst);
+}
+
 fricl_status fricl__broad_phase(fricl_context *ctx,
                                 const fricl_collision_mesh *m, const double *v0,
                                 const double *v1, double radius,
@@ -642,59 +659,30 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
   gather_boxes(vb, m->codim_v, m->n_codim_v, cvb);
   gather_boxes(eb, m->codim_e, m->n_codim_e, ceb);
 
-  int ok = 1;
   query base;
   memset(&base, 0, sizeof base);
   base.dim = dim;
   base.mesh = m;
   base.visit = visit;
   base.user = user;
+  fricl__ivec *const pairs = out->pairs;
+  int ok;
   if (dim == 2) {
-    query q = base;
-    q.kind = Q_EV;
-    q.type = FRICL_STENCIL_EV;
-    q.A = eb;
-    q.na = m->ne;
-    q.B = vb;
-    q.nb = m->nv;
-    ok = run_query(ctx, &q, &out->pairs[FRICL_STENCIL_EV]);
+    ok = query_run(ctx, &base, Q_EV, FRICL_STENCIL_EV, eb, NULL, m->ne, vb,
+                   NULL, m->nv, &pairs[FRICL_STENCIL_EV]);
   } else {
-    query q = base;
-    q.kind = Q_EE;
-    q.type = FRICL_STENCIL_EE;
-    q.A = eb;
-    q.na = m->ne;
-    ok = run_query(ctx, &q, &out->pairs[FRICL_STENCIL_EE]);
-    q = base;
-    q.kind = Q_FV;
-    q.type = FRICL_STENCIL_FV;
-    q.A = fb;
-    q.na = m->nf;
-    q.B = vb;
-    q.nb = m->nv;
-    ok = ok && run_query(ctx, &q, &out->pairs[FRICL_STENCIL_FV]);
+    ok = query_run(ctx, &base, Q_EE, FRICL_STENCIL_EE, eb, NULL, m->ne, NULL,
+                   NULL, 0, &pairs[FRICL_STENCIL_EE]) &&
+         query_run(ctx, &base, Q_FV, FRICL_STENCIL_FV, fb, NULL, m->nf, vb,
+                   NULL, m->nv, &pairs[FRICL_STENCIL_FV]);
   }
-  if (ok && m->n_codim_v) {
-    query q = base;
-    q.kind = Q_VV;
-    q.type = FRICL_STENCIL_VV;
-    q.A = cvb;
-    q.aid = m->codim_v;
-    q.na = m->n_codim_v;
-    ok = run_query(ctx, &q, &out->pairs[FRICL_STENCIL_VV]);
-  }
-  if (ok && dim == 3 && m->n_codim_v && m->n_codim_e) {
-    query q = base;
-    q.kind = Q_EV;
-    q.type = FRICL_STENCIL_EV;
-    q.A = ceb;
-    q.aid = m->codim_e;
-    q.na = m->n_codim_e;
-    q.B = cvb;
-    q.bid = m->codim_v;
-    q.nb = m->n_codim_v;
-    ok = run_query(ctx, &q, &out->pairs[FRICL_STENCIL_EV]);
-  }
+  if (ok && m->n_codim_v)
+    ok = query_run(ctx, &base, Q_VV, FRICL_STENCIL_VV, cvb, m->codim_v,
+                   m->n_codim_v, NULL, NULL, 0, &pairs[FRICL_STENCIL_VV]);
+  if (ok && dim == 3 && m->n_codim_v && m->n_codim_e)
+    ok = query_run(ctx, &base, Q_EV, FRICL_STENCIL_EV, ceb, m->codim_e,
+                   m->n_codim_e, cvb, m->codim_v, m->n_codim_v,
+                   &pairs[FRICL_STENCIL_EV]);
   free(all);
   for (int t = 0; ok && t < FRICL__NTYPES; ++t)
     ok = sort_pairs(&out->pairs[t]);
