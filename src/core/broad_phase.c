@@ -77,8 +77,7 @@ void fricl__radix_sort(uint64_t *key, uint32_t *val, size_t n, uint64_t *tk,
   free(count);
 }
 
-/* Sort a pair list by (first, second). */
-static int sort_pairs(fricl__ivec *p) {
+int fricl__pairs_sort(fricl__ivec *p, int unique) {
   const size_t n = p->n / 2;
   if (n < 2)
     return 1;
@@ -94,10 +93,14 @@ static int sort_pairs(fricl__ivec *p) {
     v[i] = 0;
   }
   fricl__radix_sort(k, v, n, k + n, v + n);
-  for (size_t i = 0; i < n; ++i) {
-    p->v[2 * i] = (int32_t)(k[i] >> 32);
-    p->v[2 * i + 1] = (int32_t)(k[i] & 0xffffffffu);
-  }
+  size_t w = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!unique || i == 0 || k[i] != k[i - 1]) {
+      p->v[2 * w] = (int32_t)(k[i] >> 32);
+      p->v[2 * w + 1] = (int32_t)(k[i] & 0xffffffffu);
+      ++w;
+    }
+  p->n = 2 * w;
   free(k);
   free(v);
   return 1;
@@ -685,7 +688,7 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
                    &pairs[FRICL_STENCIL_EV]);
   free(all);
   for (int t = 0; ok && t < FRICL__NTYPES; ++t)
-    ok = sort_pairs(&out->pairs[t]);
+    ok = fricl__pairs_sort(&out->pairs[t], 0);
   /* Planes: every vertex whose signed distance, at t0 or t1, is below the
    * radius. */
   for (size_t p = 0; ok && p < n_planes; ++p)

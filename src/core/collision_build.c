@@ -413,33 +413,7 @@ static int derive(const build *b, const fricl__ivec *src, int kind, int k,
     }
   }
   /* Sort and drop repeats. */
-  const size_t n = dst->n / 2;
-  if (n < 2)
-    return 1;
-  uint64_t *key = (uint64_t *)malloc(2 * n * sizeof *key);
-  uint32_t *val = (uint32_t *)malloc(2 * n * sizeof *val);
-  if (!key || !val) {
-    free(key);
-    free(val);
-    return 0;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    key[i] =
-        (uint64_t)(uint32_t)dst->v[2 * i] << 32 | (uint32_t)dst->v[2 * i + 1];
-    val[i] = 0;
-  }
-  fricl__radix_sort(key, val, n, key + n, val + n);
-  size_t w = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (i == 0 || key[i] != key[i - 1]) {
-      dst->v[2 * w] = (int32_t)(key[i] >> 32);
-      dst->v[2 * w + 1] = (int32_t)(key[i] & 0xffffffffu);
-      ++w;
-    }
-  dst->n = 2 * w;
-  free(key);
-  free(val);
-  return 1;
+  return fricl__pairs_sort(dst, 1);
 }
 
 /* --------------------------------------------------------------- merge */

@@ -97,6 +97,9 @@ size_t fricl__collision_set_elements(const fricl_collision_set *s, int type,
 
 /* An in-place LSD radix sort of 64-bit keys carrying a 32-bit payload,
  * stable. tmp: n scratch keys and payloads. */
+/* Sort the pairs of @p p by (first, second), repeats dropped when
+ * @p unique. @return 0 when out of memory (p unchanged). */
+int fricl__pairs_sort(fricl__ivec *p, int unique);
 void fricl__radix_sort(uint64_t *key, uint32_t *val, size_t n, uint64_t *tk,
                        uint32_t *tv);
 
