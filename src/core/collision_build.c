@@ -36,14 +36,12 @@ typedef struct recs {
 static void put(recs *r, int type, int32_t a, int32_t b, int dtype, double w,
                 double eps) {
   if (r->n == r->cap) {
-    const size_t c = r->cap ? 2 * r->cap : 256;
-    rec *v = (rec *)realloc(r->v, c * sizeof *v);
+    rec *v = (rec *)fricl__grow(r->v, &r->cap, r->n + 1, sizeof *v, 256);
     if (!v) {
       r->oom = 1;
       return;
     }
     r->v = v;
-    r->cap = c;
   }
   if (type == VV && a > b) {
     const int32_t t = a;
@@ -316,14 +314,11 @@ static int append_recs(recs *all, const recs *o) {
   if (!o->n)
     return 1;
   if (all->n + o->n > all->cap) {
-    size_t c = all->cap ? all->cap : 256;
-    while (c < all->n + o->n)
-      c *= 2;
-    rec *v = (rec *)realloc(all->v, c * sizeof *v);
+    rec *v =
+        (rec *)fricl__grow(all->v, &all->cap, all->n + o->n, sizeof *v, 256);
     if (!v)
       return 0;
     all->v = v;
-    all->cap = c;
   }
   memcpy(all->v + all->n, o->v, o->n * sizeof *o->v);
   all->n += o->n;

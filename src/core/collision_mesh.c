@@ -8,18 +8,23 @@
 
 #include "core/collisions.h"
 
+void *fricl__grow(void *v, size_t *cap, size_t need, size_t esz, size_t first) {
+  size_t c = *cap ? *cap : first;
+  while (c < need)
+    c *= 2;
+  void *w = realloc(v, c * esz);
+  if (w)
+    *cap = c;
+  return w;
+}
+
 int fricl__ivec_reserve(fricl__ivec *a, size_t cap) {
   if (cap <= a->cap)
     return 1;
-  size_t c = a->cap ? a->cap : 64;
-  while (c < cap)
-    c *= 2;
-  int32_t *v = (int32_t *)realloc(a->v, c * sizeof *v);
-  if (!v)
-    return 0;
-  a->v = v;
-  a->cap = c;
-  return 1;
+  int32_t *v = (int32_t *)fricl__grow(a->v, &a->cap, cap, sizeof *v, 64);
+  if (v)
+    a->v = v;
+  return v != NULL;
 }
 
 int fricl__ivec_push2(fricl__ivec *a, int32_t x, int32_t y) {

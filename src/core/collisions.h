@@ -18,6 +18,10 @@ typedef struct fricl__ivec {
   size_t n, cap;
 } fricl__ivec;
 
+/* Reallocate v (capacity *cap elements of esz bytes) to a capacity of at
+ * least need, doubling from *cap (or from first when 0): the new array,
+ * *cap updated; NULL when out of memory (v and *cap untouched). */
+void *fricl__grow(void *v, size_t *cap, size_t need, size_t esz, size_t first);
 int fricl__ivec_reserve(fricl__ivec *a, size_t cap);
 int fricl__ivec_push2(fricl__ivec *a, int32_t x, int32_t y);
 
