@@ -73,11 +73,14 @@ fricl_status fricl__check_group_vertices(fricl_context *ctx, int dim,
   j.v = vertices;
   j.n = count * k;
   j.nv = (uint32_t)n_vertices;
-  for (int i = 0; i < 256; ++i)
+  /* Worker indices are below the pool's thread count. */
+  unsigned nw = fricl__pool_threads(ctx->pool);
+  nw = nw < 256 ? nw : 256;
+  for (unsigned i = 0; i < nw; ++i)
     j.first_block[i] = SIZE_MAX;
   fricl__pool_for(ctx->pool, (j.n + 4095) / 4096, fricl__grain(ctx, 16), 1,
                   scan_indices, &j);
-  for (int w = 0; w < 256; ++w) {
+  for (unsigned w = 0; w < nw; ++w) {
     if (j.first_block[w] == SIZE_MAX)
       continue;
     for (size_t e = j.first_block[w] * 4096; e < j.n; ++e) {
