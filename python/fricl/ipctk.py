@@ -488,7 +488,10 @@ def _ipctk_build_groups(collisions: Any, E: np.ndarray,
 
 def _fricl_build_groups(collisions: NormalCollisions) -> List[BuildGroup]:
     """The lagged build's groups of fricl's NormalCollisions: its arrays as
-    they are (ev, fv and ee evaluated as classified, as ipctk does)."""
+    they are (ev, fv and ee evaluated as classified, as ipctk does); made
+    once per set (a rebuild of the set clears them)."""
+    if collisions._build_groups is not None:
+        return collisions._build_groups
     out = []
     for t in _TYPES:
         a = collisions.arrays(t)
@@ -501,6 +504,7 @@ def _fricl_build_groups(collisions: NormalCollisions) -> List[BuildGroup]:
             plane_offset=a["plane_offset"],
             dmin=np.full(len(w), collisions.dmin),
             weight=None if np.all(w == 1) else w))
+    collisions._build_groups = out
     return out
 
 

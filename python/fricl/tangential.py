@@ -127,6 +127,22 @@ class ContactGroup:
         self.status = None
         self.normal_force_gradient = None
 
+    @classmethod
+    def _trusted(cls, stencil: int, vertices: np.ndarray, P: np.ndarray,
+                 N: np.ndarray, mu_s: np.ndarray, mu_k: np.ndarray,
+                 cp: Optional[np.ndarray], weight: Optional[np.ndarray],
+                 dt: Any, dim: int) -> "ContactGroup":
+        """A group of arrays fricl itself made, of the right dtype, shape
+        and layout (the lagged build's outputs): no checks, no copies (a
+        small build's conversions cost more than its arithmetic)."""
+        g = cls.__new__(cls)
+        g.stencil, g.type = stencil, STENCILS[stencil]
+        g.vertices, g.count, g.dtype, g.dim = vertices, len(vertices), dt, dim
+        g.tangent_basis, g.normal_force, g.closest_point = P, N, cp
+        g.mu_s, g.mu_k, g.weight, g.mu_aniso = mu_s, mu_k, weight, None
+        g.status = g.normal_force_gradient = None
+        return g
+
     def _native_tuple(self) -> tuple:
         return (self.stencil, self.vertices, self.closest_point,
                 self.tangent_basis, self.normal_force, self.weight,
