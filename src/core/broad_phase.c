@@ -10,6 +10,7 @@
  * are kept apart and concatenated in order: the same output for any
  * thread count. Cost O(n) expected, plus the pairs. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -441,9 +442,38 @@ static double box_extent(const box *b, int dim) {
   return e;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
+/* The k-th smallest of a[0 .. n) (k < n), a reordered so that a[0 .. k)
+ * <= a[k] <= a[k + 1 .. n): Hoare's selection, median-of-three pivots.
+ * Boxes' extents are finite (no NaN). */
+static double select_kth(double *a, size_t n, size_t k) {
+  ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1;
+  const ptrdiff_t kk = (ptrdiff_t)k;
+  while (hi > lo) {
+    const ptrdiff_t mid = lo + (hi - lo) / 2;
+    const double x = a[lo], y = a[mid], z = a[hi];
+    const double p =
+        x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+    ptrdiff_t i = lo, j = hi;
+    while (i <= j) {
+      while (a[i] < p)
+        ++i;
+      while (a[j] > p)
+        --j;
+      if (i <= j) {
+        const double t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    /* now a[lo .. j] <= p <= a[i .. hi], and a[j + 1 .. i) == p */
+    if (kk <= j)
+      hi = j;
+    else if (kk >= i)
+      lo = i;
+    else
+      return a[kk];
+  }
+  return a[kk];
 }
 
 /* The extent up to which a box of the set is "small": the largest within
@@ -456,9 +486,11 @@ static void size_stats(const box *b, size_t n, int dim, double *small,
   const size_t m = n < SAMPLE ? n : SAMPLE;
   for (size_t i = 0; i < m; ++i)
     s[i] = box_extent(&b[(i * n) / m], dim);
-  qsort(s, m, sizeof *s, cmp_double);
-  const double cap = m ? 4 * s[(m * 99) / 100 < m ? (m * 99) / 100 : m - 1] : 0;
-  *median = m ? s[m / 2] : 0;
+  /* Two order statistics, selected in place (a full sort was ~6 % of a
+   * 4k-collision build); the values are those of the sorted sample. */
+  const size_t k99 = (m * 99) / 100 < m ? (m * 99) / 100 : m - 1;
+  const double cap = m ? 4 * select_kth(s, m, k99) : 0;
+  *median = !m ? 0 : m / 2 < k99 ? select_kth(s, k99, m / 2) : s[k99];
   double mx = 0;
   for (size_t i = 0; i < n; ++i) {
     const double e = box_extent(&b[i], dim);
