@@ -74,7 +74,8 @@ from .ipctk_barrier import BarrierPotential  # noqa: E402
 from .ipctk_collisions import (Candidates, CollisionMesh,  # noqa: E402
                                NormalCollisions)
 
-__all__ = ["FrictionPotential", "TangentialPotential", "TangentialCollisions",
+__all__ = ["FrictionPotential", "TangentialPotential",
+           "TangentialAdhesionPotential", "TangentialCollisions",
            "build_tangential_collisions", "read_tangential_collisions",
            "BarrierPotential", "CollisionMesh", "NormalCollisions",
            "Candidates"]
@@ -240,6 +241,8 @@ class FrictionPotential:
         Use this context instead.
     """
 
+    _mollifier = "friction"
+
     def __init__(self, eps_v: float, mu_profile: str = "ipctk", *,
                  device: str = "auto",
                  context: Optional[Context] = None) -> None:
@@ -320,7 +323,8 @@ class FrictionPotential:
         if c is None:
             return 0.0
         return float(c.evaluate(Xa, self._eps_v,
-                                mu_profile=self.mu_profile).potential)
+                                mu_profile=self.mu_profile,
+                mollifier=self._mollifier).potential)
 
     def gradient(self, collisions: Any, mesh: Any, X: Any = None) -> np.ndarray:
         """The gradient w.r.t. ``X`` (flat, ``X.size``, vertex-major)."""
@@ -331,6 +335,7 @@ class FrictionPotential:
         if c is None:
             return np.zeros(Xa.size)
         return c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
+                mollifier=self._mollifier,
                           potential=False, gradient=True).gradient.reshape(-1)
 
     def hessian(self, collisions: Any, mesh: Any, X: Any = _NOT_GIVEN,
@@ -351,6 +356,7 @@ class FrictionPotential:
             import scipy.sparse as sp
             return sp.csc_matrix((Xa.size, Xa.size))
         hv = c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
+                mollifier=self._mollifier,
                         potential=False, hessian="values", psd=psd,
                         ipctk_abs=abs_).hessian
         return c.plan.to_csc(hv)
@@ -393,9 +399,11 @@ class FrictionPotential:
         c = Contacts(self.context, [g], k)
         if not hessian:
             return c.evaluate(xa, self._eps_v, mu_profile=self.mu_profile,
+                mollifier=self._mollifier,
                               gradient=gradient)
         name, abs_ = _psd(psd)
         r = c.evaluate(xa, self._eps_v, mu_profile=self.mu_profile,
+                mollifier=self._mollifier,
                        potential=False, local_hessian=True, psd=name,
                        ipctk_abs=abs_)
         return r.groups[0].local_hessian[0]
@@ -405,9 +413,15 @@ class FrictionPotential:
         if name.startswith("_"):
             raise AttributeError(name)
         if self._ipctk_potential is None:
-            self._ipctk_potential = _ipctk.FrictionPotential(self._eps_v)
-        self._ipctk_potential.eps_v = self._eps_v
+            self._ipctk_potential = self._ipctk_new()
+        self._ipctk_sync()
         return getattr(self._ipctk_potential, name)
+
+    def _ipctk_new(self) -> Any:
+        return _ipctk.FrictionPotential(self._eps_v)
+
+    def _ipctk_sync(self) -> None:
+        self._ipctk_potential.eps_v = self._eps_v
 
     def __repr__(self) -> str:
         return "<fricl.ipctk.FrictionPotential eps_v=%g, mu_profile=%r>" % (
@@ -416,6 +430,51 @@ class FrictionPotential:
 
 #: ipctk's base-class name, for code that spells it that way.
 TangentialPotential = FrictionPotential
+
+
+class TangentialAdhesionPotential(FrictionPotential):
+    """ipctk's ``TangentialAdhesionPotential(eps_a)``, evaluated by fricl:
+    the tangential potential with the adhesion mollifier (a0, a1, a2 on
+    [0, 2 eps_a]; spec 4.9) on collisions whose normal force is the normal
+    adhesion force (build them with a ``NormalAdhesionPotential`` and the
+    tangential adhesion coefficient as ``mu``). Same interface as
+    :class:`FrictionPotential` (``eps_a`` for ``eps_v``); ``force`` and
+    ``force_jacobian`` are ipctk's own (delegated).
+
+    At u = 0 the Hessian is the limit from u > 0 (2 mu_s / eps_a per unit
+    of w N), where ipctk returns 0.
+    """
+
+    _mollifier = "adhesion"
+
+    def __init__(self, eps_a: float, mu_profile: str = "ipctk", *,
+                 device: str = "auto",
+                 context: Optional[Context] = None) -> None:
+        super().__init__(eps_a, mu_profile, device=device, context=context)
+
+    @property
+    def eps_a(self) -> float:
+        """The tangential adhesion mollifier parameter eps_a."""
+        return self._eps_v
+
+    @eps_a.setter
+    def eps_a(self, value: float) -> None:
+        value = float(value)
+        if not value > 0 or value == float("inf"):
+            raise InvalidArgumentError("eps_a must be finite and > 0, got %r"
+                                       % value)
+        self._eps_v = value
+
+    def _ipctk_new(self) -> Any:
+        return _ipctk.TangentialAdhesionPotential(self._eps_v)
+
+    def _ipctk_sync(self) -> None:
+        if self._ipctk_potential.eps_a != self._eps_v:
+            self._ipctk_potential = self._ipctk_new()
+
+    def __repr__(self) -> str:
+        return "<fricl.ipctk.TangentialAdhesionPotential eps_a=%g, " \
+            "mu_profile=%r>" % (self._eps_v, self.mu_profile)
 
 
 def _ref(obj: Any, callback: Any) -> Any:
