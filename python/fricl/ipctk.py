@@ -323,9 +323,8 @@ class FrictionPotential:
         c = self._contacts(collisions, mesh, Xa)
         if c is None:
             return 0.0
-        return float(c.evaluate(Xa, self._eps_v,
-                                mu_profile=self.mu_profile,
-                mollifier=self._mollifier).potential)
+        return float(c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
+                                mollifier=self._mollifier).potential)
 
     def gradient(self, collisions: Any, mesh: Any, X: Any = None) -> np.ndarray:
         """The gradient w.r.t. ``X`` (flat, ``X.size``, vertex-major)."""
@@ -336,7 +335,7 @@ class FrictionPotential:
         if c is None:
             return np.zeros(Xa.size)
         return c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
-                mollifier=self._mollifier,
+                          mollifier=self._mollifier,
                           potential=False, gradient=True).gradient.reshape(-1)
 
     def hessian(self, collisions: Any, mesh: Any, X: Any = _NOT_GIVEN,
@@ -357,7 +356,7 @@ class FrictionPotential:
             import scipy.sparse as sp
             return sp.csc_matrix((Xa.size, Xa.size))
         hv = c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
-                mollifier=self._mollifier,
+                        mollifier=self._mollifier,
                         potential=False, hessian="values", psd=psd,
                         ipctk_abs=abs_).hessian
         return c.plan.to_csc(hv)
@@ -400,11 +399,10 @@ class FrictionPotential:
         c = Contacts(self.context, [g], k)
         if not hessian:
             return c.evaluate(xa, self._eps_v, mu_profile=self.mu_profile,
-                mollifier=self._mollifier,
-                              gradient=gradient)
+                              mollifier=self._mollifier, gradient=gradient)
         name, abs_ = _psd(psd)
         r = c.evaluate(xa, self._eps_v, mu_profile=self.mu_profile,
-                mollifier=self._mollifier,
+                       mollifier=self._mollifier,
                        potential=False, local_hessian=True, psd=name,
                        ipctk_abs=abs_)
         return r.groups[0].local_hessian[0]
@@ -451,7 +449,8 @@ class TangentialAdhesionPotential(FrictionPotential):
     def __init__(self, eps_a: float, mu_profile: str = "ipctk", *,
                  device: str = "auto",
                  context: Optional[Context] = None) -> None:
-        super().__init__(eps_a, mu_profile, device=device, context=context)
+        super().__init__(1.0, mu_profile, device=device, context=context)
+        self.eps_a = eps_a
 
     @property
     def eps_a(self) -> float:
