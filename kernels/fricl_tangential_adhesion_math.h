@@ -2,7 +2,7 @@
  * fricl_tangential_adhesion_math.h - the tangential adhesion mollifier
  * family of IPC Toolkit 1.6.1 (Fang, Li et al. 2023): the mollifier a0, a1,
  * a2, a1/x, (a2 x - a1)/x^3 on [0, 2 eps_a] and its smooth-mu forms
- * (docs/ipc-friction.md section 4.9), and the per-contact scalars the
+ * (docs/ipc-friction.md section 4.11), and the per-contact scalars the
  * tangential potential takes from it.
  *
  * Shared by the kernels and the C backends like fricl_scalar_math.h, after
@@ -172,7 +172,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(smooth_mu_a2_x_minus_mu_a1_over_x3)(
  * parallel eigenvalue's factor (mu f1)'. Friction: smooth_mu_f0,
  * smooth_mu_f1_over_x, smooth_mu_f2, as before. Adhesion: smooth_mu_a0;
  * g at 0 < y < e is the friction form (equal there) so that g(0) is the
- * limit 2 ms / e, not ipctk's 0 (spec 4.9); hp is 0 for y > e, where ipctk
+ * limit 2 ms / e, not ipctk's 0 (spec 4.11); hp is 0 for y > e, where ipctk
  * takes its dynamic branch (its parallel term is dropped there).
  */
 FRICL_INLINE void FRICL_FN(mollifier_scalars)(FRICL_REAL y, FRICL_REAL e,

@@ -81,11 +81,11 @@ FRICL_API fricl_status fricl_psd_from_name(const char *name, fricl_psd *psd);
 
 /* ------------------------------------------------------------ mollifier */
 
-/* The mollifier family of the tangential potential (spec 4.9):
+/* The mollifier family of the tangential potential (spec 4.11):
  * FRICL_MOLLIFIER_FRICTION (0, the default: ipctk's FrictionPotential) or
  * FRICL_MOLLIFIER_ADHESION (1: ipctk's TangentialAdhesionPotential, with
  * eps_v holding eps_a). FRICL_MOLLIFIER_MAP in <fricl/fricl_tables.h>.
- * @since 0.5 */
+ * @since 0.4 */
 typedef enum fricl_mollifier {
 #define FRICL_MOLLIFIER_ENUM_(name, value, text) FRICL_MOLLIFIER_##name = value,
   FRICL_MOLLIFIER_MAP(FRICL_MOLLIFIER_ENUM_)
@@ -93,9 +93,9 @@ typedef enum fricl_mollifier {
       FRICL_MOLLIFIER_COUNT = FRICL_TABLE_COUNT(FRICL_MOLLIFIER_MAP)
 } fricl_mollifier;
 
-/** @return "friction" or "adhesion"; NULL if unknown. @since 0.5 */
+/** @return "friction" or "adhesion"; NULL if unknown. @since 0.4 */
 FRICL_API const char *fricl_mollifier_name(fricl_mollifier mollifier);
-/** @return OK or INVALID_ARGUMENT. @since 0.5 */
+/** @return OK or INVALID_ARGUMENT. @since 0.4 */
 FRICL_API fricl_status fricl_mollifier_from_name(const char *name,
                                                  fricl_mollifier *mollifier);
 
@@ -228,7 +228,7 @@ typedef struct fricl_tangential_batch {
   void *hessian_values;  /* nnz_blocks x dim x dim, the plan's BSR order */
   void *hessian_product; /* n_vertices x dim: H p, H never stored */
   /* The mollifier family (0, friction, when the caller's struct_size ends
-   * before it). @since 0.5 */
+   * before it). @since 0.4 */
   fricl_mollifier mollifier;
 } fricl_tangential_batch;
 

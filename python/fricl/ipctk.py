@@ -434,7 +434,7 @@ TangentialPotential = FrictionPotential
 class TangentialAdhesionPotential(FrictionPotential):
     """ipctk's ``TangentialAdhesionPotential(eps_a)``, evaluated by fricl:
     the tangential potential with the adhesion mollifier (a0, a1, a2 on
-    [0, 2 eps_a]; spec 4.9) on collisions whose normal force is the normal
+    [0, 2 eps_a]; spec 4.11) on collisions whose normal force is the normal
     adhesion force (build them with a ``NormalAdhesionPotential`` and the
     tangential adhesion coefficient as ``mu``). Same interface as
     :class:`FrictionPotential` (``eps_a`` for ``eps_v``); ``force`` and
