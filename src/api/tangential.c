@@ -221,11 +221,28 @@ fricl_status fricl__tangential_check_common(fricl_context *ctx,
                            FRICL__RULE_GT0);
 }
 
+/* The kernels' family codes (fricl_tangential_adhesion_math.h) are the
+ * enum's values. */
+_Static_assert(FRICL_MOLLIFIER_FRICTION == 0 && FRICL_MOLLIFIER_ADHESION == 1,
+               "fricl_mollifier codes");
+
+fricl_status fricl__tangential_check_mollifier(fricl_context *ctx,
+                                               fricl_mollifier mollifier) {
+  if ((unsigned)mollifier >= (unsigned)FRICL_MOLLIFIER_COUNT)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.mollifier %d is not friction (0) or adhesion "
+                       "(1)",
+                       (int)mollifier);
+  return FRICL_STATUS_OK;
+}
+
 static fricl_status validate(fricl_context *ctx,
                              const fricl_tangential_batch *b, int *need_hess,
                              size_t *total_out) {
   fricl_status st = fricl__tangential_check_common(
       ctx, b->precision, b->mu_profile, b->psd, b->flags, b->eps_v);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__tangential_check_mollifier(ctx, b->mollifier);
   if (st == FRICL_STATUS_OK)
     st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
   if (st == FRICL_STATUS_OK)
