@@ -64,6 +64,7 @@ except ImportError as _e:  # pragma: no cover - environment dependent
 
 from . import _convert as cv
 from . import _ipctk_args as _ia
+from ._tables import BUILD_STATUSES
 from .build import BuildGroup, BuildResult
 from .build import build as _fricl_build
 from .context import Context
@@ -74,7 +75,7 @@ from .ipctk_barrier import BarrierPotential  # noqa: E402
 from .ipctk_collisions import (Candidates, CollisionMesh,  # noqa: E402
                                NormalCollisions)
 
-__all__ = ["FrictionPotential", "TangentialPotential",
+__all__ = ["FrictionPotential", "TangentialPotential", "TangentialCollision",
            "TangentialAdhesionPotential", "TangentialCollisions",
            "build_tangential_collisions", "read_tangential_collisions",
            "normal_adhesion_force_magnitude",
@@ -672,6 +673,50 @@ def normal_adhesion_force_magnitude(dhat_p: float, Y: float, eps_c: float,
     return Y * eps_c / (2.0 * (dhat_p + np.asarray(dmin, np.float64)))
 
 
+_EE_PARALLEL = BUILD_STATUSES.index("ee_parallel")
+
+
+class TangentialCollision:
+    """One collision of a fricl ``TangentialCollisions`` (a read-only view
+    of its arrays, made on access): ``kind``, ``weight``,
+    ``normal_force_magnitude``, ``mu_s``, ``mu_k``, ``mu_aniso``,
+    ``closest_point``, ``tangent_basis``, ``dim``, ``num_vertices``,
+    ``ndof``, ``vertices`` (the stencil's vertex ids) and
+    ``vertex_ids(edges, faces)`` (padded with -1 to 4, as ipctk's)."""
+
+    __slots__ = ("kind", "weight", "normal_force_magnitude", "mu_s", "mu_k",
+                 "mu_aniso", "closest_point", "tangent_basis", "vertices",
+                 "dim")
+
+    def __init__(self, g: ContactGroup, j: int) -> None:
+        self.kind = g.type
+        self.dim = g.dim
+        self.weight = 1.0 if g.weight is None else float(g.weight[j])
+        self.normal_force_magnitude = float(g.normal_force[j])
+        self.mu_s, self.mu_k = float(g.mu_s[j]), float(g.mu_k[j])
+        self.mu_aniso = np.ones(g.dim - 1) if g.mu_aniso is None else \
+            g.mu_aniso[j].copy()
+        self.closest_point = np.zeros(0) if g.closest_point is None else \
+            g.closest_point[j].copy()
+        self.tangent_basis = g.tangent_basis[j].copy()
+        self.vertices = tuple(int(v) for v in g.vertices[j])
+
+    @property
+    def num_vertices(self) -> int:
+        return len(self.vertices)
+
+    @property
+    def ndof(self) -> int:
+        return len(self.vertices) * self.dim
+
+    def vertex_ids(self, edges: Any = None, faces: Any = None) -> List[int]:
+        return list(self.vertices) + [-1] * (4 - len(self.vertices))
+
+    def __repr__(self) -> str:
+        return "<fricl.ipctk.TangentialCollision %s %s N=%g>" % (
+            self.kind, self.vertices, self.normal_force_magnitude)
+
+
 class TangentialCollisions:
     """fricl's lagged build with ipctk's interface: ``build(mesh,
     vertices, collisions, normal_potential, ...)`` from an ipctk (or
@@ -816,6 +861,7 @@ class TangentialCollisions:
             normal_force_gradient=normal_force_gradient)
         self.groups = self.result.groups
         self.dim = dim
+        bgroups = self._drop_parallel(bgroups)
         if custom:
             self._apply_blend(blend_mu, mu_s, mu_k)
         if adhesion is not None:
@@ -829,6 +875,65 @@ class TangentialCollisions:
     def _context(self) -> Context:
         return self._ctx if self._ctx is not None and not self._ctx.closed \
             else _context(self._device)
+
+    def _drop_parallel(self, bgroups: List[BuildGroup]) -> List[BuildGroup]:
+        """ipctk's build makes no tangential collision of a nearly parallel
+        edge-edge pair (the mollified ones: no tangent basis); fricl's
+        build gives them N = 0 and status ``ee_parallel``. They are dropped
+        here, so that ``len``, the lists and the items are ipctk's (the
+        potential is the same either way). ``result`` still counts them."""
+        out = list(bgroups)
+        for i, g in enumerate(self.groups):
+            if g.type != "ee" or g.status is None:
+                continue
+            keep = g.status != _EE_PARALLEL
+            if keep.all():
+                continue
+            def cut(a: Any) -> Any:
+                return None if a is None or np.ndim(a) == 0 else \
+                    np.ascontiguousarray(np.asarray(a)[keep])
+            h = ContactGroup._trusted(
+                g.stencil, cut(g.vertices), cut(g.tangent_basis),
+                cut(g.normal_force), cut(g.mu_s), cut(g.mu_k),
+                cut(g.closest_point), cut(g.weight), g.dtype, g.dim)
+            h.status = cut(g.status)
+            h.normal_force_gradient = cut(g.normal_force_gradient)
+            self.groups[i] = h
+            b = bgroups[i]
+            out[i] = BuildGroup(b.type, cut(b.vertices),
+                                plane_normal=cut(b.plane_normal),
+                                plane_offset=cut(b.plane_offset),
+                                dmin=cut(b.dmin), weight=cut(b.weight),
+                                mu_s=cut(b.mu_s), mu_k=cut(b.mu_k))
+        return out
+
+    # -- items and lists, as ipctk's -------------------------------------
+    def _locate(self, i: int) -> Tuple[int, int]:
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("collision index %d out of range (%d "
+                             "collisions)" % (i, n))
+        for gi, g in enumerate(self.groups):
+            if i < g.count:
+                return gi, i
+            i -= g.count
+        raise IndexError(i)  # unreachable
+
+    def __getitem__(self, i: int) -> "TangentialCollision":
+        gi, j = self._locate(int(i))
+        return TangentialCollision(self.groups[gi], j)
+
+    def _list(self, t: str) -> List["TangentialCollision"]:
+        return [TangentialCollision(g, j) for g in self.groups
+                if g.type == t for j in range(g.count)]
+
+    vv_collisions = property(lambda self: self._list("vv"))
+    ev_collisions = property(lambda self: self._list("ev"))
+    ee_collisions = property(lambda self: self._list("ee"))
+    fv_collisions = property(lambda self: self._list("fv"))
+    pv_collisions = property(lambda self: self._list("pv"))
 
     def _apply_blend(self, fn: Any, mu_s: np.ndarray,
                      mu_k: np.ndarray) -> None:
