@@ -39,6 +39,13 @@ def main() -> int:
         T.build(mesh, V, C, B, 0.5)
         S.build(fmesh, V, D, G, 0.5)
         P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+        # tangential adhesion: the sets lagged with a normal adhesion
+        A = ipctk.NormalAdhesionPotential(0.3 * dhat, dhat, 1e3, 0.5)
+        TA, SA = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+        TA.build(mesh, V, C, A, 0.5)
+        SA.build(fmesh, V, D, A, 0.5)
+        PA = ipctk.TangentialAdhesionPotential(1e-3)
+        QA = fi.TangentialAdhesionPotential(1e-3)
         rows = [
             ("NormalCollisions.build", lambda: C.build(mesh, V, dhat),
              lambda: D.build(fmesh, V, dhat)),
@@ -58,6 +65,13 @@ def main() -> int:
             ("FrictionPotential hessian (clamp)",
              lambda: P.hessian(T, mesh, U, clamp),
              lambda: Q.hessian(S, fmesh, U, clamp)),
+            ("TangentialAdhesion value", lambda: PA(TA, mesh, U),
+             lambda: QA(SA, fmesh, U)),
+            ("TangentialAdhesion gradient", lambda: PA.gradient(TA, mesh, U),
+             lambda: QA.gradient(SA, fmesh, U)),
+            ("TangentialAdhesion hessian",
+             lambda: PA.hessian(TA, mesh, U, clamp),
+             lambda: QA.hessian(SA, fmesh, U, clamp)),
         ]
         worst.append(min(compare(rows, len(C), args.repeat)))
         # the first Hessian on a new set (plan and pattern made) against a
