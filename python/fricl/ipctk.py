@@ -676,6 +676,13 @@ def normal_adhesion_force_magnitude(dhat_p: float, Y: float, eps_c: float,
 _EE_PARALLEL = BUILD_STATUSES.index("ee_parallel")
 
 
+def _cut(a: Any, keep: np.ndarray) -> Any:
+    """The kept rows of a per-contact array (None and scalars as they
+    are)."""
+    return None if a is None or np.ndim(a) == 0 else \
+        np.ascontiguousarray(np.asarray(a)[keep])
+
+
 class TangentialCollision:
     """One collision of a fricl ``TangentialCollisions`` (a read-only view
     of its arrays, made on access): ``kind``, ``weight``,
@@ -758,6 +765,7 @@ class TangentialCollisions:
         self._bgroups: List[BuildGroup] = []
         self._base: List[Tuple[np.ndarray, np.ndarray]] = []
         self._aniso: List[Tuple[np.ndarray, np.ndarray]] = []
+        self._keep: List[Optional[np.ndarray]] = []
 
     @staticmethod
     def default_blend_mu(mu0: Any, mu1: Any) -> Any:
@@ -861,50 +869,64 @@ class TangentialCollisions:
             normal_force_gradient=normal_force_gradient)
         self.groups = self.result.groups
         self.dim = dim
-        bgroups = self._drop_parallel(bgroups)
+        self._drop_parallel()
         if custom:
             self._apply_blend(blend_mu, mu_s, mu_k)
         if adhesion is not None:
             self._adhesion_forces(bgroups, adhesion)
-        self._bgroups = bgroups
-        self._base = [(g.mu_s.copy(), g.mu_k.copy()) for g in self.groups]
-        self._aniso = [(np.zeros((g.count, 2)), np.zeros((g.count, 2)))
-                       for g in self.groups]
+        # the matchstick model's state, made on its first use (a build
+        # should cost what ipctk's does)
+        self._bgroups, self._base, self._aniso = bgroups, None, None
         self._cache = {}
 
     def _context(self) -> Context:
         return self._ctx if self._ctx is not None and not self._ctx.closed \
             else _context(self._device)
 
-    def _drop_parallel(self, bgroups: List[BuildGroup]) -> List[BuildGroup]:
+    def _drop_parallel(self) -> None:
         """ipctk's build makes no tangential collision of a nearly parallel
         edge-edge pair (the mollified ones: no tangent basis); fricl's
         build gives them N = 0 and status ``ee_parallel``. They are dropped
         here, so that ``len``, the lists and the items are ipctk's (the
-        potential is the same either way). ``result`` still counts them."""
-        out = list(bgroups)
+        potential is the same either way). ``result`` still counts them;
+        ``_keep`` has the mask of each group that lost some."""
+        self._keep = [None] * len(self.groups)
         for i, g in enumerate(self.groups):
             if g.type != "ee" or g.status is None:
                 continue
             keep = g.status != _EE_PARALLEL
             if keep.all():
                 continue
-            def cut(a: Any) -> Any:
-                return None if a is None or np.ndim(a) == 0 else \
-                    np.ascontiguousarray(np.asarray(a)[keep])
+            self._keep[i] = keep
             h = ContactGroup._trusted(
-                g.stencil, cut(g.vertices), cut(g.tangent_basis),
-                cut(g.normal_force), cut(g.mu_s), cut(g.mu_k),
-                cut(g.closest_point), cut(g.weight), g.dtype, g.dim)
-            h.status = cut(g.status)
-            h.normal_force_gradient = cut(g.normal_force_gradient)
+                g.stencil, _cut(g.vertices, keep), _cut(g.tangent_basis, keep),
+                _cut(g.normal_force, keep), _cut(g.mu_s, keep),
+                _cut(g.mu_k, keep), _cut(g.closest_point, keep),
+                _cut(g.weight, keep), g.dtype, g.dim)
+            h.status = _cut(g.status, keep)
+            h.normal_force_gradient = _cut(g.normal_force_gradient, keep)
             self.groups[i] = h
-            b = bgroups[i]
-            out[i] = BuildGroup(b.type, cut(b.vertices),
-                                plane_normal=cut(b.plane_normal),
-                                plane_offset=cut(b.plane_offset),
-                                dmin=cut(b.dmin), weight=cut(b.weight),
-                                mu_s=cut(b.mu_s), mu_k=cut(b.mu_k))
+
+    def _matchstick_state(self) -> List[BuildGroup]:
+        """The built mu (for the reset), the axes (0: isotropic) and the
+        build groups of the kept contacts, made on first use."""
+        if self._base is None:
+            self._base = [(g.mu_s.copy(), g.mu_k.copy())
+                          for g in self.groups]
+        if self._aniso is None:
+            self._aniso = [(np.zeros((g.count, 2)), np.zeros((g.count, 2)))
+                           for g in self.groups]
+        out = []
+        for b, keep in zip(self._bgroups, self._keep):
+            if keep is not None:
+                b = BuildGroup(b.type, _cut(b.vertices, keep),
+                               plane_normal=_cut(b.plane_normal, keep),
+                               plane_offset=_cut(b.plane_offset, keep),
+                               dmin=_cut(b.dmin, keep),
+                               weight=_cut(b.weight, keep),
+                               mu_s=_cut(b.mu_s, keep),
+                               mu_k=_cut(b.mu_k, keep))
+            out.append(b)
         return out
 
     # -- items and lists, as ipctk's -------------------------------------
@@ -954,8 +976,9 @@ class TangentialCollisions:
         keep = [BUILD_STATUSES.index(s) for s in ("ok", "inactive",
                                                   "inside_dmin")]
         dhat_p, _, Y, eps_c = adhesion
-        for g, bg in zip(self.groups, bgroups):
-            dmin = bg.dmin if bg.dmin is not None else 0.0
+        for g, bg, cut in zip(self.groups, bgroups, self._keep):
+            dmin = 0.0 if bg.dmin is None else \
+                bg.dmin if cut is None else _cut(bg.dmin, cut)
             N = np.broadcast_to(normal_adhesion_force_magnitude(
                 dhat_p, Y, eps_c, dmin), (g.count,))
             g.normal_force[:] = np.where(np.isin(g.status, keep), N, 0.0)
@@ -973,6 +996,7 @@ class TangentialCollisions:
                                                      "mu_k_aniso")):
             arrs.append(cv.real_shaped(a, cv.F64, name, (n, 2),
                                        broadcast=True))
+        self._matchstick_state()
         o = 0
         self._aniso = []
         for g in self.groups:
@@ -983,6 +1007,8 @@ class TangentialCollisions:
     def reset_lagged_anisotropic_friction_coefficients(self) -> None:
         """The effective (evaluated) mu_s / mu_k back to the built scalar
         ones (done by ``build``)."""
+        if self._base is None:
+            return  # never updated: the built mu are in place
         for g, (ms, mk) in zip(self.groups, self._base):
             g.mu_s[:] = ms
             g.mu_k[:] = mk
@@ -1012,7 +1038,8 @@ class TangentialCollisions:
             arrs.append(x)
         Xl = arrs[0] + arrs[1]
         v = arrs[2]
-        lag = _fricl_build(self._context(), Xl, self._bgroups, dhat=1.0,
+        bgroups = self._matchstick_state()
+        lag = _fricl_build(self._context(), Xl, bgroups, dhat=1.0,
                            kappa=0.0, mu_s=0.0, mu_k=0.0,
                            rest_positions=arrs[0])
         for g, lg, (ms0, mk0), (sa, ka) in zip(self.groups, lag.groups,
@@ -1056,6 +1083,7 @@ class TangentialCollisions:
     def clear(self) -> None:
         self.result, self.groups, self._cache = None, [], {}
         self._bgroups, self._base, self._aniso = [], [], []
+        self._keep = []
 
     def __repr__(self) -> str:
         return "<fricl.ipctk.TangentialCollisions %d contacts %s>" % (
