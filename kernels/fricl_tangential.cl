@@ -11,6 +11,7 @@
  * and for fricl_tangential_contacts only:
  *   FRICL_STENCIL, FRICL_K, FRICL_NB   stencil type, vertices, coordinates
  *   FRICL_PROFILE, FRICL_PSD, FRICL_IPCTK_ABS, FRICL_NEED_HESS
+ *   FRICL_MOLLIFIER                    the mollifier family (0 if absent)
  *   FRICL_HAS_WEIGHT, FRICL_HAS_ANISO  optional inputs present
  *   FRICL_OUT_MASK                     which outputs are written (bits below)
  *
@@ -45,6 +46,10 @@
  * passes the caller's offsets). A vertex index outside [0, nv) - possible
  * only with device-resident indices, which the host cannot validate -
  * reads NaN velocities instead of memory out of bounds. */
+#ifndef FRICL_MOLLIFIER
+#define FRICL_MOLLIFIER 0
+#endif
+
 __kernel void fricl_tangential_contacts(
     ulong n, ulong nv, __global const int *restrict vert, ulong vert_off,
     __global const FRICL_REAL *restrict vel, ulong vel_off,
@@ -104,9 +109,10 @@ __kernel void fricl_tangential_contacts(
   const FRICL_REAL w = 1;
 #endif
   FRICL_REAL D, q[3], S[6] = {0, 0, 0, 0, 0, 0};
-  FRICL_FN(tangential_contact)
+  FRICL_FN(tangential_contact_family)
   (FRICL_DIM, urel, P, a, N_a[N_off + c], w, ms_a[ms_off + c], mk_a[mk_off + c],
-   eps, FRICL_PROFILE, FRICL_PSD, FRICL_IPCTK_ABS, FRICL_NEED_HESS, &D, q, S);
+   eps, FRICL_PROFILE, FRICL_MOLLIFIER, FRICL_PSD, FRICL_IPCTK_ABS,
+   FRICL_NEED_HESS, &D, q, S);
 #if FRICL_WANT(FRICL_O_POT)
   pot[pot_off + c] = D;
 #endif

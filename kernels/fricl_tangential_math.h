@@ -20,6 +20,7 @@
  */
 
 #ifndef FRICL_EMBEDDED
+#include "fricl_tangential_adhesion_math.h"
 #include "fricl_tangential_codes.h"
 #endif
 
@@ -59,16 +60,17 @@ FRICL_INLINE FRICL_REAL FRICL_FN(psd_map)(FRICL_REAL lam, int psd) {
 
 /*
  * One contact. urel = sum_i gamma_i v_i (dim), P (dim x m, row-major),
- * a (m). Writes D, q (dim) and, when want_hess, S packed by rows of the
- * upper triangle (6 reals in 3-D, 3 in 2-D).
- * ipctk_abs: reproduce ipctk's ABS with scale <= 0 (0 in its dynamic and
- * y = 0 branches, spec 4.5).
+ * a (m); family: FRICL_T_MOLLIFIER_FRICTION or _ADHESION (the scalars h0, g,
+ * h' of fricl_tangential_adhesion_math.h's mollifier_scalars). Writes D, q
+ * (dim) and, when want_hess, S packed by rows of the upper triangle (6 reals in
+ * 3-D, 3 in 2-D). ipctk_abs: reproduce ipctk's ABS with scale <= 0 (0 in its
+ * dynamic and y = 0 branches, spec 4.5).
  */
-FRICL_INLINE void FRICL_FN(tangential_contact)(
+FRICL_INLINE void FRICL_FN(tangential_contact_family)(
     int dim, const FRICL_REAL *urel, const FRICL_REAL *P, const FRICL_REAL *a,
     FRICL_REAL N, FRICL_REAL w, FRICL_REAL ms, FRICL_REAL mk, FRICL_REAL e,
-    int profile, int psd, int ipctk_abs, int want_hess, FRICL_REAL *D,
-    FRICL_REAL *q, FRICL_REAL *S) {
+    int profile, int family, int psd, int ipctk_abs, int want_hess,
+    FRICL_REAL *D, FRICL_REAL *q, FRICL_REAL *S) {
   const FRICL_REAL zero = FRICL_R(0);
   const FRICL_REAL scale = w * N;
   /* B = P diag(a); u_a = a (.) (P^T urel) = B^T urel. */
@@ -114,8 +116,11 @@ FRICL_INLINE void FRICL_FN(tangential_contact)(
   u0 = at_zero ? zero : u0;
   u1 = at_zero ? zero : u1;
 
-  *D = scale * FRICL_FN(smooth_mu_f0)(y, e, ms, mk, profile);
-  const FRICL_REAL g = FRICL_FN(smooth_mu_f1_over_x)(y, e, ms, mk, profile);
+  /* The mollifier family's scalars (fricl_tangential_adhesion_math.h). */
+  FRICL_REAL h0, g, hp = zero;
+  FRICL_FN(mollifier_scalars)
+  (y, e, ms, mk, profile, family, want_hess, &h0, &g, &hp);
+  *D = scale * h0;
   const FRICL_REAL sg = scale * g;
   FRICL_UNROLL
   for (int r = 0; r < dim; ++r) {
@@ -128,7 +133,6 @@ FRICL_INLINE void FRICL_FN(tangential_contact)(
   if (!want_hess)
     return;
 
-  const FRICL_REAL hp = FRICL_FN(smooth_mu_f2)(y, e, ms, mk, profile);
   FRICL_REAL lperp = FRICL_FN(psd_map)(sg, psd);
   FRICL_REAL lpar = FRICL_FN(psd_map)(scale * hp, psd);
   if (ipctk_abs && psd != FRICL_T_PSD_NONE && scale <= zero &&
@@ -162,6 +166,18 @@ FRICL_INLINE void FRICL_FN(tangential_contact)(
     FRICL_UNROLL
   for (int s = r; s < 3; ++s)
     S[k++] = C[r][0] * B[s][0] + C[r][1] * B[s][1];
+}
+
+/* One contact with the friction mollifier (ipctk's FrictionPotential):
+ * tangential_contact_family with family FRICL_T_MOLLIFIER_FRICTION. */
+FRICL_INLINE void FRICL_FN(tangential_contact)(
+    int dim, const FRICL_REAL *urel, const FRICL_REAL *P, const FRICL_REAL *a,
+    FRICL_REAL N, FRICL_REAL w, FRICL_REAL ms, FRICL_REAL mk, FRICL_REAL e,
+    int profile, int psd, int ipctk_abs, int want_hess, FRICL_REAL *D,
+    FRICL_REAL *q, FRICL_REAL *S) {
+  FRICL_FN(tangential_contact_family)
+  (dim, urel, P, a, N, w, ms, mk, e, profile, FRICL_T_MOLLIFIER_FRICTION, psd,
+   ipctk_abs, want_hess, D, q, S);
 }
 
 /* Entry (r, s) of the packed symmetric S. */

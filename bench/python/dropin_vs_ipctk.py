@@ -1,49 +1,51 @@
 """fricl.ipctk's drop-in calls against ipctk 1.6.1 in the same run, on
-the cloth-on-a-box scene: each backend evaluates its own collision set
-(built from the same positions; the sets are equal, docs/collisions.md).
-Prints the median time per call and the ratio ipctk / fricl.
+the cloth-on-a-box scene, from a few dozen collisions (per-call overhead)
+to ~4k: each library evaluates its own collision set (built from the same
+positions; the sets are equal, docs/collisions.md). Prints the median
+time per call and the ratio ipctk / fricl; > 1 means fricl is faster.
 
-    python3 bench/python/dropin_vs_ipctk.py [--repeat 5] [--sizes 90,580]
+    python3 bench/python/dropin_vs_ipctk.py [--repeat 5] [--sizes 3,5,30,90]
+
+(--sizes 580 gives ~128k collisions; ipctk's Hessian then takes seconds.)
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 from scenes import cloth_over_box  # noqa: E402
-
-
-def timed(fn, repeat):
-    ts = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return float(np.median(ts))
+from timing import arguments, compare, header, once  # noqa: E402
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--sizes", default="90,580")
-    args = ap.parse_args()
+    args = arguments(__doc__, "3,5,30,90")
     import ipctk
     import fricl.ipctk as fi
-    print("%-34s %10s %11s %11s %7s" % ("call", "collisions", "ipctk s",
-                                        "fricl s", "ratio"))
-    for n in [int(s) for s in args.sizes.split(",")]:
+    clamp = ipctk.PSDProjectionMethod.CLAMP
+    header()
+    worst = []
+    for n in args.sizes:
         V, E, F, dhat = cloth_over_box(n)
+        U = np.random.default_rng(n).normal(size=V.shape) * dhat
         mesh, fmesh = ipctk.CollisionMesh(V, E, F), fi.CollisionMesh(V, E, F)
         C, D = ipctk.NormalCollisions(), fi.NormalCollisions()
         C.build(mesh, V, dhat)
         D.build(fmesh, V, dhat)
         B, G = ipctk.BarrierPotential(dhat, 1.0), fi.BarrierPotential(dhat, 1.0)
-        clamp = ipctk.PSDProjectionMethod.CLAMP
+        T, S = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+        T.build(mesh, V, C, B, 0.5)
+        S.build(fmesh, V, D, G, 0.5)
+        P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+        # tangential adhesion: the sets lagged with a normal adhesion
+        A = ipctk.NormalAdhesionPotential(0.3 * dhat, dhat, 1e3, 0.5)
+        TA, SA = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+        TA.build(mesh, V, C, A, 0.5)
+        SA.build(fmesh, V, D, A, 0.5)
+        PA = ipctk.TangentialAdhesionPotential(1e-3)
+        QA = fi.TangentialAdhesionPotential(1e-3)
         rows = [
             ("NormalCollisions.build", lambda: C.build(mesh, V, dhat),
              lambda: D.build(fmesh, V, dhat)),
@@ -54,24 +56,34 @@ def main() -> int:
             ("BarrierPotential hessian (clamp)",
              lambda: B.hessian(C, mesh, V, clamp),
              lambda: G.hessian(D, fmesh, V, clamp)),
+            ("TangentialCollisions.build", lambda: T.build(mesh, V, C, B, 0.5),
+             lambda: S.build(fmesh, V, D, G, 0.5)),
+            ("FrictionPotential value", lambda: P(T, mesh, U),
+             lambda: Q(S, fmesh, U)),
+            ("FrictionPotential gradient", lambda: P.gradient(T, mesh, U),
+             lambda: Q.gradient(S, fmesh, U)),
+            ("FrictionPotential hessian (clamp)",
+             lambda: P.hessian(T, mesh, U, clamp),
+             lambda: Q.hessian(S, fmesh, U, clamp)),
+            ("TangentialAdhesion value", lambda: PA(TA, mesh, U),
+             lambda: QA(SA, fmesh, U)),
+            ("TangentialAdhesion gradient", lambda: PA.gradient(TA, mesh, U),
+             lambda: QA.gradient(SA, fmesh, U)),
+            ("TangentialAdhesion hessian",
+             lambda: PA.hessian(TA, mesh, U, clamp),
+             lambda: QA.hessian(SA, fmesh, U, clamp)),
         ]
-        for name, fa, fb in rows:
-            fa()  # warm: first-use costs (contexts, plans) are timed below
-            fb()
-            ta, tb = [], []
-            reps = args.repeat if len(C) > 20000 else 4 * args.repeat
-            for _ in range(reps):  # interleaved: the same load
-                ta.append(timed(fa, 1))
-                tb.append(timed(fb, 1))
-            a, b = float(np.median(ta)), float(np.median(tb))
-            print("%-34s %10d %11.6f %11.6f %7.1f" % (name, len(C), a, b,
-                                                      a / b))
-        # first call on a new set against a repeated call
+        worst.append(min(compare(rows, len(C), args.repeat)))
+        # the first Hessian on a new set (plan and pattern made) against a
+        # repeated one
         D.build(fmesh, V, dhat)
-        t1 = timed(lambda: G.hessian(D, fmesh, V, clamp), 1)
-        t2 = timed(lambda: G.hessian(D, fmesh, V, clamp), args.repeat)
+        t1 = once(lambda: G.hessian(D, fmesh, V, clamp))
+        t2 = float(np.median([once(lambda: G.hessian(D, fmesh, V, clamp))
+                              for _ in range(args.repeat)]))
         print("%-34s %10d %11s %11.6f %7.2f" % (
-            "hessian first/repeated (fricl)", len(D), "-", t1, t1 / t2))
+            "barrier hessian first/repeated", len(D), "-", t1, t1 / t2))
+    print("slowest row per size (ipctk / fricl): %s" % ", ".join(
+        "%.2f" % w for w in worst))
     return 0
 
 

@@ -136,6 +136,8 @@ typedef struct fricl_tangential_batch_cl {
   const fricl_tangential_plan *plan;
   fricl_buffer_cl direction;
   fricl_buffer_cl potential, gradient, hessian_values, hessian_product;
+  /* As fricl_tangential_batch.mollifier. @since 0.4 */
+  fricl_mollifier mollifier;
 } fricl_tangential_batch_cl;
 
 /** Zero @p batch, set struct_size and dim 3. @since 0.2 */

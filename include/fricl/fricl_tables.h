@@ -91,6 +91,13 @@
   X(CLAMP, 1, "clamp")                                                         \
   X(ABS, 2, "abs")
 
+/* Mollifier families of the tangential potential: X(NAME, value, "name").
+ * FRICTION: ipctk's FrictionPotential (f0, f1, f2); ADHESION: its
+ * TangentialAdhesionPotential (a0, a1, a2 on [0, 2 eps_a]). */
+#define FRICL_MOLLIFIER_MAP(X)                                                 \
+  X(FRICTION, 0, "friction")                                                   \
+  X(ADHESION, 1, "adhesion")
+
 /* mu blending rules of the lagged build: X(NAME, value, "name"). */
 #define FRICL_MU_BLEND_MAP(X)                                                  \
   X(AVERAGE, 0, "average")                                                     \

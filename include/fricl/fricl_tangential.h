@@ -8,6 +8,7 @@
  *   Stencils ..... fricl_stencil, fricl_stencil_name, _from_name,
  *                  fricl_stencil_vertex_count, fricl_stencil_coord_count
  *   Projection ... fricl_psd, fricl_psd_name, fricl_psd_from_name
+ *   Mollifier .... fricl_mollifier, fricl_mollifier_name, _from_name
  *   Contacts ..... fricl_contact_group
  *   Plan ......... fricl_tangential_plan_create, _destroy, _bsr, _csr
  *   Evaluation ... fricl_tangential_batch_init, fricl_tangential_eval
@@ -77,6 +78,26 @@ typedef enum fricl_psd {
 FRICL_API const char *fricl_psd_name(fricl_psd psd);
 /** @return OK or INVALID_ARGUMENT. @since 0.2 */
 FRICL_API fricl_status fricl_psd_from_name(const char *name, fricl_psd *psd);
+
+/* ------------------------------------------------------------ mollifier */
+
+/* The mollifier family of the tangential potential (spec 4.11):
+ * FRICL_MOLLIFIER_FRICTION (0, the default: ipctk's FrictionPotential) or
+ * FRICL_MOLLIFIER_ADHESION (1: ipctk's TangentialAdhesionPotential, with
+ * eps_v holding eps_a). FRICL_MOLLIFIER_MAP in <fricl/fricl_tables.h>.
+ * @since 0.4 */
+typedef enum fricl_mollifier {
+#define FRICL_MOLLIFIER_ENUM_(name, value, text) FRICL_MOLLIFIER_##name = value,
+  FRICL_MOLLIFIER_MAP(FRICL_MOLLIFIER_ENUM_)
+#undef FRICL_MOLLIFIER_ENUM_
+      FRICL_MOLLIFIER_COUNT = FRICL_TABLE_COUNT(FRICL_MOLLIFIER_MAP)
+} fricl_mollifier;
+
+/** @return "friction" or "adhesion"; NULL if unknown. @since 0.4 */
+FRICL_API const char *fricl_mollifier_name(fricl_mollifier mollifier);
+/** @return OK or INVALID_ARGUMENT. @since 0.4 */
+FRICL_API fricl_status fricl_mollifier_from_name(const char *name,
+                                                 fricl_mollifier *mollifier);
 
 /* ------------------------------------------------------------- contacts */
 
@@ -206,6 +227,9 @@ typedef struct fricl_tangential_batch {
   void *gradient;        /* n_vertices x dim */
   void *hessian_values;  /* nnz_blocks x dim x dim, the plan's BSR order */
   void *hessian_product; /* n_vertices x dim: H p, H never stored */
+  /* The mollifier family (0, friction, when the caller's struct_size ends
+   * before it). @since 0.4 */
+  fricl_mollifier mollifier;
 } fricl_tangential_batch;
 
 /** Zero @p batch, set struct_size, dim 3, f64, cubic, PSD none. @since 0.2 */

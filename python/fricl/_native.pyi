@@ -56,7 +56,8 @@ def tangential_eval(ctx: Context, groups: Groups, plan: Optional[Plan],
                     hessian_values: Optional[Buffer],
                     hessian_product: Optional[Buffer],
                     per_group: Optional[Tuple[Tuple[Any, ...], ...]],
-                    repeat: Optional[int] = ...) -> Optional[List[float]]: ...
+                    repeat: Optional[int] = ...,
+                    mollifier: int = ...) -> Optional[List[float]]: ...
 def barrier_eval(ctx: Context, precision: int, dim: int, flags: int,
                  psd: int, positions: Buffer,
                  rest_positions: Optional[Buffer], dhat: float, kappa: float,

@@ -174,9 +174,8 @@ def build(ctx: Any, lagged_positions: Any, groups: Sequence[BuildGroup], *,
     res = BuildResult()
     res.groups = []
     for g, cp, P, N, dN, w, ms, mk, st in outs:
-        cg = ContactGroup(g.type, g.vertices, tangent_basis=P,
-                          normal_force=N, mu_s=ms, mu_k=mk, closest_point=cp,
-                          weight=w, dtype=dt, dim=dim)
+        cg = ContactGroup._trusted(g.stencil, g.vertices, P, N, ms, mk, cp,
+                                   w, dt, dim)
         cg.status = st
         cg.normal_force_gradient = dN
         res.groups.append(cg)

@@ -68,6 +68,7 @@ except ImportError as _e:  # pragma: no cover - environment dependent
 
 from . import _convert as cv
 from . import _ipctk_args as _ia
+from ._tables import BUILD_STATUSES
 from .build import BuildGroup, BuildResult
 from .build import build as _fricl_build
 from .context import Context
@@ -81,8 +82,10 @@ from .ipctk_barrier import BarrierPotential  # noqa: E402
 from .ipctk_collisions import (Candidates, CollisionMesh,  # noqa: E402
                                NormalCollisions)
 
-__all__ = ["FrictionPotential", "TangentialPotential", "TangentialCollisions",
+__all__ = ["FrictionPotential", "TangentialPotential", "TangentialCollision",
+           "TangentialAdhesionPotential", "TangentialCollisions",
            "build_tangential_collisions", "read_tangential_collisions",
+           "normal_adhesion_force_magnitude",
            "BarrierPotential", "CollisionMesh", "NormalCollisions",
            "Candidates"]
 
@@ -287,6 +290,8 @@ class FrictionPotential:
         Use this context instead.
     """
 
+    _mollifier = "friction"
+
     def __init__(self, eps_v: float, mu_profile: str = "ipctk", *,
                  device: str = "auto",
                  context: Optional[Context] = None) -> None:
@@ -368,8 +373,8 @@ class FrictionPotential:
         c = self._contacts(collisions, mesh, Xa)
         if c is None:
             return 0.0
-        return float(c.evaluate(Xa, self._eps_v,
-                                mu_profile=self.mu_profile).potential)
+        return float(c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
+                                mollifier=self._mollifier).potential)
 
     def gradient(self, collisions: Any, mesh: Any, X: Any = None) -> np.ndarray:
         """The gradient w.r.t. ``X`` (flat, ``X.size``, vertex-major)."""
@@ -380,6 +385,7 @@ class FrictionPotential:
         if c is None:
             return np.zeros(Xa.size)
         return c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
+                          mollifier=self._mollifier,
                           potential=False, gradient=True).gradient.reshape(-1)
 
     def hessian(self, collisions: Any, mesh: Any, X: Any = _NOT_GIVEN,
@@ -400,6 +406,7 @@ class FrictionPotential:
             import scipy.sparse as sp
             return sp.csc_matrix((Xa.size, Xa.size))
         hv = c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
+                        mollifier=self._mollifier,
                         potential=False, hessian="values", psd=psd,
                         ipctk_abs=abs_).hessian
         return c.plan.to_csc(hv)
@@ -442,9 +449,10 @@ class FrictionPotential:
         c = Contacts(self.context, [g], k)
         if not hessian:
             return c.evaluate(xa, self._eps_v, mu_profile=self.mu_profile,
-                              gradient=gradient)
+                              mollifier=self._mollifier, gradient=gradient)
         name, abs_ = _psd(psd)
         r = c.evaluate(xa, self._eps_v, mu_profile=self.mu_profile,
+                       mollifier=self._mollifier,
                        potential=False, local_hessian=True, psd=name,
                        ipctk_abs=abs_)
         return r.groups[0].local_hessian[0]
@@ -631,9 +639,15 @@ class FrictionPotential:
         if name.startswith("_"):
             raise AttributeError(name)
         if self._ipctk_potential is None:
-            self._ipctk_potential = _ipctk.FrictionPotential(self._eps_v)
-        self._ipctk_potential.eps_v = self._eps_v
+            self._ipctk_potential = self._ipctk_new()
+        self._ipctk_sync()
         return getattr(self._ipctk_potential, name)
+
+    def _ipctk_new(self) -> Any:
+        return _ipctk.FrictionPotential(self._eps_v)
+
+    def _ipctk_sync(self) -> None:
+        self._ipctk_potential.eps_v = self._eps_v
 
     def __repr__(self) -> str:
         return "<fricl.ipctk.FrictionPotential eps_v=%g, mu_profile=%r>" % (
@@ -642,6 +656,52 @@ class FrictionPotential:
 
 #: ipctk's base-class name, for code that spells it that way.
 TangentialPotential = FrictionPotential
+
+
+class TangentialAdhesionPotential(FrictionPotential):
+    """ipctk's ``TangentialAdhesionPotential(eps_a)``, evaluated by fricl:
+    the tangential potential with the adhesion mollifier (a0, a1, a2 on
+    [0, 2 eps_a]; spec 4.11) on collisions whose normal force is the normal
+    adhesion force (build them with a ``NormalAdhesionPotential`` and the
+    tangential adhesion coefficient as ``mu``). Same interface as
+    :class:`FrictionPotential` (``eps_a`` for ``eps_v``); ``force`` and
+    ``force_jacobian`` are ipctk's own (delegated).
+
+    At u = 0 the Hessian is the limit from u > 0 (2 mu_s / eps_a per unit
+    of w N), where ipctk returns 0.
+    """
+
+    _mollifier = "adhesion"
+
+    def __init__(self, eps_a: float, mu_profile: str = "ipctk", *,
+                 device: str = "auto",
+                 context: Optional[Context] = None) -> None:
+        super().__init__(1.0, mu_profile, device=device, context=context)
+        self.eps_a = eps_a
+
+    @property
+    def eps_a(self) -> float:
+        """The tangential adhesion mollifier parameter eps_a."""
+        return self._eps_v
+
+    @eps_a.setter
+    def eps_a(self, value: float) -> None:
+        value = float(value)
+        if not value > 0 or value == float("inf"):
+            raise InvalidArgumentError("eps_a must be finite and > 0, got %r"
+                                       % value)
+        self._eps_v = value
+
+    def _ipctk_new(self) -> Any:
+        return _ipctk.TangentialAdhesionPotential(self._eps_v)
+
+    def _ipctk_sync(self) -> None:
+        if self._ipctk_potential.eps_a != self._eps_v:
+            self._ipctk_potential = self._ipctk_new()
+
+    def __repr__(self) -> str:
+        return "<fricl.ipctk.TangentialAdhesionPotential eps_a=%g, " \
+            "mu_profile=%r>" % (self._eps_v, self.mu_profile)
 
 
 def _ref(obj: Any, callback: Any) -> Any:
@@ -714,7 +774,10 @@ def _ipctk_build_groups(collisions: Any, E: np.ndarray,
 
 def _fricl_build_groups(collisions: NormalCollisions) -> List[BuildGroup]:
     """The lagged build's groups of fricl's NormalCollisions: its arrays as
-    they are (ev, fv and ee evaluated as classified, as ipctk does)."""
+    they are (ev, fv and ee evaluated as classified, as ipctk does); made
+    once per set (a rebuild of the set clears them)."""
+    if collisions._build_groups is not None:
+        return collisions._build_groups
     out = []
     for t in _TYPES:
         a = collisions.arrays(t)
@@ -727,21 +790,194 @@ def _fricl_build_groups(collisions: NormalCollisions) -> List[BuildGroup]:
             plane_offset=a["plane_offset"],
             dmin=np.full(len(w), collisions.dmin),
             weight=None if np.all(w == 1) else w))
+    collisions._build_groups = out
     return out
+
+
+_SENTINEL = object()
+# Blend callables whose result is one of the build's native rules.
+_NATIVE_BLENDS = [(min, "min"), (max, "max"), (np.minimum, "min"),
+                  (np.maximum, "max")]
+try:
+    _NATIVE_BLENDS.append((_ipctk.TangentialCollisions.default_blend_mu,
+                           "average"))
+except AttributeError:  # pragma: no cover - older ipctk
+    pass
+
+
+def _is_scalar(a: Any) -> bool:
+    if isinstance(a, bool):
+        return False
+    if isinstance(a, (float, int, np.generic)):
+        return True
+    return isinstance(a, np.ndarray) and a.ndim == 0
+
+
+def _native_blend(fn: Any) -> Optional[str]:
+    """The native rule a blend callable is known to be, or None."""
+    if fn is TangentialCollisions.default_blend_mu:
+        return "average"
+    for f, name in _NATIVE_BLENDS:
+        try:
+            if fn is f or fn == f:
+                return name
+        except Exception:  # noqa: BLE001 - an odd __eq__: not a match
+            pass
+    return None
+
+
+def _blend_pairs(fn: Any, a: np.ndarray, b: np.ndarray, what: str
+                 ) -> np.ndarray:
+    """fn over the pairs (a[i], b[i]): one vectorised call when fn accepts
+    arrays and agrees with its per-pair calls on sampled pairs (first,
+    middle, last), else one call per pair."""
+    m = a.size
+    if m == 0:
+        return np.empty(0)
+    out = None
+    try:
+        with np.errstate(all="ignore"):
+            r = fn(a, b)
+        r = np.asarray(r, dtype=np.float64)
+        if r.shape in ((m,), ()):
+            out = np.broadcast_to(r, (m,)).copy()
+    except Exception:  # noqa: BLE001 - not vectorisable: per pair below
+        out = None
+    if out is not None:
+        for i in sorted(set((0, m // 2, m - 1))):
+            ref = float(fn(float(a[i]), float(b[i])))
+            if not (ref == out[i] or (np.isnan(ref) and np.isnan(out[i]))):
+                out = None
+                break
+    if out is None:
+        out = np.fromiter((float(fn(float(x), float(y)))
+                           for x, y in zip(a, b)), np.float64, m)
+    bad = np.flatnonzero(~np.isfinite(out) | (out < 0))
+    if bad.size:
+        raise InvalidArgumentError(
+            "blend_mu returned %r for %s contact %d (mu must be finite and "
+            ">= 0; first bad contact)" % (float(out[bad[0]]), what,
+                                          int(bad[0])))
+    return out
+
+
+def _interpolants(t: str, V: np.ndarray, cp: Optional[np.ndarray],
+                  mu: np.ndarray) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    """The two per-contact mu values ipctk blends (pv: the vertex's own,
+    no blend): vertex / edge / face values interpolated at the unclamped
+    closest point, in ipctk's argument order."""
+    M = mu[V]
+    if t == "vv":
+        return M[:, 0], M[:, 1]
+    if t == "ev":  # (edge, vertex)
+        return (M[:, 2] - M[:, 1]) * cp[:, 0] + M[:, 1], M[:, 0]
+    if t == "ee":
+        return ((M[:, 1] - M[:, 0]) * cp[:, 0] + M[:, 0],
+                (M[:, 3] - M[:, 2]) * cp[:, 1] + M[:, 2])
+    if t == "fv":  # (face, vertex)
+        return (M[:, 1] + cp[:, 0] * (M[:, 2] - M[:, 1]) +
+                cp[:, 1] * (M[:, 3] - M[:, 1]), M[:, 0])
+    return M[:, 0], None
+
+
+def _adhesion_parameters(potential: Any) -> Optional[Tuple[float, float,
+                                                           float, float]]:
+    """(dhat_p, dhat_a, Y, eps_c) of a normal adhesion potential (ipctk's
+    NormalAdhesionPotential or one with its attributes), else None."""
+    names = ("dhat_p", "dhat_a", "Y", "eps_c")
+    if not all(hasattr(potential, n) for n in names):
+        return None
+    return tuple(float(getattr(potential, n)) for n in names)
+
+
+def normal_adhesion_force_magnitude(dhat_p: float, Y: float, eps_c: float,
+                                    dmin: Any = 0.0) -> Any:
+    """ipctk 1.6.1's ``NormalAdhesionPotential.force_magnitude``: the
+    largest normal adhesion force, Y eps_c / (2 (dhat_p + dmin)),
+    independent of the distance (what tangential adhesion is lagged
+    with)."""
+    return Y * eps_c / (2.0 * (dhat_p + np.asarray(dmin, np.float64)))
+
+
+_EE_PARALLEL = BUILD_STATUSES.index("ee_parallel")
+
+
+def _cut(a: Any, keep: np.ndarray) -> Any:
+    """The kept rows of a per-contact array (None and scalars as they
+    are)."""
+    return None if a is None or np.ndim(a) == 0 else \
+        np.ascontiguousarray(np.asarray(a)[keep])
+
+
+class TangentialCollision:
+    """One collision of a fricl ``TangentialCollisions`` (a read-only view
+    of its arrays, made on access): ``kind``, ``weight``,
+    ``normal_force_magnitude``, ``mu_s``, ``mu_k``, ``mu_aniso``,
+    ``closest_point``, ``tangent_basis``, ``dim``, ``num_vertices``,
+    ``ndof``, ``vertices`` (the stencil's vertex ids) and
+    ``vertex_ids(edges, faces)`` (padded with -1 to 4, as ipctk's)."""
+
+    __slots__ = ("kind", "weight", "normal_force_magnitude", "mu_s", "mu_k",
+                 "mu_aniso", "closest_point", "tangent_basis", "vertices",
+                 "dim")
+
+    def __init__(self, g: ContactGroup, j: int) -> None:
+        self.kind = g.type
+        self.dim = g.dim
+        self.weight = 1.0 if g.weight is None else float(g.weight[j])
+        self.normal_force_magnitude = float(g.normal_force[j])
+        self.mu_s, self.mu_k = float(g.mu_s[j]), float(g.mu_k[j])
+        self.mu_aniso = np.ones(g.dim - 1) if g.mu_aniso is None else \
+            g.mu_aniso[j].copy()
+        self.closest_point = np.zeros(0) if g.closest_point is None else \
+            g.closest_point[j].copy()
+        self.tangent_basis = g.tangent_basis[j].copy()
+        self.vertices = tuple(int(v) for v in g.vertices[j])
+
+    @property
+    def num_vertices(self) -> int:
+        return len(self.vertices)
+
+    @property
+    def ndof(self) -> int:
+        return len(self.vertices) * self.dim
+
+    def vertex_ids(self, edges: Any = None, faces: Any = None) -> List[int]:
+        return list(self.vertices) + [-1] * (4 - len(self.vertices))
+
+    def __repr__(self) -> str:
+        return "<fricl.ipctk.TangentialCollision %s %s N=%g>" % (
+            self.kind, self.vertices, self.normal_force_magnitude)
 
 
 class TangentialCollisions:
     """fricl's lagged build with ipctk's interface: ``build(mesh,
-    vertices, collisions, normal_potential, mu_s, mu_k=None,
-    blend_mu="average")`` from an ipctk ``NormalCollisions``. The result
-    is what :class:`FrictionPotential` consumes (in place of ipctk's
-    ``TangentialCollisions``).
+    vertices, collisions, normal_potential, ...)`` from an ipctk (or
+    fricl) ``NormalCollisions``, with each of ipctk 1.6.1's overloads:
 
-    Attributes after ``build``: ``result`` (:class:`fricl.BuildResult`:
-    per-contact ``status``, ``status_counts``), ``groups`` (the contact
-    groups), ``dim``. Contacts that get no friction (near-parallel
-    edge-edge pairs, which ipctk drops, and degenerate ones) are kept with
-    N = 0 and contribute exactly 0.
+    - ``build(..., mu)``: one coefficient (static = kinetic);
+    - ``build(..., mu_s, mu_k)``: two scalars;
+    - ``build(..., mu_s, mu_k)`` with per-vertex arrays;
+    - ``build(..., mu_s, mu_k, blend_mu)`` with per-vertex arrays and a
+      callable ``blend_mu(mu0, mu1) -> float``.
+
+    fricl's extensions: ``blend_mu`` may also be a rule's name
+    ("average", "min", "max", "product", "harmonic"), with scalars too,
+    ``mu_k=None`` means ``mu_s``, and ``kappa=`` / ``physical_barrier=``
+    / ``normal_force_gradient=`` are keyword-only. ``normal_potential``
+    is a barrier potential (clamped-log) or a normal adhesion potential
+    (ipctk's ``NormalAdhesionPotential``: N is its force magnitude
+    Y eps_c / (2 (dhat_p + dmin)), for :class:`TangentialAdhesionPotential`
+    with ``mu`` the tangential adhesion coefficient).
+
+    The result is what :class:`FrictionPotential` and
+    :class:`TangentialAdhesionPotential` consume in place of ipctk's
+    ``TangentialCollisions``. Attributes after ``build``: ``result``
+    (:class:`fricl.BuildResult`: per-contact ``status``,
+    ``status_counts``), ``groups`` (the contact groups), ``dim``.
+    Contacts that get no friction (near-parallel edge-edge pairs, which
+    ipctk drops, and degenerate ones) are kept with N = 0 and contribute
+    exactly 0. Collision order: the groups' (vv, ev, ee, fv, pv).
     """
 
     def __init__(self, *, device: str = "auto",
@@ -752,36 +988,89 @@ class TangentialCollisions:
         self.groups: List[ContactGroup] = []
         self.dim = 0
         self._cache: Dict[Tuple[int, int], Contacts] = {}
+        self._bgroups: List[BuildGroup] = []
+        self._base: List[Tuple[np.ndarray, np.ndarray]] = []
+        self._aniso: List[Tuple[np.ndarray, np.ndarray]] = []
+        self._keep: List[Optional[np.ndarray]] = []
+        self._fgroups: Any = None
 
-    def build(self, mesh: Any, vertices: Any, collisions: Any,
-              normal_potential: Any, mu_s: Any, mu_k: Any = None,
-              blend_mu: Any = "average", *, kappa: Optional[float] = None,
-              physical_barrier: Optional[bool] = None,
-              normal_force_gradient: bool = False) -> None:
-        """Build from an ipctk ``NormalCollisions`` at the lagged
-        ``vertices`` (collision-mesh positions).
+    @staticmethod
+    def default_blend_mu(mu0: Any, mu1: Any) -> Any:
+        """ipctk's default rule for two coefficients: their average."""
+        return (mu0 + mu1) / 2
 
-        ``mu_s``/``mu_k``: scalars or per-vertex arrays (``mu_k`` None:
-        ``mu_s``, ipctk's single-mu overload). ``blend_mu``: "average",
-        "min", "max", "product", "harmonic" (or the builtins min / max).
-        The barrier's stiffness and physical scaling are read off
-        ``normal_potential`` (an ipctk ``BarrierPotential`` with the
-        clamped-log barrier) unless ``kappa`` / ``physical_barrier`` are
-        given; ``dhat`` is ``normal_potential.dhat``.
-        """
+    def _resolve_mu(self, args: tuple, kw: dict) -> Tuple[Any, Any, Any]:
+        """(mu_s, mu_k, blend) from ipctk's overloads (and fricl's)."""
+        names = ("mu_s", "mu_k", "blend_mu")
+        unknown = set(kw) - set(names) - {"mu"}
+        if unknown:
+            raise TypeError("build() got an unexpected keyword argument %r"
+                            % sorted(unknown)[0])
+        if "mu" in kw:
+            if args or set(kw) != {"mu"}:
+                raise TypeError("build(): mu= is ipctk's single-coefficient "
+                                "overload; give mu alone, or mu_s and mu_k")
+            if not _is_scalar(kw["mu"]):
+                raise TypeError("build(): mu must be a float (per-vertex "
+                                "coefficients: mu_s and mu_k arrays)")
+            return float(kw["mu"]), float(kw["mu"]), "average"
+        if len(args) > 3:
+            raise TypeError("build() takes at most 3 coefficient arguments "
+                            "(mu_s, mu_k, blend_mu), got %d" % len(args))
+        vals = dict(zip(names, args))
+        for n in kw:
+            if n in vals:
+                raise TypeError("build() got multiple values for %r" % n)
+            vals[n] = kw[n]
+        if "mu_s" not in vals:
+            raise TypeError("build() missing the friction coefficient "
+                            "(mu, or mu_s and mu_k)")
+        mu_s = vals["mu_s"]
+        mu_k = vals.get("mu_k", None)
+        blend = vals.get("blend_mu", "average")
         if mu_k is None:
             mu_k = mu_s
-        if blend_mu is min or blend_mu is max:
-            blend_mu = blend_mu.__name__
-        if not isinstance(blend_mu, str):
-            raise UnsupportedError("blend_mu: fricl supports 'average', "
-                                   "'min', 'max', 'product', 'harmonic'")
-        dhat = float(normal_potential.dhat)
-        if kappa is None or physical_barrier is None:
-            k, phys = _barrier_parameters(normal_potential, dhat)
-            kappa = k if kappa is None else kappa
-            physical_barrier = phys if physical_barrier is None \
-                else physical_barrier
+        if _is_scalar(mu_s) != _is_scalar(mu_k):
+            raise TypeError("build(): mu_s and mu_k must both be floats or "
+                            "both per-vertex arrays (ipctk's overloads)")
+        if blend is None:
+            blend = "average"
+        if not isinstance(blend, str):
+            if not callable(blend):
+                raise TypeError("blend_mu must be callable (mu0, mu1) -> "
+                                "float or a rule's name, got %s"
+                                % type(blend).__name__)
+            if _is_scalar(mu_s):
+                raise TypeError("build(): blend_mu applies to per-vertex "
+                                "mu_s and mu_k arrays (ipctk's overloads)")
+            blend = _native_blend(blend) or blend
+        return mu_s, mu_k, blend
+
+    def build(self, mesh: Any, vertices: Any, collisions: Any,
+              normal_potential: Any, *args: Any,
+              kappa: Optional[float] = None,
+              physical_barrier: Optional[bool] = None,
+              normal_force_gradient: bool = False, **kw: Any) -> None:
+        """Build from a ``NormalCollisions`` at the lagged ``vertices``
+        (collision-mesh positions); the coefficients as in ipctk's
+        overloads (class docstring). The barrier's stiffness and physical
+        scaling are read off ``normal_potential`` (an ipctk
+        ``BarrierPotential`` with the clamped-log barrier, or fricl's)
+        unless ``kappa`` / ``physical_barrier`` are given; ``dhat`` is
+        ``normal_potential.dhat`` (``dhat_a`` for adhesion).
+        """
+        mu_s, mu_k, blend_mu = self._resolve_mu(args, kw)
+        adhesion = _adhesion_parameters(normal_potential)
+        if adhesion is not None:
+            dhat = adhesion[1]
+            kappa, physical_barrier = 0.0, False
+        else:
+            dhat = float(normal_potential.dhat)
+            if kappa is None or physical_barrier is None:
+                k, phys = _barrier_parameters(normal_potential, dhat)
+                kappa = k if kappa is None else kappa
+                physical_barrier = phys if physical_barrier is None \
+                    else physical_barrier
         E, F, nv, dim = _mesh_arrays(mesh)
         X = cv.real(vertices, cv.F64, "vertices")
         if X.shape != (nv, dim):
@@ -793,19 +1082,215 @@ class TangentialCollisions:
             bgroups = _fricl_build_groups(collisions)
         else:
             bgroups = _ipctk_build_groups(collisions, E, F)
-        ctx = self._ctx if self._ctx is not None and not self._ctx.closed \
-            else _context(self._device)
+        ctx = self._context()
+        custom = not isinstance(blend_mu, str)
+        if custom:  # per-vertex arrays, checked by the native build
+            mu_s = cv.real_shaped(mu_s, cv.F64, "mu_s", (nv,),
+                                  broadcast=True)
+            mu_k = cv.real_shaped(mu_k, cv.F64, "mu_k", (nv,),
+                                  broadcast=True)
         self.result = _fricl_build(
             ctx, X, bgroups, dhat=dhat, kappa=kappa, mu_s=mu_s, mu_k=mu_k,
-            blend=blend_mu, rest_positions=rest,
+            blend="average" if custom else blend_mu, rest_positions=rest,
             physical_barrier=physical_barrier,
             normal_force_gradient=normal_force_gradient)
         self.groups = self.result.groups
         self.dim = dim
+        self._drop_parallel()
+        if custom:
+            self._apply_blend(blend_mu, mu_s, mu_k)
+        if adhesion is not None:
+            self._adhesion_forces(bgroups, adhesion)
+        # the matchstick model's state, made on its first use (a build
+        # should cost what ipctk's does)
+        self._bgroups, self._base, self._aniso = bgroups, None, None
         self._cache = {}
-        self._planes = dict(("pv", (bg.plane_normal, bg.plane_offset))
-                            for bg in bgroups if bg.type == "pv")
-        self._fgroups = None
+
+    def _context(self) -> Context:
+        return self._ctx if self._ctx is not None and not self._ctx.closed \
+            else _context(self._device)
+
+    def _drop_parallel(self) -> None:
+        """ipctk's build makes no tangential collision of a nearly parallel
+        edge-edge pair (the mollified ones: no tangent basis); fricl's
+        build gives them N = 0 and status ``ee_parallel``. They are dropped
+        here, so that ``len``, the lists and the items are ipctk's (the
+        potential is the same either way). ``result`` still counts them;
+        ``_keep`` has the mask of each group that lost some."""
+        self._keep = [None] * len(self.groups)
+        for i, g in enumerate(self.groups):
+            if g.type != "ee" or g.status is None:
+                continue
+            keep = g.status != _EE_PARALLEL
+            if keep.all():
+                continue
+            self._keep[i] = keep
+            h = ContactGroup._trusted(
+                g.stencil, _cut(g.vertices, keep), _cut(g.tangent_basis, keep),
+                _cut(g.normal_force, keep), _cut(g.mu_s, keep),
+                _cut(g.mu_k, keep), _cut(g.closest_point, keep),
+                _cut(g.weight, keep), g.dtype, g.dim)
+            h.status = _cut(g.status, keep)
+            h.normal_force_gradient = _cut(g.normal_force_gradient, keep)
+            self.groups[i] = h
+
+    def _matchstick_state(self) -> List[BuildGroup]:
+        """The built mu (for the reset), the axes (0: isotropic) and the
+        build groups of the kept contacts, made on first use."""
+        if self._base is None:
+            self._base = [(g.mu_s.copy(), g.mu_k.copy())
+                          for g in self.groups]
+        if self._aniso is None:
+            self._aniso = [(np.zeros((g.count, 2)), np.zeros((g.count, 2)))
+                           for g in self.groups]
+        out = []
+        for b, keep in zip(self._bgroups, self._keep):
+            if keep is not None:
+                b = BuildGroup(b.type, _cut(b.vertices, keep),
+                               plane_normal=_cut(b.plane_normal, keep),
+                               plane_offset=_cut(b.plane_offset, keep),
+                               dmin=_cut(b.dmin, keep),
+                               weight=_cut(b.weight, keep),
+                               mu_s=_cut(b.mu_s, keep),
+                               mu_k=_cut(b.mu_k, keep))
+            out.append(b)
+        return out
+
+    # -- items and lists, as ipctk's -------------------------------------
+    def _locate(self, i: int) -> Tuple[int, int]:
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("collision index %d out of range (%d "
+                             "collisions)" % (i, n))
+        for gi, g in enumerate(self.groups):
+            if i < g.count:
+                return gi, i
+            i -= g.count
+        raise IndexError(i)  # unreachable
+
+    def __getitem__(self, i: int) -> "TangentialCollision":
+        gi, j = self._locate(int(i))
+        return TangentialCollision(self.groups[gi], j)
+
+    def _list(self, t: str) -> List["TangentialCollision"]:
+        return [TangentialCollision(g, j) for g in self.groups
+                if g.type == t for j in range(g.count)]
+
+    vv_collisions = property(lambda self: self._list("vv"))
+    ev_collisions = property(lambda self: self._list("ev"))
+    ee_collisions = property(lambda self: self._list("ee"))
+    fv_collisions = property(lambda self: self._list("fv"))
+    pv_collisions = property(lambda self: self._list("pv"))
+
+    def _apply_blend(self, fn: Any, mu_s: np.ndarray,
+                     mu_k: np.ndarray) -> None:
+        for g in self.groups:
+            for arr, mu, name in ((g.mu_s, mu_s, "mu_s"),
+                                  (g.mu_k, mu_k, "mu_k")):
+                a, b = _interpolants(g.type, g.vertices, g.closest_point, mu)
+                arr[:] = a if b is None else _blend_pairs(
+                    fn, a, b, "%s (%s)" % (g.type, name))
+
+    def _adhesion_forces(self, bgroups: List[BuildGroup],
+                         adhesion: Tuple[float, float, float,
+                                         float]) -> None:
+        """N of every contact ipctk keeps: the normal adhesion force
+        magnitude at its dmin (near-parallel edge-edge and degenerate
+        contacts keep N = 0)."""
+        from ._tables import BUILD_STATUSES
+        keep = [BUILD_STATUSES.index(s) for s in ("ok", "inactive",
+                                                  "inside_dmin")]
+        dhat_p, _, Y, eps_c = adhesion
+        for g, bg, cut in zip(self.groups, bgroups, self._keep):
+            dmin = 0.0 if bg.dmin is None else \
+                bg.dmin if cut is None else _cut(bg.dmin, cut)
+            N = np.broadcast_to(normal_adhesion_force_magnitude(
+                dhat_p, Y, eps_c, dmin), (g.count,))
+            g.normal_force[:] = np.where(np.isin(g.status, keep), N, 0.0)
+
+    # ------------------------------------------ anisotropic (matchstick) mu
+    def set_anisotropic_friction_coefficients(self, mu_s_aniso: Any,
+                                              mu_k_aniso: Any) -> None:
+        """ipctk's per-collision ``mu_s_aniso`` / ``mu_k_aniso`` (the
+        matchstick model's ellipse axes), for every collision at once:
+        (len(self), 2) arrays in collision order, or (2,) for all. Read by
+        :meth:`update_lagged_anisotropic_friction_coefficients`."""
+        n = len(self)
+        arrs = []
+        for a, name in ((mu_s_aniso, "mu_s_aniso"), (mu_k_aniso,
+                                                     "mu_k_aniso")):
+            arrs.append(cv.real_shaped(a, cv.F64, name, (n, 2),
+                                       broadcast=True))
+        self._matchstick_state()
+        o = 0
+        self._aniso = []
+        for g in self.groups:
+            self._aniso.append((arrs[0][o:o + g.count].copy(),
+                                arrs[1][o:o + g.count].copy()))
+            o += g.count
+
+    def reset_lagged_anisotropic_friction_coefficients(self) -> None:
+        """The effective (evaluated) mu_s / mu_k back to the built scalar
+        ones (done by ``build``)."""
+        if self._base is None:
+            return  # never updated: the built mu are in place
+        for g, (ms, mk) in zip(self.groups, self._base):
+            g.mu_s[:] = ms
+            g.mu_k[:] = mk
+        self._cache = {}
+
+    def update_lagged_anisotropic_friction_coefficients(
+            self, mesh: Any, rest_positions: Any, lagged_displacements: Any,
+            velocities: Any) -> None:
+        """ipctk's matchstick update: for each 3-D collision with a nonzero
+        ``mu_s_aniso``, the effective mu_s (and mu_k, where ``mu_k_aniso``
+        is nonzero) = |mu_aniso_axes (.) t|, t the unit direction of
+        ``mu_aniso (.) P^T Gamma v`` ((1, 0) below 1e-10), with P and the
+        closest point of the lagged positions ``rest + lagged``; the
+        others get their scalar mu back."""
+        if not self.groups:
+            return
+        E, F, nv, dim = _mesh_arrays(mesh)
+        arrs = []
+        for a, name in ((rest_positions, "rest_positions"),
+                        (lagged_displacements, "lagged_displacements"),
+                        (velocities, "velocities")):
+            x = cv.real(a, cv.F64, name)
+            if x.shape != (nv, dim):
+                raise InvalidArgumentError(
+                    "%s: expected the collision mesh's (%d, %d) array, "
+                    "got %s" % (name, nv, dim, x.shape))
+            arrs.append(x)
+        Xl = arrs[0] + arrs[1]
+        v = arrs[2]
+        bgroups = self._matchstick_state()
+        lag = _fricl_build(self._context(), Xl, bgroups, dhat=1.0,
+                           kappa=0.0, mu_s=0.0, mu_k=0.0,
+                           rest_positions=arrs[0])
+        for g, lg, (ms0, mk0), (sa, ka) in zip(self.groups, lag.groups,
+                                               self._base, self._aniso):
+            ms, mk = ms0.copy(), mk0.copy()
+            use_s = np.einsum("ij,ij->i", sa, sa) > 0
+            if dim == 3 and use_s.any():
+                gam = _gamma(g.type, lg.closest_point, g.count)
+                urel = np.einsum("ck,ckd->cd", gam, v[g.vertices])
+                tau = np.einsum("cdm,cd->cm", lg.tangent_basis, urel)
+                a = g.mu_aniso if g.mu_aniso is not None else 1.0
+                ta = np.broadcast_to(a, tau.shape) * tau
+                nrm = np.sqrt(np.einsum("cm,cm->c", ta, ta))
+                small = nrm < 1e-10
+                t = np.where(small[:, None], np.array([1.0, 0.0]),
+                             ta / np.where(small, 1.0, nrm)[:, None])
+                use_k = np.einsum("ij,ij->i", ka, ka) > 0
+                es = np.sqrt(np.einsum("cm,cm->c", sa * t, sa * t))
+                ek = np.sqrt(np.einsum("cm,cm->c", ka * t, ka * t))
+                ms = np.where(use_s, es, ms)
+                mk = np.where(use_s & use_k, ek, mk)
+            g.mu_s[:] = ms
+            g.mu_k[:] = mk
+        self._cache = {}
 
     def _force_groups(self) -> tuple:
         """The groups for the force: as built, except that the contacts
@@ -813,7 +1298,9 @@ class TangentialCollisions:
         have no geometry (degenerate, non-finite) get weight 0. Contacts
         inactive at the lagged positions stay: the force recomputes N at
         rest + lagged displacement, as ipctk's does."""
-        if self._fgroups is None:
+        # made again after anything that renews _cache (build, the
+        # matchstick update and reset)
+        if self._fgroups is None or self._fgroups[0] is not self._cache:
             from ._tables import BUILD_STATUSES
             drop = [BUILD_STATUSES.index(s) for s in BUILD_STATUSES
                     if s == "ee_parallel" or s == "nonfinite" or
@@ -828,8 +1315,10 @@ class TangentialCollisions:
                     w[mask] = 0.0
                     g = _Weighted(g, w)
                 groups.append(g)
-            self._fgroups = _force_groups(groups, self._planes)
-        return self._fgroups
+            planes = dict(("pv", (bg.plane_normal, bg.plane_offset))
+                          for bg in self._bgroups if bg.type == "pv")
+            self._fgroups = (self._cache, _force_groups(groups, planes))
+        return self._fgroups[1]
 
     def _contacts(self, ctx: Context, n: int) -> Optional[Contacts]:
         if not self.groups:
@@ -848,6 +1337,8 @@ class TangentialCollisions:
 
     def clear(self) -> None:
         self.result, self.groups, self._cache = None, [], {}
+        self._bgroups, self._base, self._aniso = [], [], []
+        self._keep = []
 
     def __repr__(self) -> str:
         return "<fricl.ipctk.TangentialCollisions %d contacts %s>" % (
@@ -865,14 +1356,28 @@ class _Weighted:
         return getattr(self._g, name)
 
 
+def _gamma(t: str, cp: Optional[np.ndarray], m: int) -> np.ndarray:
+    """Gamma (m, k) of the stencil from its closest points (spec 4.2)."""
+    one = np.ones(m)
+    if t == "vv":
+        return np.stack([one, -one], 1)
+    if t == "pv":
+        return one.reshape(-1, 1)
+    if t == "ev":
+        b = cp[:, 0]
+        return np.stack([one, b - 1, -b], 1)
+    b0, b1 = cp[:, 0], cp[:, 1]
+    if t == "ee":
+        return np.stack([1 - b0, b0, b1 - 1, -b1], 1)
+    return np.stack([one, b0 + b1 - 1, -b0, -b1], 1)
+
+
 def build_tangential_collisions(mesh: Any, vertices: Any, collisions: Any,
-                                normal_potential: Any, mu_s: Any,
-                                mu_k: Any = None, blend_mu: Any = "average",
+                                normal_potential: Any, *args: Any,
                                 **kw: Any) -> TangentialCollisions:
     """``TangentialCollisions().build(...)`` in one call (same arguments;
     ``device=`` / ``context=`` choose where the build runs)."""
     tc = TangentialCollisions(device=kw.pop("device", "auto"),
                               context=kw.pop("context", None))
-    tc.build(mesh, vertices, collisions, normal_potential, mu_s, mu_k,
-             blend_mu, **kw)
+    tc.build(mesh, vertices, collisions, normal_potential, *args, **kw)
     return tc

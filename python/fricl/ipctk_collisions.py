@@ -206,6 +206,7 @@ class NormalCollisions:
         self._prev_entry = getattr(self, "_barrier_entry", None) or \
             getattr(self, "_prev_entry", None)
         self._barrier_entry = None
+        self._build_groups: Optional[List[Any]] = None  # lagged build's
 
     # -- options -------------------------------------------------------
     @property

@@ -23,13 +23,15 @@ import numpy as np
 
 from . import _convert as cv
 from . import _native
-from ._tables import MU_PROFILES, PSD, STENCIL_SIZES, STENCILS, lookup
+from ._tables import (MOLLIFIERS, MU_PROFILES, PSD, STENCIL_SIZES, STENCILS,
+                      lookup)
 from .errors import InvalidArgumentError
 
 FLAG_IPCTK_ABS = 0x1
 FLAG_CHECK_BASIS = 0x2
 _PROFILE = dict((p, i) for i, p in enumerate(MU_PROFILES))
 _PSD = dict((p, i) for i, p in enumerate(PSD))
+_MOLLIFIER = dict((m, i) for i, m in enumerate(MOLLIFIERS))
 _HESSIAN_FORMATS = ("bsr", "csr", "csc", "values")
 
 
@@ -126,6 +128,22 @@ class ContactGroup:
                                          (m, dim - 1), broadcast=True)
         self.status = None
         self.normal_force_gradient = None
+
+    @classmethod
+    def _trusted(cls, stencil: int, vertices: np.ndarray, P: np.ndarray,
+                 N: np.ndarray, mu_s: np.ndarray, mu_k: np.ndarray,
+                 cp: Optional[np.ndarray], weight: Optional[np.ndarray],
+                 dt: Any, dim: int) -> "ContactGroup":
+        """A group of arrays fricl itself made, of the right dtype, shape
+        and layout (the lagged build's outputs): no checks, no copies (a
+        small build's conversions cost more than its arithmetic)."""
+        g = cls.__new__(cls)
+        g.stencil, g.type = stencil, STENCILS[stencil]
+        g.vertices, g.count, g.dtype, g.dim = vertices, len(vertices), dt, dim
+        g.tangent_basis, g.normal_force, g.closest_point = P, N, cp
+        g.mu_s, g.mu_k, g.weight, g.mu_aniso = mu_s, mu_k, weight, None
+        g.status = g.normal_force_gradient = None
+        return g
 
     def _native_tuple(self) -> tuple:
         return (self.stencil, self.vertices, self.closest_point,
@@ -319,6 +337,7 @@ class Contacts:
 
     def evaluate(self, velocities: Any, eps_v: float, *,
                  mu_profile: str = "cubic", psd: str = "none",
+                 mollifier: str = "friction",
                  ipctk_abs: bool = False, check_basis: bool = False,
                  potential: bool = True, gradient: bool = False,
                  hessian: Union[None, bool, str] = None,
@@ -336,6 +355,9 @@ class Contacts:
         mu_profile : {"cubic", "ipctk"}
         psd : {"none", "clamp", "abs"}
             PSD projection of each contact's Hessian (closed form).
+        mollifier : {"friction", "adhesion"}
+            The mollifier family: ipctk's friction (f0, f1, f2) or its
+            tangential adhesion (a0, a1, a2, with ``eps_v`` = eps_a).
         ipctk_abs : bool
             Reproduce ipctk's ABS projection for w N <= 0 (its kinetic and
             y = 0 branches return 0); default: |.| applied uniformly.
@@ -384,9 +406,12 @@ class Contacts:
         ps = _PSD.get(psd)
         if ps is None:
             ps = lookup(PSD, psd, "psd")
+        moll = _MOLLIFIER.get(mollifier)
+        if moll is None:
+            moll = lookup(MOLLIFIERS, mollifier, "mollifier")
         _native.tangential_eval(self.ctx, self._native, plan, prof, ps, flags,
                                 self.n_vertices, v, eps_v, p, pot, grad, hv,
-                                prod, per_group)
+                                prod, per_group, None, moll)
         if pot is not None:
             r.potential = pot[0]
         r.gradient = grad
@@ -450,7 +475,7 @@ class Contacts:
     def _timed(self, velocities: np.ndarray, eps_v: float, repeat: int,
                potential: bool = True, gradient: bool = False,
                hessian: bool = False, psd: str = "none",
-               mu_profile: str = "cubic"):
+               mu_profile: str = "cubic", mollifier: str = "friction"):
         """Benchmark hook: the C call alone, ``repeat`` times, with the
         same arrays as :meth:`evaluate` (durations in s)."""
         dt = self.dtype
@@ -462,7 +487,7 @@ class Contacts:
         return _native.tangential_eval(
             self.ctx, self._native, plan, _PROFILE[mu_profile], _PSD[psd], 0,
             self.n_vertices, velocities, eps_v, None, pot, grad, hv, None,
-            None, repeat)
+            None, repeat, _MOLLIFIER[mollifier])
 
     def __repr__(self) -> str:
         return "<fricl.Contacts %d contacts in %d groups, %d vertices, " \

@@ -101,6 +101,9 @@ static const char *stencil_name(int i) {
   return fricl_stencil_name((fricl_stencil)i);
 }
 static const char *psd_name(int i) { return fricl_psd_name((fricl_psd)i); }
+static const char *mollifier_name(int i) {
+  return fricl_mollifier_name((fricl_mollifier)i);
+}
 static const char *blend_name(int i) {
   return fricl_mu_blend_name((fricl_mu_blend)i);
 }
@@ -144,6 +147,7 @@ static PyObject *tables(PyObject *self, PyObject *unused) {
       {"mu_profiles", profile_name, FRICL_TABLE_COUNT(FRICL_MU_PROFILE_MAP)},
       {"stencils", stencil_name, FRICL_STENCIL_COUNT},
       {"psd", psd_name, FRICL_TABLE_COUNT(FRICL_PSD_MAP)},
+      {"mollifiers", mollifier_name, FRICL_MOLLIFIER_COUNT},
       {"blends", blend_name, FRICL_BLEND_COUNT},
       {"build_statuses", build_status_name, FRICL_BUILD_STATUS_COUNT},
       {"build_status_texts", build_status_text, FRICL_BUILD_STATUS_COUNT},

@@ -463,7 +463,8 @@ static fricl_status call_tangential(fricl_context *ctx, const void *arg) {
 /* tangential_eval(ctx, groups, plan|None, profile, psd, flags, n_vertices,
  *   velocities, eps_v, direction|None, potential|None, gradient|None,
  *   hessian_values|None, hessian_product|None, per_group|None
- *   [, repeat]) -> None (or the list of call times)
+ *   [, repeat|None[, mollifier]]) -> None (or the list of call times)
+ * mollifier: a fricl_mollifier value (default 0, friction).
  * per_group: one tuple per group of (potential, local_hessian,
  * factored_gamma, factored_grad, factored_hessian), each None or an
  * array. */
@@ -473,7 +474,7 @@ PyObject *native_tangential_eval(PyObject *self, PyObject *args) {
   native_groups *g;
   native_plan *plan = NULL;
   native_context *c;
-  int profile, psd, repeat = 0;
+  int profile, psd, repeat = 0, mollifier = 0;
   unsigned int flags;
   Py_ssize_t n_vertices;
   double eps_v, *times = NULL;
@@ -484,10 +485,10 @@ PyObject *native_tangential_eval(PyObject *self, PyObject *args) {
   void *p;
   (void)self;
   views.n = 0;
-  if (!PyArg_ParseTuple(args, "OO!OiiInOdOOOOOO|O", &ctx_obj,
+  if (!PyArg_ParseTuple(args, "OO!OiiInOdOOOOOO|Oi", &ctx_obj,
                         &native_groups_type, &g, &plan_obj, &profile, &psd,
                         &flags, &n_vertices, &vel, &eps_v, &dir, &pot, &grad,
-                        &hess, &prod, &per_group, &repeat_obj))
+                        &hess, &prod, &per_group, &repeat_obj, &mollifier))
     return NULL;
   if ((c = native_context_check(ctx_obj)) == NULL)
     return NULL;
@@ -509,6 +510,7 @@ PyObject *native_tangential_eval(PyObject *self, PyObject *args) {
   ta.plan = plan;
   ta.b.precision = g->precision;
   ta.b.mu_profile = (fricl_mu_profile)profile;
+  ta.b.mollifier = (fricl_mollifier)mollifier;
   ta.b.psd = (fricl_psd)psd;
   ta.b.flags = flags;
   ta.b.dim = g->dim;

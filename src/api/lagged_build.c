@@ -326,17 +326,22 @@ fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
       rep.total += G->count;
       if (!status[g])
         continue;
+      /* Pieces are numbered below the pool's thread count: only those
+       * rows are used (all 256 cost more than a small build's work). */
+      unsigned np = fricl__pool_threads(ctx->pool);
+      np = np < COUNT_PIECES ? np : COUNT_PIECES;
       count_job cj;
-      memset(&cj, 0, sizeof cj);
       cj.status = status[g];
-      for (unsigned w = 0; w < COUNT_PIECES; ++w)
+      memset(cj.count, 0, np * sizeof cj.count[0]);
+      memset(cj.first, 0, np * sizeof cj.first[0]);
+      for (unsigned w = 0; w < np; ++w)
         cj.bad[w] = SIZE_MAX;
       fricl__pool_for(ctx->pool, G->count, fricl__grain(ctx, 65536), 1,
                       count_statuses, &cj);
       size_t cnt[FRICL_BUILD_STATUS_COUNT] = {0};
       /* Pieces in contact order: the first piece that saw a code saw its
        * first contact. */
-      for (unsigned w = 0; w < COUNT_PIECES; ++w)
+      for (unsigned w = 0; w < np; ++w)
         for (int k = 0; k < FRICL_BUILD_STATUS_COUNT; ++k) {
           if (cj.count[w][k] && !cnt[k] && rep.first_group[k] == SIZE_MAX) {
             rep.first_group[k] = g;
@@ -344,7 +349,7 @@ fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
           }
           cnt[k] += cj.count[w][k];
         }
-      for (unsigned w = 0; w < COUNT_PIECES; ++w)
+      for (unsigned w = 0; w < np; ++w)
         if (cj.bad[w] != SIZE_MAX) /* cannot happen */
           st = fricl__fail(ctx, FRICL_STATUS_INTERNAL,
                            "groups[%zu] contact %zu: status %u out of range", g,

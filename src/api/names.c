@@ -37,6 +37,7 @@ static int name_index(const char *const *names, int n, const char *name) {
 
 static const char *const stencil_names[] = {FRICL_STENCIL_MAP(NAME6_)};
 static const char *const psd_names[] = {FRICL_PSD_MAP(NAME3_)};
+static const char *const mollifier_names[] = {FRICL_MOLLIFIER_MAP(NAME3_)};
 static const char *const blend_names[] = {FRICL_MU_BLEND_MAP(NAME3_)};
 static const char *const build_status_names[] = {
     FRICL_BUILD_STATUS_MAP(NAME4_)};
@@ -53,6 +54,8 @@ _Static_assert(N_OF(law_names) == FRICL_LAW_COUNT, "laws");
 
 FRICL_NAME_FNS(fricl_stencil, fricl_stencil, stencil_names, N_OF(stencil_names))
 FRICL_NAME_FNS(fricl_psd, fricl_psd, psd_names, N_OF(psd_names))
+FRICL_NAME_FNS(fricl_mollifier, fricl_mollifier, mollifier_names,
+               N_OF(mollifier_names))
 FRICL_NAME_FNS(fricl_mu_blend, fricl_mu_blend, blend_names, N_OF(blend_names))
 FRICL_NAME_FNS(fricl_integrator, fricl_integrator, integrator_names,
                N_OF(integrator_names))

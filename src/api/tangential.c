@@ -73,11 +73,14 @@ fricl_status fricl__check_group_vertices(fricl_context *ctx, int dim,
   j.v = vertices;
   j.n = count * k;
   j.nv = (uint32_t)n_vertices;
-  for (int i = 0; i < 256; ++i)
+  /* Worker indices are below the pool's thread count. */
+  unsigned nw = fricl__pool_threads(ctx->pool);
+  nw = nw < 256 ? nw : 256;
+  for (unsigned i = 0; i < nw; ++i)
     j.first_block[i] = SIZE_MAX;
   fricl__pool_for(ctx->pool, (j.n + 4095) / 4096, fricl__grain(ctx, 16), 1,
                   scan_indices, &j);
-  for (int w = 0; w < 256; ++w) {
+  for (unsigned w = 0; w < nw; ++w) {
     if (j.first_block[w] == SIZE_MAX)
       continue;
     for (size_t e = j.first_block[w] * 4096; e < j.n; ++e) {
@@ -218,11 +221,28 @@ fricl_status fricl__tangential_check_common(fricl_context *ctx,
                            FRICL__RULE_GT0);
 }
 
+/* The kernels' family codes (fricl_tangential_adhesion_math.h) are the
+ * enum's values. */
+_Static_assert(FRICL_MOLLIFIER_FRICTION == 0 && FRICL_MOLLIFIER_ADHESION == 1,
+               "fricl_mollifier codes");
+
+fricl_status fricl__tangential_check_mollifier(fricl_context *ctx,
+                                               fricl_mollifier mollifier) {
+  if ((unsigned)mollifier >= (unsigned)FRICL_MOLLIFIER_COUNT)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.mollifier %d is not friction (0) or adhesion "
+                       "(1)",
+                       (int)mollifier);
+  return FRICL_STATUS_OK;
+}
+
 static fricl_status validate(fricl_context *ctx,
                              const fricl_tangential_batch *b, int *need_hess,
                              size_t *total_out) {
   fricl_status st = fricl__tangential_check_common(
       ctx, b->precision, b->mu_profile, b->psd, b->flags, b->eps_v);
+  if (st == FRICL_STATUS_OK)
+    st = fricl__tangential_check_mollifier(ctx, b->mollifier);
   if (st == FRICL_STATUS_OK)
     st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
   if (st == FRICL_STATUS_OK)

@@ -12,6 +12,9 @@ fricl_status fricl__tangential_check_common(fricl_context *ctx,
                                             fricl_mu_profile profile,
                                             fricl_psd psd, uint32_t flags,
                                             double eps_v);
+/* batch.mollifier is a fricl_mollifier (both tiers). */
+fricl_status fricl__tangential_check_mollifier(fricl_context *ctx,
+                                               fricl_mollifier mollifier);
 /* dim, groups pointer, n_vertices within int32. */
 fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
                                            size_t n_vertices, size_t n_groups,

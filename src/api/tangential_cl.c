@@ -17,6 +17,8 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
   fricl_status st = fricl__tangential_check_common(
       ctx, b->precision, b->mu_profile, b->psd, b->flags, b->eps_v);
   if (st == FRICL_STATUS_OK)
+    st = fricl__tangential_check_mollifier(ctx, b->mollifier);
+  if (st == FRICL_STATUS_OK)
     st = fricl__ocl_check_fp64(ctx, o, b->precision, 0);
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,

@@ -11,12 +11,12 @@ static const char *const distances_names[] = {"nearest", "as-classified", NULL};
 #define F(field) offsetof(barrier_args, field)
 
 static const cli_option options[] = {
-    {"--out", NULL, CLI_STRING, F(out_path), NULL, NULL, 0, 0},
-    {"--psd", NULL, CLI_PSD, F(psd), NULL, NULL, 0, 0},
+    CLI_OPT("--out", CLI_STRING, F(out_path)),
+    CLI_OPT("--psd", CLI_PSD, F(psd)),
     {"--hessian", NULL, CLI_CHOICE, F(hessian), hessian_names,
      "not none, local or global", 0, 0},
-    {"--precision", NULL, CLI_PRECISION, F(precision), NULL, NULL, 0, 0},
-    {"--device", NULL, CLI_STRING, F(device), NULL, NULL, 0, 0},
+    CLI_OPT("--precision", CLI_PRECISION, F(precision)),
+    CLI_OPT("--device", CLI_STRING, F(device)),
     {"--repeat", NULL, CLI_INT, F(repeat), NULL, "not an integer in 1..100000",
      1, 100000},
     {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
@@ -24,7 +24,7 @@ static const cli_option options[] = {
      0},
     {"--distances", NULL, CLI_CHOICE, F(distances), distances_names,
      "not nearest or as-classified", 0, 0},
-    {"--compress", NULL, CLI_FLAG, F(compress), NULL, NULL, 0, 0},
+    CLI_OPT("--compress", CLI_FLAG, F(compress)),
 };
 static const barrier_args defaults = {.psd = FRICL_PSD_NONE,
                                       .hessian = BARRIER_HESSIAN_NONE,

@@ -10,7 +10,6 @@
 
 #define F(field) offsetof(barrier_input, field)
 #define G(field) offsetof(barrier_type, field)
-#define PV NPZ_TYPE(FRICL_STENCIL_PV)
 
 /* pv_plane_normal: no zero row (the plane would have no normal). */
 static int nonzero_rows(const npz_reader *r, const char *name, const void *a,
@@ -74,76 +73,34 @@ static const npz_row globals[] = {
      .kind = NPZ_POSITIONS,
      .flags = NPZ_REQUIRED,
      .offset = F(positions)},
-    {.name = "rest_positions",
-     .kind = NPZ_REAL,
-     .shape = "n, dim",
-     .offset = F(rest),
-     .what = "rest positions, like positions"},
-    {.name = "dhat",
-     .kind = NPZ_SCALAR,
-     .flags = NPZ_REQUIRED,
-     .offset = F(dhat),
-     .values = NPZ_GT0},
-    {.name = "kappa",
-     .kind = NPZ_SCALAR,
-     .flags = NPZ_REQUIRED,
-     .offset = F(kappa),
-     .values = NPZ_GT0},
-    {.name = "dmin", .kind = NPZ_SCALAR, .offset = F(dmin), .values = NPZ_GE0},
-    {.name = "mu_s", .kind = NPZ_IGNORED},
-    {.name = "mu_k", .kind = NPZ_IGNORED},
+    NPZ_ROW_REAL("rest_positions", "n, dim", 0, 0, F(rest), NPZ_ANY,
+                 "rest positions, like positions"),
+    NPZ_ROW_SCALAR("dhat", NPZ_REQUIRED, F(dhat), NPZ_GT0, NULL),
+    NPZ_ROW_SCALAR("kappa", NPZ_REQUIRED, F(kappa), NPZ_GT0, NULL),
+    NPZ_ROW_SCALAR("dmin", 0, F(dmin), NPZ_GE0, NULL),
+    NPZ_ROW_IGNORED("mu_s", 0),
+    NPZ_ROW_IGNORED("mu_k", 0),
 };
 
 static const npz_row fields[] = {
-    {.name = "plane_normal",
-     .kind = NPZ_REAL,
-     .shape = "m, dim",
-     .flags = NPZ_REQUIRED,
-     .types = PV,
-     .offset = G(plane_normal),
-     .values = NPZ_FINITE,
-     .what = "the plane normal n of each pv contact",
-     .check = nonzero_rows},
-    {.name = "plane_offset",
-     .kind = NPZ_REAL,
-     .shape = "m",
-     .flags = NPZ_REQUIRED,
-     .types = PV,
-     .offset = G(plane_offset),
-     .values = NPZ_FINITE,
-     .what = "the plane offset c: the plane is n.x + c = 0"},
-    {.name = "weight",
-     .kind = NPZ_REAL,
-     .shape = "m",
-     .types = NPZ_ALL_TYPES,
-     .offset = G(weight),
-     .values = NPZ_FINITE,
-     .what = "per-contact weight"},
+    NPZ_ROWS_PV_PLANE(G(plane_normal), G(plane_offset), NPZ_FINITE,
+                      nonzero_rows),
+    NPZ_ROW_PER_CONTACT("weight", 0, G(weight), NPZ_FINITE,
+                        "per-contact weight"),
     {.name = "dtype",
      .kind = NPZ_CUSTOM,
      .types = NPZ_ALL_TYPES,
      .read = read_dtype},
-    {.name = "dmin",
-     .kind = NPZ_REAL,
-     .shape = "m",
-     .types = NPZ_ALL_TYPES,
-     .offset = G(dmin),
-     .values = NPZ_GE0,
-     .what = "per-contact dmin"},
-    {.name = "mu_s", .kind = NPZ_IGNORED, .types = NPZ_ALL_TYPES},
-    {.name = "mu_k", .kind = NPZ_IGNORED, .types = NPZ_ALL_TYPES},
+    NPZ_ROW_PER_CONTACT("dmin", 0, G(dmin), NPZ_GE0, "per-contact dmin"),
+    NPZ_ROW_IGNORED("mu_s", NPZ_ALL_TYPES),
+    NPZ_ROW_IGNORED("mu_k", NPZ_ALL_TYPES),
 };
 
-static const npz_schema schema = {
-    globals,
-    sizeof globals / sizeof globals[0],
-    fields,
-    sizeof fields / sizeof fields[0],
-    NPZ_TYPES(barrier_input, g, barrier_type),
-    NULL,
+static const npz_schema schema = NPZ_SCHEMA(
+    globals, fields, barrier_input, g, barrier_type, NULL,
     "the barrier schema has positions, rest_positions, dhat, kappa, dmin "
     "and per stencil type T in vv ev ee fv pv: T, T_weight, T_dmin, T_dtype, "
-    "pv_plane_normal, pv_plane_offset; see 'fricl barrier --help'"};
+    "pv_plane_normal, pv_plane_offset; see 'fricl barrier --help'");
 
 int barrier_input_read(barrier_input *b, const npz_archive *in) {
   npz_reader r = {"fricl barrier", b->path, NULL, b->precision, in, NULL, 0, 0};

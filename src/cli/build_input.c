@@ -12,7 +12,6 @@
 
 #define F(field) offsetof(build_input, field)
 #define G(field) offsetof(build_type, field)
-#define PV NPZ_TYPE(FRICL_STENCIL_PV)
 
 /* mu_s / mu_k: a scalar, or (n,) per vertex. */
 static int read_mu(npz_reader *r, const npz_row *row, const npz_member *mb,
@@ -48,68 +47,23 @@ static const npz_row globals[] = {
      .kind = NPZ_POSITIONS,
      .flags = NPZ_REQUIRED,
      .offset = F(lagged)},
-    {.name = "rest_positions",
-     .kind = NPZ_REAL,
-     .shape = "n, dim",
-     .offset = F(rest),
-     .what = "rest positions, like lagged_positions"},
-    {.name = "dhat",
-     .kind = NPZ_SCALAR,
-     .flags = NPZ_REQUIRED,
-     .offset = F(dhat),
-     .what = "the barrier activation distance, not squared"},
-    {.name = "kappa",
-     .kind = NPZ_SCALAR,
-     .flags = NPZ_REQUIRED,
-     .offset = F(kappa),
-     .what = "the barrier stiffness"},
-    {.name = "dmin",
-     .kind = NPZ_SCALAR,
-     .offset = F(dmin),
-     .what = "minimum distance"},
+    NPZ_ROW_REAL("rest_positions", "n, dim", 0, 0, F(rest), NPZ_ANY,
+                 "rest positions, like lagged_positions"),
+    NPZ_ROW_SCALAR("dhat", NPZ_REQUIRED, F(dhat), NPZ_ANY,
+                   "the barrier activation distance, not squared"),
+    NPZ_ROW_SCALAR("kappa", NPZ_REQUIRED, F(kappa), NPZ_ANY,
+                   "the barrier stiffness"),
+    NPZ_ROW_SCALAR("dmin", 0, F(dmin), NPZ_ANY, "minimum distance"),
     {.name = "mu_s", .kind = NPZ_CUSTOM, .offset = F(mu_s), .read = read_mu},
     {.name = "mu_k", .kind = NPZ_CUSTOM, .offset = F(mu_k), .read = read_mu},
 };
 
 static const npz_row fields[] = {
-    {.name = "plane_normal",
-     .kind = NPZ_REAL,
-     .shape = "m, dim",
-     .flags = NPZ_REQUIRED,
-     .types = PV,
-     .offset = G(plane_normal),
-     .what = "the plane normal n of each pv contact"},
-    {.name = "plane_offset",
-     .kind = NPZ_REAL,
-     .shape = "m",
-     .flags = NPZ_REQUIRED,
-     .types = PV,
-     .offset = G(plane_offset),
-     .what = "the plane offset c: the plane is n.x + c = 0"},
-    {.name = "dmin",
-     .kind = NPZ_REAL,
-     .shape = "m",
-     .types = NPZ_ALL_TYPES,
-     .offset = G(dmin),
-     .what = "per-contact dmin"},
-    {.name = "weight",
-     .kind = NPZ_REAL,
-     .shape = "m",
-     .types = NPZ_ALL_TYPES,
-     .offset = G(weight),
-     .what = "per-contact weight"},
-    {.name = "mu_s",
-     .kind = NPZ_REAL,
-     .shape = "m",
-     .types = NPZ_ALL_TYPES,
-     .offset = G(mu_s),
-     .what = "per-contact mu_s"},
-    {.name = "mu_k",
-     .kind = NPZ_REAL,
-     .shape = "m",
-     .types = NPZ_ALL_TYPES,
-     .offset = G(mu_k),
-     .what = "per-contact mu_k"},
+    NPZ_ROWS_PV_PLANE(G(plane_normal), G(plane_offset), NPZ_ANY, NULL),
+    NPZ_ROW_PER_CONTACT("dmin", 0, G(dmin), NPZ_ANY, "per-contact dmin"),
+    NPZ_ROW_PER_CONTACT("weight", 0, G(weight), NPZ_ANY, "per-contact weight"),
+    NPZ_ROW_PER_CONTACT("mu_s", 0, G(mu_s), NPZ_ANY, "per-contact mu_s"),
+    NPZ_ROW_PER_CONTACT("mu_k", 0, G(mu_k), NPZ_ANY, "per-contact mu_k"),
 };
 
 /* After a type's inputs: its outputs, and its mu, per vertex or per
@@ -142,17 +96,12 @@ static int type_done(npz_reader *r, void *input, void *type) {
   return 0;
 }
 
-static const npz_schema schema = {
-    globals,
-    sizeof globals / sizeof globals[0],
-    fields,
-    sizeof fields / sizeof fields[0],
-    NPZ_TYPES(build_input, g, build_type),
-    type_done,
+static const npz_schema schema = NPZ_SCHEMA(
+    globals, fields, build_input, g, build_type, type_done,
     "the build schema has lagged_positions, rest_positions, dhat, kappa, "
     "dmin, mu_s, mu_k and per stencil type T in vv ev ee fv pv: T, T_dmin, "
     "T_weight, T_mu_s, T_mu_k, pv_plane_normal, pv_plane_offset; see 'fricl "
-    "build --help'"};
+    "build --help'");
 
 int build_input_read(build_input *b, const npz_archive *in,
                      const char *const *extra) {

@@ -59,6 +59,10 @@ typedef struct cli_option {
  * struct Args with the field they set. */
 #define CLI_ROW_(name, alias, kind, Args, field)                               \
   { name, alias, kind, offsetof(Args, field), NULL, NULL, 0, 0 }
+/* A row of one command's own: an option without alias, choices or range
+ * setting the field at offset `off` (0 for a CLI_CUSTOM row). */
+#define CLI_OPT(name, kind, off)                                               \
+  { name, NULL, kind, off, NULL, NULL, 0, 0 }
 #define CLI_OPT_OUT(Args) CLI_ROW_("--out", NULL, CLI_STRING, Args, out_path)
 #define CLI_OPT_DEVICE(Args)                                                   \
   CLI_ROW_("--device", NULL, CLI_STRING, Args, device)

@@ -18,7 +18,6 @@
 #include "npz_input.h"
 #include "npz_output.h"
 #include "npz_schema.h"
-#include "same_file.h"
 
 #define CMD "fricl barrier"
 
@@ -102,11 +101,7 @@ static int run_barrier(const void *args) {
   npy_error nerr;
   int rc;
 
-  if (cli_refuse_same_file("fricl barrier", a->in_path, a->out_path)) {
-    rc = EXIT_USAGE;
-    goto done;
-  }
-  if ((rc = npz_load(CMD, a->in_path, NULL, &in)) != 0 ||
+  if ((rc = npz_load_input(CMD, a->in_path, a->out_path, &in)) != 0 ||
       (rc = barrier_input_read(&r.in, &in)) != 0)
     goto done;
   rc = EXIT_RUNTIME;

@@ -14,7 +14,6 @@
 #include "fricl/fricl.h"
 #include "npz.h"
 #include "npz_schema.h"
-#include "same_file.h"
 
 static npy_status write_outputs(FILE *f, const build_args *a,
                                 const build_input *b, npy_error *err) {
@@ -41,11 +40,7 @@ static int run_build(const void *args) {
   int rc;
 
   /* 1. The input, checked completely before anything is created. */
-  if (cli_refuse_same_file("fricl build", a->in_path, a->out_path)) {
-    rc = EXIT_USAGE;
-    goto done;
-  }
-  if ((rc = npz_load("fricl build", a->in_path, NULL, &in)) != 0 ||
+  if ((rc = npz_load_input("fricl build", a->in_path, a->out_path, &in)) != 0 ||
       (rc = build_input_read(&b, &in, NULL)) != 0)
     goto done;
 

@@ -10,11 +10,11 @@
 /* The rows whose presence check_complete reads. */
 enum { OPT_TERM, OPT_EPS_V, OPT_MU_S, OPT_MU_K };
 static const cli_option options[] = {
-    {"--term", NULL, CLI_CUSTOM, 0, NULL, NULL, 0, 0},
-    {"--eps-v", NULL, CLI_DOUBLE, F(eps_v), NULL, NULL, 0, 0},
-    {"--mu-s", NULL, CLI_DOUBLE, F(mu_s), NULL, NULL, 0, 0},
-    {"--mu-k", NULL, CLI_DOUBLE, F(mu_k), NULL, NULL, 0, 0},
-    {"--in", NULL, CLI_STRING, F(in_path), NULL, NULL, 0, 0},
+    CLI_OPT("--term", CLI_CUSTOM, 0),
+    CLI_OPT("--eps-v", CLI_DOUBLE, F(eps_v)),
+    CLI_OPT("--mu-s", CLI_DOUBLE, F(mu_s)),
+    CLI_OPT("--mu-k", CLI_DOUBLE, F(mu_k)),
+    CLI_OPT("--in", CLI_STRING, F(in_path)),
     CLI_OPT_OUT(eval_args),
     CLI_OPT_PROFILE(eval_args),
     CLI_OPT_PRECISION(eval_args),

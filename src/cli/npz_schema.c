@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "npz_input.h"
+#include "same_file.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -42,6 +43,13 @@ int npz_load(const char *cmd, const char *path, FILE *err, npz_archive *in) {
     return 0;
   fprintf(err ? err : stderr, "%s: %s: %s\n", cmd, path, e.msg);
   return st == NPY_E_NOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+}
+
+int npz_load_input(const char *cmd, const char *in, const char *out,
+                   npz_archive *archive) {
+  if (cli_refuse_same_file(cmd, in, out))
+    return EXIT_USAGE;
+  return npz_load(cmd, in, NULL, archive);
 }
 
 static const char *shape_of(char *buf, size_t size, const npy_array *a) {

@@ -72,6 +72,37 @@ struct npz_row {
   npz_check_fn check; /* REAL: after the conversion (may be NULL) */
 };
 
+/* One row per line in the tables: the forms the commands share. */
+#define NPZ_ROW_REAL(nm, shp, flg, typ, off, vals, text)                       \
+  {                                                                            \
+    .name = (nm), .kind = NPZ_REAL, .shape = (shp), .flags = (flg),            \
+    .types = (typ), .offset = (off), .values = (vals), .what = (text)          \
+  }
+/* A per-contact array of shape (m,), of every stencil type. */
+#define NPZ_ROW_PER_CONTACT(nm, flg, off, vals, text)                          \
+  NPZ_ROW_REAL(nm, "m", flg, NPZ_ALL_TYPES, off, vals, text)
+#define NPZ_ROW_SCALAR(nm, flg, off, vals, text)                               \
+  {                                                                            \
+    .name = (nm), .kind = NPZ_SCALAR, .flags = (flg), .offset = (off),         \
+    .values = (vals), .what = (text)                                           \
+  }
+#define NPZ_ROW_IGNORED(nm, typ)                                               \
+  { .name = (nm), .kind = NPZ_IGNORED, .types = (typ) }
+/* The static plane n.x + c = 0 of each pv contact: two rows. */
+#define NPZ_ROWS_PV_PLANE(normal_off, offset_off, vals, check_normal)          \
+  {.name = "plane_normal",                                                     \
+   .kind = NPZ_REAL,                                                           \
+   .shape = "m, dim",                                                          \
+   .flags = NPZ_REQUIRED,                                                      \
+   .types = NPZ_TYPE(FRICL_STENCIL_PV),                                        \
+   .offset = (normal_off),                                                     \
+   .values = (vals),                                                           \
+   .what = "the plane normal n of each pv contact",                            \
+   .check = (check_normal)},                                                   \
+      NPZ_ROW_REAL("plane_offset", "m", NPZ_REQUIRED,                          \
+                   NPZ_TYPE(FRICL_STENCIL_PV), offset_off, vals,               \
+                   "the plane offset c: the plane is n.x + c = 0")
+
 /* Where the reader puts, per stencil type, the type's own fields: the
  * command's per-type structs (an array in its input struct). */
 typedef struct npz_types {
@@ -98,6 +129,15 @@ typedef struct npz_schema {
   const char *listing;
 } npz_schema;
 
+/* A schema of the tables `globals` and `fields`, per-type structs Type in
+ * Input's array `array`. */
+#define NPZ_SCHEMA(globals, fields, Input, array, Type, type_done, listing)    \
+  {                                                                            \
+    (globals), sizeof(globals) / sizeof(globals)[0], (fields),                 \
+        sizeof(fields) / sizeof(fields)[0], NPZ_TYPES(Input, array, Type),     \
+        (type_done), (listing)                                                 \
+  }
+
 struct npz_reader {
   const char *cmd;  /* the prefix of messages: "fricl build" */
   const char *path; /* the archive, in messages */
@@ -114,6 +154,11 @@ struct npz_reader {
 /* Read the archive `path` into *in (the caller frees it), or print
  * "cmd: path: why" to err (NULL: stderr). @return 0, or the exit status. */
 int npz_load(const char *cmd, const char *path, FILE *err, npz_archive *in);
+
+/* npz_load for a command whose output @p out must not be its input @p in
+ * (cli_refuse_same_file, to stderr). @return 0 or the exit status. */
+int npz_load_input(const char *cmd, const char *in, const char *out,
+                   npz_archive *archive);
 
 /* Check the names of r->in against @p s (names in the NULL-terminated
  * @p extra, which may be NULL, are accepted too), then read the global

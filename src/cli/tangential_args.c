@@ -23,7 +23,7 @@ static const cli_option options[] = {
     CLI_OPT_PROFILE(tangential_args),
     CLI_OPT_IPCTK_ABS(tangential_args),
     CLI_OPT_CHECK_BASIS(tangential_args),
-    {"--build", NULL, CLI_FLAG, F(build), NULL, NULL, 0, 0},
+    CLI_OPT("--build", CLI_FLAG, F(build)),
     CLI_OPT_PHYSICAL_BARRIER(tangential_args),
 };
 

@@ -36,14 +36,12 @@ typedef struct recs {
 static void put(recs *r, int type, int32_t a, int32_t b, int dtype, double w,
                 double eps) {
   if (r->n == r->cap) {
-    const size_t c = r->cap ? 2 * r->cap : 256;
-    rec *v = (rec *)realloc(r->v, c * sizeof *v);
+    rec *v = (rec *)fricl__grow(r->v, &r->cap, r->n + 1, sizeof *v, 256);
     if (!v) {
       r->oom = 1;
       return;
     }
     r->v = v;
-    r->cap = c;
   }
   if (type == VV && a > b) {
     const int32_t t = a;
@@ -316,14 +314,11 @@ static int append_recs(recs *all, const recs *o) {
   if (!o->n)
     return 1;
   if (all->n + o->n > all->cap) {
-    size_t c = all->cap ? all->cap : 256;
-    while (c < all->n + o->n)
-      c *= 2;
-    rec *v = (rec *)realloc(all->v, c * sizeof *v);
+    rec *v =
+        (rec *)fricl__grow(all->v, &all->cap, all->n + o->n, sizeof *v, 256);
     if (!v)
       return 0;
     all->v = v;
-    all->cap = c;
   }
   memcpy(all->v + all->n, o->v, o->n * sizeof *o->v);
   all->n += o->n;
@@ -413,33 +408,7 @@ static int derive(const build *b, const fricl__ivec *src, int kind, int k,
     }
   }
   /* Sort and drop repeats. */
-  const size_t n = dst->n / 2;
-  if (n < 2)
-    return 1;
-  uint64_t *key = (uint64_t *)malloc(2 * n * sizeof *key);
-  uint32_t *val = (uint32_t *)malloc(2 * n * sizeof *val);
-  if (!key || !val) {
-    free(key);
-    free(val);
-    return 0;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    key[i] =
-        (uint64_t)(uint32_t)dst->v[2 * i] << 32 | (uint32_t)dst->v[2 * i + 1];
-    val[i] = 0;
-  }
-  fricl__radix_sort(key, val, n, key + n, val + n);
-  size_t w = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (i == 0 || key[i] != key[i - 1]) {
-      dst->v[2 * w] = (int32_t)(key[i] >> 32);
-      dst->v[2 * w + 1] = (int32_t)(key[i] & 0xffffffffu);
-      ++w;
-    }
-  dst->n = 2 * w;
-  free(key);
-  free(val);
-  return 1;
+  return fricl__pairs_sort(dst, 1);
 }
 
 /* --------------------------------------------------------------- merge */

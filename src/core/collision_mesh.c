@@ -8,18 +8,23 @@
 
 #include "core/collisions.h"
 
+void *fricl__grow(void *v, size_t *cap, size_t need, size_t esz, size_t first) {
+  size_t c = *cap ? *cap : first;
+  while (c < need)
+    c *= 2;
+  void *w = realloc(v, c * esz);
+  if (w)
+    *cap = c;
+  return w;
+}
+
 int fricl__ivec_reserve(fricl__ivec *a, size_t cap) {
   if (cap <= a->cap)
     return 1;
-  size_t c = a->cap ? a->cap : 64;
-  while (c < cap)
-    c *= 2;
-  int32_t *v = (int32_t *)realloc(a->v, c * sizeof *v);
-  if (!v)
-    return 0;
-  a->v = v;
-  a->cap = c;
-  return 1;
+  int32_t *v = (int32_t *)fricl__grow(a->v, &a->cap, cap, sizeof *v, 64);
+  if (v)
+    a->v = v;
+  return v != NULL;
 }
 
 int fricl__ivec_push2(fricl__ivec *a, int32_t x, int32_t y) {
@@ -247,6 +252,20 @@ static int derive_adjacency(fricl_collision_mesh *m) {
   return 1;
 }
 
+/* The indices i < n with !used[i], into a new array *out of *count. */
+static int list_unused(const unsigned char *used, size_t n, int32_t **out,
+                       size_t *count) {
+  *count = 0;
+  for (size_t i = 0; i < n; ++i)
+    *count += !used[i];
+  if (!(*out = (int32_t *)malloc((*count + 1) * sizeof(int32_t))))
+    return 0;
+  for (size_t i = 0, j = 0; i < n; ++i)
+    if (!used[i])
+      (*out)[j++] = (int32_t)i;
+  return 1;
+}
+
 static int derive_codim(fricl_collision_mesh *m) {
   unsigned char *used =
       (unsigned char *)calloc((m->nv > m->ne ? m->nv : m->ne) + 1, 1);
@@ -254,31 +273,13 @@ static int derive_codim(fricl_collision_mesh *m) {
     return 0;
   for (size_t i = 0; i < 2 * m->ne; ++i)
     used[m->edges[i]] = 1;
-  for (size_t i = 0; i < m->nv; ++i)
-    m->n_codim_v += !used[i];
-  m->codim_v = (int32_t *)malloc((m->n_codim_v + 1) * sizeof(int32_t));
-  if (!m->codim_v) {
-    free(used);
-    return 0;
-  }
-  for (size_t i = 0, j = 0; i < m->nv; ++i)
-    if (!used[i])
-      m->codim_v[j++] = (int32_t)i;
+  int ok = list_unused(used, m->nv, &m->codim_v, &m->n_codim_v);
   memset(used, 0, m->ne + 1);
   for (size_t i = 0; i < 3 * m->nf; ++i)
     used[m->face_edges[i]] = 1;
-  for (size_t e = 0; e < m->ne; ++e)
-    m->n_codim_e += !used[e];
-  m->codim_e = (int32_t *)malloc((m->n_codim_e + 1) * sizeof(int32_t));
-  if (!m->codim_e) {
-    free(used);
-    return 0;
-  }
-  for (size_t e = 0, j = 0; e < m->ne; ++e)
-    if (!used[e])
-      m->codim_e[j++] = (int32_t)e;
+  ok = ok && list_unused(used, m->ne, &m->codim_e, &m->n_codim_e);
   free(used);
-  return 1;
+  return ok;
 }
 
 fricl_status fricl__collision_mesh_new(fricl_context *ctx,

@@ -140,16 +140,23 @@ static inline int cn_pt_type(const double *p, const double *t0,
   return 6;
 }
 
-static inline double cn_pplane(const double *p, const double *t0,
-                               const double *t1, const double *t2) {
-  double u0[3] = {0, 0, 0}, u1[3] = {0, 0, 0}, n[3] = {0, 0, 0},
-         q[3] = {0, 0, 0};
-  cn_sub(t1, t0, u0, 3);
-  cn_sub(t2, t0, u1, 3);
-  cn_cross(u0, u1, n);
-  cn_sub(p, t0, q, 3);
+/* (q . n)^2 / |n|^2, n = u x v: the squared distance of q from the plane
+ * through 0 spanned by u and v (point-plane, and line-line in 3-D). */
+static inline double cn_plane_d2(const double *q, const double *u,
+                                 const double *v) {
+  double n[3] = {0, 0, 0};
+  cn_cross(u, v, n);
   const double s = cn_dot(q, n, 3);
   return s * s / cn_dot(n, n, 3);
+}
+
+static inline double cn_pplane(const double *p, const double *t0,
+                               const double *t1, const double *t2) {
+  double u0[3] = {0, 0, 0}, u1[3] = {0, 0, 0}, q[3] = {0, 0, 0};
+  cn_sub(t1, t0, u0, 3);
+  cn_sub(t2, t0, u1, 3);
+  cn_sub(p, t0, q, 3);
+  return cn_plane_d2(q, u0, u1);
 }
 
 static inline double cn_pt(const double *p, const double *t0, const double *t1,
@@ -198,13 +205,11 @@ static inline double cn_ee(const double *a0, const double *a1, const double *b0,
   case 7:
     return cn_pline(a1, b0, b1, 3);
   default: {
-    double u[3], v[3], n[3], w[3];
+    double u[3], v[3], w[3];
     cn_sub(a1, a0, u, 3);
     cn_sub(b1, b0, v, 3);
-    cn_cross(u, v, n);
     cn_sub(b0, a0, w, 3);
-    const double s = cn_dot(w, n, 3);
-    return s * s / cn_dot(n, n, 3);
+    return cn_plane_d2(w, u, v);
   }
   }
 }

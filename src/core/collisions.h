@@ -18,6 +18,10 @@ typedef struct fricl__ivec {
   size_t n, cap;
 } fricl__ivec;
 
+/* Reallocate v (capacity *cap elements of esz bytes) to a capacity of at
+ * least need, doubling from *cap (or from first when 0): the new array,
+ * *cap updated; NULL when out of memory (v and *cap untouched). */
+void *fricl__grow(void *v, size_t *cap, size_t need, size_t esz, size_t first);
 int fricl__ivec_reserve(fricl__ivec *a, size_t cap);
 int fricl__ivec_push2(fricl__ivec *a, int32_t x, int32_t y);
 
@@ -97,6 +101,9 @@ size_t fricl__collision_set_elements(const fricl_collision_set *s, int type,
 
 /* An in-place LSD radix sort of 64-bit keys carrying a 32-bit payload,
  * stable. tmp: n scratch keys and payloads. */
+/* Sort the pairs of @p p by (first, second), repeats dropped when
+ * @p unique. @return 0 when out of memory (p unchanged). */
+int fricl__pairs_sort(fricl__ivec *p, int unique);
 void fricl__radix_sort(uint64_t *key, uint32_t *val, size_t n, uint64_t *tk,
                        uint32_t *tv);
 

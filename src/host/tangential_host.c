@@ -50,6 +50,7 @@ typedef struct th_job {
   size_t group_base[65];
   size_t total;
   int profile, psd, ipctk_abs, need_hess, want_prod;
+  int mollifier;     /* fricl_mollifier */
   void *grad, *prod; /* scatter targets (NULL in gather mode) */
   void *partial;     /* the potential's block sums */
   void *rec;         /* gather mode: per-contact records */
@@ -386,6 +387,7 @@ fricl_status fricl__host_tangential(fricl__backend *be,
   j.plan = w->plan;
   j.total = w->total;
   j.profile = (int)b->mu_profile;
+  j.mollifier = (int)b->mollifier;
   j.psd = (int)b->psd;
   j.ipctk_abs = (b->flags & FRICL_TANGENTIAL_FLAG_IPCTK_ABS) != 0;
   j.need_hess = w->need_hess;

@@ -71,9 +71,9 @@ static void TH_NAME(const th_job *j, th_worker *w, size_t g, size_t lo,
       a[i] = ana[c * M + (size_t)i];
     const real wt = wa ? wa[c] : (real)1;
     real D, q[3], S[6] = {0, 0, 0, 0, 0, 0};
-    FRICL_FN(tangential_contact)
+    FRICL_FN(tangential_contact_family)
     (DIM, urel, Pa + c * (DIM * M), a, Na[c], wt, msa[c], mka[c], e, j->profile,
-     j->psd, j->ipctk_abs, j->need_hess, &D, q, S);
+     j->mollifier, j->psd, j->ipctk_abs, j->need_hess, &D, q, S);
 
     if (pot)
       pot[c] = D;

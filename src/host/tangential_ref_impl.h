@@ -64,11 +64,11 @@ static fricl_status FRICL_TREF_FN(fricl_context *ctx,
           a[i] = ((const real *)G->mu_aniso)[c * (size_t)m + (size_t)i];
       const real w = G->weight ? ((const real *)G->weight)[c] : (real)1;
       real D, q[3], S[6] = {0, 0, 0, 0, 0, 0};
-      FRICL_FN(tangential_contact)
+      FRICL_FN(tangential_contact_family)
       (dim, urel, (const real *)G->tangent_basis + c * (size_t)(dim * m), a,
        ((const real *)G->normal_force)[c], w, ((const real *)G->mu_s)[c],
-       ((const real *)G->mu_k)[c], e, (int)b->mu_profile, (int)b->psd,
-       ipctk_abs, need_hess, &D, q, S);
+       ((const real *)G->mu_k)[c], e, (int)b->mu_profile, (int)b->mollifier,
+       (int)b->psd, ipctk_abs, need_hess, &D, q, S);
 
       if (G->potential)
         ((real *)G->potential)[c] = D;

@@ -13,10 +13,13 @@
 #include "fricl_cl_compat.h"
 #include "fricl_tangential_codes.h"
 
-static const char *const headers[] = {
-    "fricl_cl_compat.h",        "fricl_scalar_math.h",
-    "fricl_tangential_codes.h", "fricl_tangential_math.h",
-    "fricl_assembly.h",         NULL};
+static const char *const headers[] = {"fricl_cl_compat.h",
+                                      "fricl_scalar_math.h",
+                                      "fricl_tangential_adhesion_math.h",
+                                      "fricl_tangential_codes.h",
+                                      "fricl_tangential_math.h",
+                                      "fricl_assembly.h",
+                                      NULL};
 
 /* The shared pieces' types under their short local names. */
 typedef fricl__abuf abuf;
@@ -129,10 +132,10 @@ static fricl_status contacts_slice(run_state *rs, sync_state *sy, size_t g,
            "%zu\n#define FRICL_PROFILE %d\n#define FRICL_PSD %d\n#define "
            "FRICL_IPCTK_ABS %d\n#define FRICL_NEED_HESS %d\n#define "
            "FRICL_HAS_WEIGHT %d\n#define FRICL_HAS_ANISO %d\n#define "
-           "FRICL_OUT_MASK 0x%02xu\n",
+           "FRICL_OUT_MASK 0x%02xu\n#define FRICL_MOLLIFIER %d\n",
            (int)G->type, per[0], per[1], (int)rs->profile, (int)rs->psd,
            (rs->flags & FRICL_TANGENTIAL_FLAG_IPCTK_ABS) != 0, need_hess,
-           has[4], has[7], mask);
+           has[4], has[7], mask, (int)rs->mollifier);
   cl_kernel kern = NULL;
   fricl_status st = get_kernel(rs, "fricl_tangential_contacts", extra, &kern);
   if (st != FRICL_STATUS_OK)
@@ -469,6 +472,7 @@ fricl_status fricl__tan_host_begin(fricl__ocl *o,
     plan = NULL;
   init_state(rs, o, b->precision, b->mu_profile, b->psd, b->flags, b->dim,
              b->n_vertices, b->eps_v, b->n_groups, plan);
+  rs->mollifier = b->mollifier;
   fricl_status st =
       plan ? fricl__tan_plan_upload(o, plan, &rs->dp) : FRICL_STATUS_OK;
   if (st != FRICL_STATUS_OK)
@@ -576,6 +580,7 @@ fricl_status fricl__ocl_tangential_enqueue(fricl__ocl *o,
   run_state rs;
   init_state(&rs, o, b->precision, b->mu_profile, b->psd, b->flags, b->dim,
              b->n_vertices, b->eps_v, b->n_groups, plan);
+  rs.mollifier = b->mollifier;
   fricl_status st =
       plan ? fricl__tan_plan_upload(o, plan, &rs.dp) : FRICL_STATUS_OK;
   if (st != FRICL_STATUS_OK)

@@ -60,6 +60,7 @@ typedef struct fricl__tan_run {
   fricl_mu_profile profile;
   fricl_psd psd;
   uint32_t flags;
+  fricl_mollifier mollifier;
   int dim;
   size_t nv;
   double eps;

@@ -611,3 +611,50 @@ def test_candidates_feed_ipctk_ccd(name):
         pytest.approx(want, rel=1e-6)
     assert B.is_step_collision_free(fmesh, V, V1) == \
         A.is_step_collision_free(mesh, V, V1)
+
+
+def tangential_key(kind, c, E, F):
+    return kind, tuple(sorted(int(v) for v in c.vertex_ids(E, F) if v >= 0))
+
+
+@pytest.mark.parametrize("name,seed", BARRIER)
+def test_tangential_collisions_match_ipctk(name, seed):
+    """fricl's TangentialCollisions built on fricl's set: ipctk's length,
+    per-type lists and items (nearly parallel edge pairs dropped, as
+    ipctk drops them), each with ipctk's N, weight, mu, closest point and
+    tangent plane."""
+    V, E, F, dhat, planes = make(name, seed)
+    mesh, fmesh, C, D = build_both(V, E, F, dhat, 0.0, True, False, [])
+    B, G = ipctk.BarrierPotential(dhat, 10.0), fi.BarrierPotential(dhat, 10.0)
+    T, S = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+    T.build(mesh, V, C, B, 0.4, 0.3)
+    S.build(fmesh, V, D, G, 0.4, 0.3)
+    assert len(S) == len(T)
+    kinds = ("vv", "ev", "ee", "fv")
+    for k in kinds:
+        assert len(getattr(S, k + "_collisions")) == \
+            len(getattr(T, k + "_collisions")), k
+    Ei = E if E is not None else np.zeros((0, 2), np.int32)
+    Fi = F if F is not None else np.zeros((0, 3), np.int32)
+    # ipctk's items by key (index access: iterating ipctk's set crashes it)
+    mine = {}
+    for k in kinds:
+        for c in getattr(S, k + "_collisions"):
+            mine[tangential_key(k, c, Ei, Fi)] = c
+    assert len(mine) == len(S)
+    for k in kinds:
+        for c in getattr(T, k + "_collisions"):
+            f = mine[tangential_key(k, c, Ei, Fi)]
+            N = c.normal_force_magnitude
+            assert abs(f.normal_force_magnitude - N) <= 1e-10 * abs(N)
+            assert abs(f.weight - c.weight) <= 1e-12 * abs(c.weight)
+            assert (f.mu_s, f.mu_k) == pytest.approx((c.mu_s, c.mu_k),
+                                                     rel=1e-15)
+            np.testing.assert_allclose(f.closest_point,
+                                       np.ravel(c.closest_point), atol=1e-10)
+            P, Q = np.asarray(c.tangent_basis), f.tangent_basis
+            np.testing.assert_allclose(Q @ Q.T, P @ P.T, atol=1e-10)
+    if len(S):
+        assert S[-1].vertices == S[len(S) - 1].vertices
+    with pytest.raises(IndexError):
+        S[len(S)]

@@ -8,12 +8,9 @@
 #define F(field) offsetof(mpi_args, field)
 
 static const cli_option options[] = {
-    CLI_NPZ_OPTIONS(mpi_args),
-    CLI_OPT_PSD(mpi_args),
-    CLI_OPT_PROFILE(mpi_args),
-    {"--newton-step", NULL, CLI_FLAG, F(newton), NULL, NULL, 0, 0},
-    CLI_OPT_IPCTK_ABS(mpi_args),
-    CLI_OPT_CHECK_BASIS(mpi_args),
+    CLI_NPZ_OPTIONS(mpi_args),   CLI_OPT_PSD(mpi_args),
+    CLI_OPT_PROFILE(mpi_args),   CLI_OPT("--newton-step", CLI_FLAG, F(newton)),
+    CLI_OPT_IPCTK_ABS(mpi_args), CLI_OPT_CHECK_BASIS(mpi_args),
 };
 
 static const mpi_args defaults = {.psd = FRICL_PSD_NONE,
