@@ -8,8 +8,9 @@
  * FRICL_SQRT, FRICL_LOG, FRICL_FABS, FRICL_DIM, FRICL_STENCIL, FRICL_WRT,
  * FRICL_FORCE_OUT __global) and the
  * headers in order: fricl_cl_compat.h, fricl_scalar_math.h,
- * fricl_tangential_codes.h, fricl_tangential_math.h, fricl_distance_math.h,
- * fricl_geometry_math.h, fricl_force_math.h.
+ * fricl_tangential_codes.h, fricl_tangential_adhesion_math.h,
+ * fricl_tangential_math.h, fricl_distance_math.h, fricl_geometry_math.h,
+ * fricl_force_math.h.
  */
 #ifndef FRICL_EMBEDDED
 #include "fricl_cl_compat.h"

@@ -21,11 +21,15 @@ typedef struct ocl_force {
   cl_kernel kernel[FRICL_STENCIL_COUNT];
 } ocl_force;
 
-static const char *const headers[] = {
-    "fricl_cl_compat.h",        "fricl_scalar_math.h",
-    "fricl_tangential_codes.h", "fricl_tangential_math.h",
-    "fricl_distance_math.h",    "fricl_geometry_math.h",
-    "fricl_force_math.h",       NULL};
+static const char *const headers[] = {"fricl_cl_compat.h",
+                                      "fricl_scalar_math.h",
+                                      "fricl_tangential_codes.h",
+                                      "fricl_tangential_adhesion_math.h",
+                                      "fricl_tangential_math.h",
+                                      "fricl_distance_math.h",
+                                      "fricl_geometry_math.h",
+                                      "fricl_force_math.h",
+                                      NULL};
 
 static fricl_status make_kernel(ocl_force *s, fricl_precision p, int dim,
                                 fricl_stencil type, int wrt, cl_kernel *k) {

@@ -106,7 +106,7 @@ fricl_status fricl__ocl_kernel(fricl__ocl *o, const char *file,
                                const char *kernel_name, const char *defines,
                                cl_kernel *kernel, double *build_ms) {
   fricl_context *ctx = o->base.ctx;
-  enum { MAX_PARTS = 10 };
+  enum { MAX_PARTS = 12 };
   const fricl__embedded_file *parts[MAX_PARTS];
   int nparts = 0;
   /* The tables (codes of every enumeration) come first, always. */
