@@ -117,8 +117,10 @@ FRICL_API void fricl_force_batch_init(fricl_force_batch *batch);
  * bad index: precision, profile, flags, wrt, dim, eps_v, kappa, dhat,
  * dmin, positions finite, stencil types, vertex indices, PV planes,
  * weight, mu, mu_aniso, missing arrays, overlapping outputs, plan.
- * Runs on the host threads whatever the context's device (a single
- * thread on the reference backend).
+ * Dispatched as the barrier: on an OpenCL device the per-contact records
+ * come from kernels/fricl_force.cl (within the rounding of the device's
+ * log and sqrt), then are added on the host; the host backends run the
+ * same pass on the context's threads (one on the reference backend).
  * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY.
  * @since 0.4
  */

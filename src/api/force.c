@@ -1,8 +1,9 @@
 /* force.c - the public entry point of the friction force and its
- * Jacobians: validation, always complete before any work, then the host
- * pass (core/force.h) on the context's host threads (one thread on the
- * reference backend). There is no OpenCL kernel of the force yet: every
- * device runs it on the host. */
+ * Jacobians: validation, always complete before any work, then the backend
+ * fricl__dispatch picks: its force operation (OpenCL: records on the
+ * device, added on the host), or, for backends without one, the host pass
+ * (core/force.h) on the context's threads (one thread on the reference
+ * backend). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
