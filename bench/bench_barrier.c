@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "fricl/fricl_barrier.h"
+#include "fricl/fricl_force.h"
 
 #define BB_CHUNK 65536
 
@@ -69,7 +70,9 @@ static void bb_scene(fricl_stencil type, int dim, size_t n, double dhat,
 
 typedef struct bb_row {
   const char *what;
-  int want;      /* 0 value, 1 + gradient, 2 + local Hessian, 3 global */
+  int want;      /* 0 value, 1 + gradient, 2 + local Hessian, 3 global;
+                    friction force (global): 4 force, 5 + Jacobian wrt
+                    lagged displacements, 6 + Jacobian wrt velocities */
   fricl_psd psd; /* for want >= 2 */
 } bb_row;
 
@@ -82,12 +85,65 @@ static void *bb_convert(const double *a, size_t n, fricl_precision p) {
   return f;
 }
 
+/* The friction force's rows (want 4..6) on the same contacts: the
+ * positions are the lagged displacements (no rest positions) and, scaled
+ * by eps_v = 1, the velocities; mu_s = mu_k = mu (one array). */
+static int bb_force(fricl_context *ctx, fricl_stencil type, int dim, size_t n,
+                    fricl_precision prec, const void *x, const int32_t *ids,
+                    const void *pn, const void *pc, const bb_row *r,
+                    const void *mu, void *force, void *jv,
+                    const fricl_tangential_plan *plan) {
+  const int k = fricl_stencil_vertex_count(type);
+  fricl_force_group G;
+  memset(&G, 0, sizeof G);
+  G.type = type;
+  G.count = n;
+  G.vertices = ids;
+  G.mu_s = mu;
+  G.mu_k = mu;
+  if (type == FRICL_STENCIL_PV) {
+    G.plane_normal = pn;
+    G.plane_offset = pc;
+  }
+  fricl_force_batch b;
+  fricl_force_batch_init(&b);
+  b.precision = prec;
+  b.dim = dim;
+  b.mu_profile = FRICL_MU_IPCTK;
+  b.n_vertices = n * (size_t)k;
+  b.lagged_displacements = x;
+  b.velocities = x;
+  b.eps_v = 1.0;
+  b.dhat = 0.01;
+  b.kappa = 100;
+  b.n_groups = 1;
+  b.groups = &G;
+  b.force = force;
+  if (r->want > 4) {
+    b.wrt = r->want == 5 ? FRICL_FORCE_WRT_LAGGED_DISPLACEMENTS
+                         : FRICL_FORCE_WRT_VELOCITIES;
+    b.plan = plan;
+    b.jacobian_values = jv;
+  }
+  const fricl_status st = fricl_force_eval(ctx, &b);
+  if (st != FRICL_STATUS_OK) {
+    fprintf(stderr, "fricl bench: force: %s: %s\n", fricl_status_string(st),
+            fricl_context_last_error(ctx));
+    return 1;
+  }
+  return 0;
+}
+
 /* One row: evaluate all n contacts once (in chunks for local outputs). */
 static int bb_eval(fricl_context *ctx, fricl_stencil type, int dim, size_t n,
                    fricl_precision prec, const void *x, const int32_t *ids,
                    const void *pn, const void *pc, const bb_row *r, void *local,
-                   void *grad, void *hv, const fricl_tangential_plan *plan) {
+                   void *grad, void *hv, const fricl_tangential_plan *plan,
+                   const void *mu) {
   const int k = fricl_stencil_vertex_count(type);
+  if (r->want >= 4)
+    return bb_force(ctx, type, dim, n, prec, x, ids, pn, pc, r, mu, grad, hv,
+                    plan);
   double pot64;
   float pot32;
   const size_t step = r->want == 3 ? n : BB_CHUNK;
@@ -143,7 +199,10 @@ int bench_barrier_run(const bench_options *o, fricl_context *ctx,
                                 {"+local H none", 2, FRICL_PSD_NONE},
                                 {"+local H clamp", 2, FRICL_PSD_CLAMP},
                                 {"+local H abs", 2, FRICL_PSD_ABS},
-                                {"+global (clamp)", 3, FRICL_PSD_CLAMP}};
+                                {"+global (clamp)", 3, FRICL_PSD_CLAMP},
+                                {"force", 4, FRICL_PSD_NONE},
+                                {"force+J(u)", 5, FRICL_PSD_NONE},
+                                {"force+J(v)", 6, FRICL_PSD_NONE}};
   static const struct {
     fricl_stencil type;
     int dim;
@@ -152,7 +211,8 @@ int bench_barrier_run(const bench_options *o, fricl_context *ctx,
             {FRICL_STENCIL_EV, 2}, {FRICL_STENCIL_PV, 2}};
   const size_t n = contacts ? contacts : 1000000;
   const int repeats = o->quick ? 1 : (o->repeats > 0 ? o->repeats : 3);
-  printf("\nBarrier (fricl_barrier_eval, %s): %zu contacts per row, "
+  printf("\nBarrier (fricl_barrier_eval) and friction force with its "
+         "Jacobians (fricl_force_eval), %s: %zu contacts per row, "
          "contacts/s (best of %d)\n",
          fricl_context_device_name(ctx), n, repeats);
   printf("%-8s %-4s", "stencil", "prec");
@@ -169,7 +229,10 @@ int bench_barrier_run(const bench_options *o, fricl_context *ctx,
     int32_t *ids = malloc(nv * sizeof *ids);
     double *local = malloc(BB_CHUNK * (1 + nd * nd) * sizeof(double));
     double *grad = malloc(nv * (size_t)dim * sizeof(double));
-    if (!x || !pn || !pc || !ids || !local || !grad) {
+    double *mu = malloc(n * sizeof *mu + 8);
+    for (size_t i = 0; mu && i < n; ++i)
+      mu[i] = 0.2 + 0.4 * (double)(i % 7) / 6;
+    if (!x || !pn || !pc || !ids || !local || !grad || !mu) {
       fprintf(stderr, "fricl bench: barrier: out of memory\n");
       rc = 1;
     }
@@ -183,6 +246,7 @@ int bench_barrier_run(const bench_options *o, fricl_context *ctx,
       void *xs = bb_convert(x, nv * (size_t)dim, prec);
       void *pns = bb_convert(pn, n * (size_t)dim, prec);
       void *pcs = bb_convert(pc, n, prec);
+      void *mus = bb_convert(mu, n, prec);
       fricl_barrier_group G;
       memset(&G, 0, sizeof G);
       G.type = st[si].type;
@@ -196,7 +260,7 @@ int bench_barrier_run(const bench_options *o, fricl_context *ctx,
         fricl_tangential_plan_bsr(plan, NULL, &nb, NULL, NULL);
         hv = malloc(nb * (size_t)(dim * dim) * sizeof(double) + 8);
       }
-      if (!xs || !pns || !pcs || !plan || !hv) {
+      if (!xs || !pns || !pcs || !mus || !plan || !hv) {
         fprintf(stderr, "fricl bench: barrier: setup failed\n");
         rc = 1;
       }
@@ -209,7 +273,7 @@ int bench_barrier_run(const bench_options *o, fricl_context *ctx,
         for (int rep = 0; rep < repeats && !rc; ++rep) {
           const double t0 = bb_now();
           rc = bb_eval(ctx, st[si].type, dim, n, prec, xs, ids, pns, pcs,
-                       &rows[r], local, grad, hv, plan);
+                       &rows[r], local, grad, hv, plan, mus);
           const double t = bb_now() - t0;
           best = t < best ? t : best;
         }
@@ -225,6 +289,8 @@ int bench_barrier_run(const bench_options *o, fricl_context *ctx,
         free(pns);
       if (pcs != (void *)pc)
         free(pcs);
+      if (mus != (void *)mu)
+        free(mus);
     }
     free(x);
     free(pn);
@@ -232,6 +298,7 @@ int bench_barrier_run(const bench_options *o, fricl_context *ctx,
     free(ids);
     free(local);
     free(grad);
+    free(mu);
   }
   return rc;
 }
@@ -273,7 +340,7 @@ int bench_barrier_global(fricl_context *ctx, fricl_stencil type, size_t n,
   for (int rep = 0; rep < repeats && !rc; ++rep) {
     const double t0 = bb_now();
     rc = bb_eval(ctx, type, dim, n, FRICL_F64, x, ids, pn, pc, &row, NULL, grad,
-                 hv, plan);
+                 hv, plan, NULL);
     const double t = bb_now() - t0;
     best = t < best ? t : best;
   }

@@ -1,6 +1,8 @@
 /* bench_barrier.h - `fricl bench --suite barrier`: the normal-contact
  * barrier's rows (value, + gradient, + local Hessian per PSD mode, +
- * global assembly) per stencil and precision, in contacts/s. */
+ * global assembly) and the friction force's (force, + Jacobian wrt lagged
+ * displacements, + Jacobian wrt velocities, global) per stencil and
+ * precision, in contacts/s. */
 #ifndef FRICL_BENCH_BARRIER_H
 #define FRICL_BENCH_BARRIER_H
 
