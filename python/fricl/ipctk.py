@@ -510,7 +510,12 @@ class FrictionPotential:
             outs = tuple((np.empty((g.count, g.vertices.shape[1] * c.dim)),
                           None, None) for g in c.groups)
         from . import _native
-        _native.force_eval(self.context, 0, _PROFILES[self.mu_profile],
+        prof = _PROFILES.get(self.mu_profile)
+        if prof is None:
+            raise InvalidArgumentError("mu_profile must be one of %s, got %r"
+                                       % (", ".join(_PROFILES),
+                                          self.mu_profile))
+        _native.force_eval(self.context, 0, prof,
                            c.dim, flags, wrt, R, U, V, self._eps_v,
                            float(kappa), dhat, float(dmin), fgroups, force,
                            plan, jv, outs)
@@ -629,19 +634,17 @@ class FrictionPotential:
                              shape=(n, n))
 
     def _ipctk(self) -> Any:
+        """ipctk's own potential of this kind, with this eps."""
         if self._ipctk_potential is None:
-            self._ipctk_potential = _ipctk.FrictionPotential(self._eps_v)
-        self._ipctk_potential.eps_v = self._eps_v
+            self._ipctk_potential = self._ipctk_new()
+        self._ipctk_sync()
         return self._ipctk_potential
 
     def __getattr__(self, name: str) -> Any:
         # Anything else of ipctk's: its own implementation.
         if name.startswith("_"):
             raise AttributeError(name)
-        if self._ipctk_potential is None:
-            self._ipctk_potential = self._ipctk_new()
-        self._ipctk_sync()
-        return getattr(self._ipctk_potential, name)
+        return getattr(self._ipctk(), name)
 
     def _ipctk_new(self) -> Any:
         return _ipctk.FrictionPotential(self._eps_v)
@@ -691,6 +694,15 @@ class TangentialAdhesionPotential(FrictionPotential):
             raise InvalidArgumentError("eps_a must be finite and > 0, got %r"
                                        % value)
         self._eps_v = value
+
+    def force(self, *args: Any, **kw: Any) -> Any:
+        """ipctk's own (delegated): fricl_force_eval has the friction
+        mollifier and the barrier's normal force only."""
+        return self._ipctk().force(*args, **kw)
+
+    def force_jacobian(self, *args: Any, **kw: Any) -> Any:
+        """ipctk's own (delegated), as :meth:`force`."""
+        return self._ipctk().force_jacobian(*args, **kw)
 
     def _ipctk_new(self) -> Any:
         return _ipctk.TangentialAdhesionPotential(self._eps_v)

@@ -271,6 +271,13 @@ def test_wrt_spellings_overloads_and_errors():
         fp.force_jacobian(c, x, u, v, B, W.VELOCITIES),
         ip.force_jacobian(c, x, u, v, B, W.VELOCITIES))
     del c
+    # TangentialAdhesionPotential keeps ipctk's force (adhesion mollifier)
+    ta, ia = fi.TangentialAdhesionPotential(eps_v), \
+        ipctk.TangentialAdhesionPotential(eps_v)
+    assert np.array_equal(ta.force(tc, mesh, V, U, Vel, B),
+                          ia.force(tc, mesh, V, U, Vel, B))
+    assert (ta.force_jacobian(tc, mesh, V, U, Vel, B, W.VELOCITIES) !=
+            ia.force_jacobian(tc, mesh, V, U, Vel, B, W.VELOCITIES)).nnz == 0
     # empty collisions: zeros of the right shape
     empty = ipctk.TangentialCollisions()
     assert np.array_equal(fp.force(empty, mesh, V, U, Vel, B),
