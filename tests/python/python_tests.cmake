@@ -6,6 +6,8 @@
 #                        python_pytest, `ctest -L python_pytest` runs them
 #                        all), so that `ctest -j` spreads the suite over the
 #                        cores instead of running it as one long process
+#                        (python_pytest_ipctk_force: the friction force
+#                        and its Jacobians against ipctk 1.6.1 and mpmath)
 #   python_ipctk_dropin  fricl.ipctk against ipctk itself (needs ipctk)
 #   python_example_cloth_on_box
 #                        examples/python/cloth_on_box.py at a small size on
