@@ -256,9 +256,9 @@ FRICL_INLINE void FRICL_FN(force_dgamma)(int type, const FRICL_REAL *db,
 /* ------------------------------------------------------------ contact */
 
 /* Which Jacobian force_contact writes. */
-#define FRICL_FORCE_WRT_NONE 0
-#define FRICL_FORCE_WRT_X 1 /* rest positions or lagged displacements */
-#define FRICL_FORCE_WRT_V 2 /* velocities */
+#define FRICL_FM_WRT_NONE 0
+#define FRICL_FM_WRT_X 1 /* rest positions or lagged displacements */
+#define FRICL_FM_WRT_V 2 /* velocities */
 
 /*
  * One contact. x: lagged positions (rest + lagged displacement), v:
@@ -307,7 +307,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(force_contact)(
       m == 1 ? FRICL_FABS(ta[0]) : FRICL_SQRT(ta[0] * ta[0] + ta[1] * ta[1]);
   const FRICL_REAL g = FRICL_FN(smooth_mu_f1_over_x)(y, e, ms, mk, profile);
   const FRICL_REAL f2 =
-      (y == zero) | (wrt == FRICL_FORCE_WRT_NONE)
+      (y == zero) | (wrt == FRICL_FM_WRT_NONE)
           ? zero
           : FRICL_FN(smooth_mu_f2_x_minus_mu_f1_over_x3)(y, e, ms, mk, profile);
   /* P ta (dim): the force on vertex i is -w N g gamma_i P ta. */
@@ -321,12 +321,12 @@ FRICL_INLINE FRICL_REAL FRICL_FN(force_contact)(
   for (int i = 0; i < k; ++i)
     for (int r = 0; r < dim; ++r)
       F[i * dim + r] = sF * gam[i] * Pta[r];
-  if (wrt == FRICL_FORCE_WRT_NONE)
+  if (wrt == FRICL_FM_WRT_NONE)
     return N;
   for (int j = 0; j < ndof; ++j) {
     FRICL_REAL dta[2] = {0, 0}, dPta[3] = {0, 0, 0}, dgam[4] = {0, 0, 0, 0};
     FRICL_REAL dN = zero;
-    if (wrt == FRICL_FORCE_WRT_V) {
+    if (wrt == FRICL_FM_WRT_V) {
       /* d tau = P^T gamma_i (unit v_j). */
       const int i = j / dim, r0 = j - i * dim;
       for (int cc = 0; cc < m; ++cc)

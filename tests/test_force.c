@@ -428,7 +428,7 @@ static void check_assembly(fricl_context *ref, fricl_context *host) {
   gf.mu_aniso = fan;
   fricl_force_batch bf = b;
   bf.precision = FRICL_F32;
-  bf.wrt = FRICL_FORCE_WRT_NONE_;
+  bf.wrt = FRICL_FORCE_WRT_NONE;
   bf.rest_positions = fr;
   bf.lagged_displacements = fd;
   bf.velocities = fv;
@@ -441,7 +441,7 @@ static void check_assembly(fricl_context *ref, fricl_context *host) {
   fricl_force_batch b64 = b;
   b64.groups = &g[0];
   b64.n_groups = 1;
-  b64.wrt = FRICL_FORCE_WRT_NONE_;
+  b64.wrt = FRICL_FORCE_WRT_NONE;
   b64.force = f64;
   b64.plan = NULL;
   st = fricl_force_eval(host, &b64);

@@ -37,7 +37,7 @@ extern "C" {
 
 /* What the Jacobian is taken with respect to (ipctk's DiffWRT). */
 typedef enum fricl_force_wrt {
-  FRICL_FORCE_WRT_NONE_ = 0,          /* no Jacobian */
+  FRICL_FORCE_WRT_NONE = 0,           /* no Jacobian */
   FRICL_FORCE_WRT_REST_POSITIONS = 1, /* x (weights constant) */
   FRICL_FORCE_WRT_LAGGED_DISPLACEMENTS = 2,
   FRICL_FORCE_WRT_VELOCITIES = 3
@@ -93,7 +93,7 @@ typedef struct fricl_force_batch {
   const void *velocities;
   double eps_v;             /* > 0, finite */
   double kappa, dhat, dmin; /* barrier: kappa >= 0, dhat > 0, dmin >= 0 */
-  fricl_force_wrt wrt;      /* the Jacobian asked for (NONE_: none) */
+  fricl_force_wrt wrt;      /* the Jacobian asked for (NONE: none) */
   size_t n_groups;
   const fricl_force_group *groups; /* concatenated in this order */
   /* Required for jacobian_values: from fricl_tangential_plan_create (or

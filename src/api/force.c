@@ -148,7 +148,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_force_batch *b,
   }
   if (!any)
     return fricl__no_output(ctx);
-  if (jac && b->wrt == FRICL_FORCE_WRT_NONE_)
+  if (jac && b->wrt == FRICL_FORCE_WRT_NONE)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "a Jacobian is requested (jacobian_values or a "
                        "group's local_jacobian) but batch.wrt is none");

@@ -42,9 +42,9 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
   const real dmin = (real)b->dmin, eps = (real)b->eps_v;
   const int physical = (b->flags & FRICL_FORCE_FLAG_PHYSICAL_BARRIER) != 0;
   const int no_mu = (b->flags & FRICL_FORCE_FLAG_NO_MU) != 0;
-  const int wrt = !j->w->want_jac                        ? FRICL_FORCE_WRT_NONE
-                  : b->wrt == FRICL_FORCE_WRT_VELOCITIES ? FRICL_FORCE_WRT_V
-                                                         : FRICL_FORCE_WRT_X;
+  const int wrt = !j->w->want_jac                        ? FRICL_FM_WRT_NONE
+                  : b->wrt == FRICL_FORCE_WRT_VELOCITIES ? FRICL_FM_WRT_V
+                                                         : FRICL_FM_WRT_X;
   for (size_t t = lo; t < hi; ++t) {
     const size_t c = j->lo + t;
     const int32_t *vx = G->vertices + c * (size_t)k;
