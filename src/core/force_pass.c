@@ -24,6 +24,19 @@
 /* Reals of one contact record: N, force (12), Jacobian (144). */
 #define FH_REC 157
 
+/* The BSR block (row vi, column vj) of the plan: binary search, without
+ * branches on the data (both precisions' passes and plan_blocks). */
+static FRICL_HOST_INLINE size_t fh_block(const fricl_tangential_plan *p,
+                                         int32_t vi, int32_t vj) {
+  int64_t lo = p->row_ptr[vi], len = p->row_ptr[vi + 1] - lo;
+  while (len > 1) {
+    const int64_t half = len / 2;
+    lo = p->cols[lo + half] <= vj ? lo + half : lo;
+    len -= half;
+  }
+  return (size_t)lo;
+}
+
 #define FRICL_REAL double
 #define FRICL_FN(name) fricl__frc_##name##_d
 #define FRICL_SQRT sqrt
@@ -77,17 +90,6 @@ typedef struct blocks_job {
   size_t *out; /* the group's first contact's 16 entries */
 } blocks_job;
 
-static size_t find_block(const fricl_tangential_plan *p, int32_t vi,
-                         int32_t vj) {
-  int64_t lo = p->row_ptr[vi], len = p->row_ptr[vi + 1] - lo;
-  while (len > 1) {
-    const int64_t half = len / 2;
-    lo = p->cols[lo + half] <= vj ? lo + half : lo;
-    len -= half;
-  }
-  return (size_t)lo;
-}
-
 static void blocks_range(void *arg, size_t lo, size_t hi, unsigned worker) {
   (void)worker;
   const blocks_job *j = arg;
@@ -96,8 +98,7 @@ static void blocks_range(void *arg, size_t lo, size_t hi, unsigned worker) {
     const int32_t *vx = j->G->vertices + c * (size_t)k;
     for (int a = 0; a < k; ++a)
       for (int b = 0; b < k; ++b)
-        j->out[c * 16 + (size_t)(a * k + b)] =
-            find_block(j->plan, vx[a], vx[b]);
+        j->out[c * 16 + (size_t)(a * k + b)] = fh_block(j->plan, vx[a], vx[b]);
   }
 }
 

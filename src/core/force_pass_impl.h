@@ -13,18 +13,6 @@ typedef struct FH_JOB {
   size_t *blk; /* or NULL: the BSR blocks of each contact's k x k pairs */
 } FH_JOB;
 
-/* The BSR block (row vi, column vj) of the plan: binary search. */
-static FRICL_HOST_INLINE size_t
-FRICL_FN(fh_block)(const fricl_tangential_plan *p, int32_t vi, int32_t vj) {
-  int64_t lo = p->row_ptr[vi], len = p->row_ptr[vi + 1] - lo;
-  while (len > 1) {
-    const int64_t half = len / 2;
-    lo = p->cols[lo + half] <= vj ? lo + half : lo;
-    len -= half;
-  }
-  return (size_t)lo;
-}
-
 static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
                                                 size_t hi, int type, int dim) {
   typedef FRICL_REAL real;
@@ -74,7 +62,7 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
       for (int i = 0; i < k; ++i)
         for (int jj = 0; jj < k; ++jj)
           j->blk[t * 16 + (size_t)(i * k + jj)] =
-              FRICL_FN(fh_block)(j->w->plan, vx[i], vx[jj]);
+              fh_block(j->w->plan, vx[i], vx[jj]);
   }
 }
 
@@ -245,7 +233,7 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
           for (size_t t = 0; t < n; ++t)
             for (int a = 0; a < k; ++a)
               for (int c = 0; c < k; ++c)
-                blk[t * 16 + (size_t)(a * k + c)] = FRICL_FN(fh_block)(
+                blk[t * 16 + (size_t)(a * k + c)] = fh_block(
                     plan, G->vertices[(lo + t) * (size_t)k + (size_t)a],
                     G->vertices[(lo + t) * (size_t)k + (size_t)c]);
       } else if (threaded)
