@@ -7,9 +7,11 @@
  * The host prepends FRICL_EMBEDDED, the defines (FRICL_REAL, FRICL_FN,
  * FRICL_SQRT, FRICL_LOG; FRICL_STENCIL and FRICL_DIM, constants that fold
  * through the math), fricl_cl_compat.h, fricl_distance_math.h,
- * fricl_eigen_math.h, fricl_barrier_math.h and fricl_assembly.h.
+ * fricl_eigen_math.h, fricl_adhesion_math.h, fricl_barrier_math.h and
+ * fricl_assembly.h.
  */
 #ifndef FRICL_EMBEDDED
+#include "fricl_adhesion_math.h"
 #include "fricl_assembly.h"
 #include "fricl_barrier_math.h"
 #include "fricl_cl_compat.h"

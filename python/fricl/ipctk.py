@@ -70,13 +70,15 @@ from .context import Context
 from .errors import InvalidArgumentError, UnsupportedError
 from .tangential import ContactGroup, Contacts
 
-from .ipctk_barrier import BarrierPotential  # noqa: E402
+from .ipctk_barrier import (BarrierPotential,  # noqa: E402
+                            NormalAdhesionPotential, NormalPotential)
 from .ipctk_collisions import (Candidates, CollisionMesh,  # noqa: E402
                                NormalCollisions)
 
 __all__ = ["FrictionPotential", "TangentialPotential", "TangentialCollisions",
            "build_tangential_collisions", "read_tangential_collisions",
-           "BarrierPotential", "CollisionMesh", "NormalCollisions",
+           "BarrierPotential", "NormalAdhesionPotential", "NormalPotential",
+           "CollisionMesh", "NormalCollisions",
            "Candidates"]
 
 _TYPES = ("vv", "ev", "ee", "fv", "pv")

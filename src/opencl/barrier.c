@@ -31,9 +31,13 @@ typedef struct ocl_barrier {
   cl_kernel kernel[FRICL_STENCIL_COUNT];
 } ocl_barrier;
 
-static const char *const headers[] = {
-    "fricl_cl_compat.h",    "fricl_distance_math.h", "fricl_eigen_math.h",
-    "fricl_barrier_math.h", "fricl_assembly.h",      NULL};
+static const char *const headers[] = {"fricl_cl_compat.h",
+                                      "fricl_distance_math.h",
+                                      "fricl_eigen_math.h",
+                                      "fricl_adhesion_math.h",
+                                      "fricl_barrier_math.h",
+                                      "fricl_assembly.h",
+                                      NULL};
 
 static fricl_status make_kernel(ocl_barrier *s, fricl_precision p, int dim,
                                 fricl_stencil type, cl_kernel *k) {
@@ -199,6 +203,10 @@ fricl_status fricl__ocl_barrier(fricl__backend *be,
   fricl__ocl *o = (fricl__ocl *)be;
   if (!w->total)
     return fricl__barrier_host(be->ctx, w, 0, NULL);
+  /* The adhesion function and the extras (0.5) run on the host threads:
+   * the kernel knows the barrier's records only. */
+  if (fricl__barrier_host_only(w->b))
+    return fricl__barrier_host(be->ctx, w, 1, NULL);
   fricl__barrier_source src = {fricl__ocl_barrier_records, NULL};
   fricl_status st = fricl__ocl_barrier_open(o, w->b, &src.state);
   if (st == FRICL_STATUS_OK)
