@@ -221,8 +221,11 @@ def _single(collision: Any, x: Any) -> Tuple[Any, np.ndarray, Any, int]:
         rest = np.ascontiguousarray(rest.ravel())
     if kind == "pv":
         pl = collision.plane
-        pn = np.ascontiguousarray(np.asarray(pl.normal(), float).ravel())
-        pc = np.asarray([float(pl.offset())], float)
+        # copies: a view would keep ipctk's collision alive through the
+        # plane (ipctk 1.6.1 crashes at exit with one alive then)
+        pn = np.array(pl.normal(), dtype=np.float64).ravel()
+        pc = np.array([float(pl.offset())])
+        del pl
     grp = ((t, ids, np.asarray([float(collision.weight)]),
             np.asarray([float(collision.dmin)]),
             np.asarray([dt], np.int8).view(np.uint8), pn, pc),)
