@@ -4,7 +4,7 @@
  * functions normal_adhesion_potential, _first_derivative,
  * _second_derivative, max_normal_adhesion_force_magnitude): a C^1,
  * piecewise quadratic function of x = d^2 - dmin^2 with its first and
- * second derivatives (docs/barrier.md, section 9).
+ * second derivatives (docs/barrier.md, section 13).
  *
  *   a(x) = a1 x^2 + c1              0 <= x < xp  (and below 0, extended)
  *        = a2 (x - xa)^2            xp <= x < xa

@@ -427,7 +427,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_dist_vector)(
 
 #ifdef FRICL_BARRIER_FORCE_MAGNITUDE
 /*
- * The extras of one contact (docs/barrier.md, section 8), for the
+ * The extras of one contact (docs/barrier.md, section 14), for the
  * feature and the function of barrier_contact: into out[0] the force
  * magnitude N (fn 0: -kappa b' 2 d of fricl_geometry_math.h's
  * barrier_force, ipctk's barrier_force_magnitude; fn 1: kappa 2 a2 (xp -
@@ -491,5 +491,63 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_extras)(
   const FRICL_REAL pp = FRICL_FN(g_dot)(P, P, dim);
   out[25] = w * (FRICL_R(4) * fv[2] * (pr * pr) + FRICL_R(2) * fv[1] * pp);
   return d2;
+}
+
+/*
+ * The contact's part of the shape derivative (docs/barrier.md, section
+ * 14) without the weight's: S (ndof x ndof, row-major) = the unprojected
+ * local Hessian, and for a mollified EE contact (x_m < eps_x) ipctk
+ * 1.6.1's form, in which eps_x depends on the rest positions xr:
+ *   S = H - w f m'' gx gx^T + w f (dm'/deps) ge gx^T
+ *       + (dm/deps) ge (w f' gd)^T
+ * (gx = grad x_m, ge = grad eps_x at rest, gd = grad d^2; m = (2 - t) t,
+ * t = x_m / eps_x). work: 2 * 144 reals.
+ */
+FRICL_INLINE void FRICL_FN(barrier_contact_shape)(
+    int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
+    const FRICL_REAL *pn, FRICL_REAL pc, int dtype, FRICL_REAL dhat,
+    FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int fn,
+    const FRICL_REAL *adh, FRICL_REAL *S, FRICL_REAL *work) {
+  FRICL_REAL g[12];
+  FRICL_FN(barrier_contact)
+  (type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin, w, physical, fn, adh, 0,
+   2, g, S, work);
+  if (type != FRICL_D_EE)
+    return;
+  FRICL_REAL ra[3], rb[3], gx[12], blk[27];
+  FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
+  FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
+  const FRICL_REAL la = FRICL_FN(g_dot)(ra, ra, 3);
+  const FRICL_REAL lb = FRICL_FN(g_dot)(rb, rb, 3);
+  const FRICL_REAL eps = FRICL_R(1) / FRICL_R(1000) * la * lb;
+  const FRICL_REAL xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
+  if (!(xm < eps))
+    return;
+  /* grad eps_x at rest: 1e-3 (2 ea |eb|^2 on a, 2 eb |ea|^2 on b) */
+  FRICL_REAL ge[12];
+  const FRICL_REAL ca = FRICL_R(2) / FRICL_R(1000) * lb;
+  const FRICL_REAL cb = FRICL_R(2) / FRICL_R(1000) * la;
+  for (int s = 0; s < 3; ++s) {
+    ge[s] = -ca * ra[s];
+    ge[3 + s] = ca * ra[s];
+    ge[6 + s] = -cb * rb[s];
+    ge[9 + s] = cb * rb[s];
+  }
+  FRICL_REAL gd[12], bas[FRICL_DIST_BAS], gr[FRICL_DIST_NB] = {0, 0, 0, 0, 0},
+                                          Hr[FRICL_DIST_NB * FRICL_DIST_NB];
+  const FRICL_REAL d2 = FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd,
+                                               0, 0, bas, gr, Hr);
+  FRICL_REAL fv[3];
+  FRICL_FN(bar_normal_fn)(fn, d2, dmin, dhat, kappa, physical, adh, fv);
+  const FRICL_REAL wf = w * fv[0], wfp = w * fv[1];
+  const FRICL_REAL ie = FRICL_R(1) / eps;
+  const FRICL_REAL mpp = -FRICL_R(2) * ie * ie;
+  const FRICL_REAL dm_de = FRICL_R(2) * xm * ie * ie * (xm * ie - FRICL_R(1));
+  const FRICL_REAL dmp_de =
+      -FRICL_R(2) * ie * ie + FRICL_R(4) * xm * ie * ie * ie;
+  for (int u = 0; u < 12; ++u)
+    for (int v = 0; v < 12; ++v)
+      S[u * 12 + v] += -wf * mpp * gx[u] * gx[v] + wf * dmp_de * ge[u] * gx[v] +
+                       dm_de * ge[u] * (wfp * gd[v]);
 }
 #endif

@@ -52,7 +52,7 @@ static fricl_status eval1(fricl_context *ctx, int type, int dim,
   G.potential = &o->B;
   G.local_gradient = o->g;
   G.local_hessian = o->H;
-  fricl_barrier_extras X = {&o->N, o->gN, o->gnd, dir ? &o->gnq : NULL};
+  fricl_barrier_extras X = {&o->N, o->gN, o->gnd, dir ? &o->gnq : NULL, NULL};
   fricl_barrier_batch b;
   fricl_barrier_batch_init(&b);
   b.dim = dim;
@@ -247,6 +247,45 @@ static void one_case(fricl_context *ctx, int type, int dim, int parallel,
           "type %d dim %d: GN q(e_%d) %.17g vs diagonal %.17g", type, dim, i,
           a.gnq, o.gnd[i]);
   }
+  /* The shape derivative's own term: the unprojected local Hessian,
+   * bit for bit, wherever the mollifier is not active. */
+  if (!parallel) {
+    double S[144];
+    int32_t vx[4] = {0, 1, 2, 3};
+    fricl_barrier_group G1;
+    memset(&G1, 0, sizeof G1);
+    G1.type = (fricl_stencil)type;
+    G1.count = 1;
+    G1.vertices = vx;
+    G1.weight = &p->w;
+    G1.plane_normal = pn;
+    G1.plane_offset = &pc;
+    fricl_barrier_extras X1 = {NULL, NULL, NULL, NULL, S};
+    fricl_barrier_batch b1;
+    fricl_barrier_batch_init(&b1);
+    b1.dim = dim;
+    b1.flags = FRICL_BARRIER_FLAG_AS_CLASSIFIED |
+               (p->physical ? FRICL_BARRIER_FLAG_PHYSICAL : 0u);
+    b1.n_vertices = (size_t)k;
+    b1.positions = x;
+    b1.rest_positions = xr;
+    b1.dhat = p->dhat;
+    b1.kappa = p->kappa;
+    b1.dmin = p->dmin;
+    b1.n_groups = 1;
+    b1.groups = &G1;
+    b1.function = p->fn ? FRICL_NORMAL_ADHESION : FRICL_NORMAL_BARRIER;
+    b1.adhesion_dhat_p = p->ap;
+    b1.adhesion_dhat_a = p->aa;
+    b1.adhesion_Y = p->Y;
+    b1.adhesion_eps_c = p->ec;
+    b1.extras = &X1;
+    CHECK(fricl_barrier_eval(ctx, &b1) == FRICL_STATUS_OK, "shape: %s",
+          fricl_context_last_error(ctx));
+    CHECK(memcmp(S, o.H, sizeof(double) * (size_t)(n * n)) == 0,
+          "type %d dim %d: shape term differs from the local Hessian", type,
+          dim);
+  }
   /* The projections: PSD. */
   for (int psd = 1; psd <= 2; ++psd) {
     xp_out a;
@@ -283,7 +322,7 @@ static void global_case(fricl_context *ctx, const xp_params *p, double *sig) {
   G.count = NC;
   G.vertices = ids;
   G.weight = w;
-  fricl_barrier_extras E = {N, gN, gnd, gnq};
+  fricl_barrier_extras E = {N, gN, gnd, gnq, NULL};
   double GD[NV * 3], GQ = 0;
   fricl_barrier_batch b;
   fricl_barrier_batch_init(&b);
@@ -343,7 +382,7 @@ static void validation(fricl_context *ctx) {
   G.vertices = vx;
   G.potential = &B;
   double q;
-  fricl_barrier_extras E = {NULL, NULL, NULL, &q};
+  fricl_barrier_extras E = {NULL, NULL, NULL, &q, NULL};
   fricl_barrier_batch b;
   fricl_barrier_batch_init(&b);
   b.n_vertices = 2;

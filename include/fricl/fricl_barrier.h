@@ -104,7 +104,7 @@ typedef enum fricl_normal_function {
   FRICL_NORMAL_BARRIER = 0,
   /* kappa a(x): ipctk 1.6.1's NormalAdhesionPotential(dhat_p, dhat_a, Y,
    * eps_c), C^1 and piecewise quadratic, negative (attracting) below
-   * d^2 = dhat_a^2 + 2 dmin dhat_a (docs/barrier.md, section 9). Same
+   * d^2 = dhat_a^2 + 2 dmin dhat_a (docs/barrier.md, section 13). Same
    * stencils, distances, weights, mollifier, projection and assembly. */
   FRICL_NORMAL_ADHESION = 1
 } fricl_normal_function;
@@ -127,6 +127,11 @@ typedef struct fricl_barrier_extras {
   /* count: p^T H_GN p of the contact with its part of batch.direction,
    * w [4 f'' (P.r)^2 + 2 f' |P|^2], P = sum c_i p_i. */
   void *gauss_newton_quadratic_form;
+  /* count x ndof x ndof: the contact's shape derivative without the
+   * weight's term, d(grad B)/d(rest) as ipctk 1.6.1 forms it: the
+   * unprojected local Hessian, plus for a mollified EE contact the terms
+   * of eps_x's dependence on the rest positions (docs/barrier.md, 14). */
+  void *shape_derivative;
 } fricl_barrier_extras;
 
 typedef struct fricl_barrier_batch {

@@ -95,12 +95,14 @@ class _Entry:
     """A collision set as barrier groups, with its plans (one per context
     and vertex count) and their CSC patterns: made once per set."""
 
-    __slots__ = ("groups", "_plans", "_scratch", "__weakref__")
+    __slots__ = ("groups", "_plans", "_scratch", "_weight_gradients",
+                 "__weakref__")
 
     def __init__(self, groups: Tuple[Any, ...]) -> None:
         self.groups = groups
         self._plans: Dict[Tuple[int, int], Any] = {}
         self._scratch: Any = None  # the BSR values, reused call to call
+        self._weight_gradients: Any = None  # shape_derivative's, once
 
     def bsr(self, n: int) -> np.ndarray:
         if self._scratch is None or self._scratch.size != n:
@@ -240,6 +242,32 @@ def _is_single(args: Tuple[Any, ...]) -> bool:
                              hasattr(args[0], "kind"))
 
 
+def _weight_gradients(collisions: Any, entry: Any) -> Tuple[Any, Any, Any]:
+    """The weight gradients of ipctk's collisions as (collision, column,
+    value) arrays, in the set's order (which is the groups' order), read
+    once per set; (None, None, None) when none is nonzero."""
+    wg = getattr(entry, "_weight_gradients", None)
+    if wg is not None:
+        return wg
+    r, c, v = [], [], []
+    for i in range(len(collisions)):
+        g = collisions[i].weight_gradient
+        if g.shape[0] * g.shape[1] == 0:
+            raise RuntimeError("Shape derivative is not computed for "
+                               "collisions! (build them with "
+                               "enable_shape_derivatives = True)")
+        if g.nnz:
+            g = g.tocoo()
+            j = g.row if g.shape[1] == 1 else g.col
+            r.append(np.full(len(j), i))
+            c.append(j)
+            v.append(g.data)
+    wg = (np.concatenate(r), np.concatenate(c), np.concatenate(v)) if r \
+        else (None, None, None)
+    entry._weight_gradients = wg
+    return wg
+
+
 class NormalPotential:
     """ipctk 1.6.1's NormalPotential on fricl: the methods every normal
     potential has (the value, gradient and Hessian of a set or of one
@@ -313,7 +341,7 @@ class NormalPotential:
         form."""
         grp, X, rest, dim = _single(collision, x)
         nd = X.size
-        bufs = [None] * 7
+        bufs = [None] * 8
         if what == 0:
             bufs[4] = np.empty(1)
         elif what == 1:
@@ -387,7 +415,7 @@ class NormalPotential:
             a, b = np.empty(m), np.empty(m * nd)
             fms.append(a)
             fmg.append(b.reshape(m, nd))
-            outs.append((a, b, None, None, None, None, None))
+            outs.append((a, b, None, None, None, None, None, None))
         self._run(entry.groups, X, rest, entry, outs=tuple(outs))
         N = np.concatenate(fms) if fms else np.zeros(0)
         return N, [r for blk in fmg for r in blk]
@@ -424,10 +452,11 @@ class NormalPotential:
     def shape_derivative(self, collisions: Any, mesh: Any,
                          vertices: Any) -> Any:
         """The derivative of the gradient with respect to the rest
-        positions, as ipctk 1.6.1: sum over collisions of (grad/w) (x)
-        grad w + w d/dx grad f. Natively on ipctk's collisions built with
-        ``enable_shape_derivatives`` when no edge-edge collision is
-        mollified at ``vertices``; otherwise ipctk computes it."""
+        positions, as ipctk 1.6.1: per collision (grad/w) (x) grad w (the
+        weight gradients of ipctk's collisions built with
+        ``enable_shape_derivatives``) plus the collision's own term (from
+        fricl: the unprojected local Hessian, with a mollified edge-edge
+        collision's rest-position terms). A scipy.sparse.csc_matrix."""
         import scipy.sparse as sp
         if isinstance(collisions, NormalCollisions):
             raise UnsupportedError(
@@ -437,60 +466,46 @@ class NormalPotential:
         X, rest, entry = self._set(collisions, mesh, vertices)
         dim = X.shape[1]
         n = X.size
-        E = np.asarray(mesh.edges)
-        F = np.asarray(mesh.faces)
-        # the mollified edge-edge collisions: ipctk's own path
-        for i in range(len(collisions)):
-            c = collisions[i]
-            if type(c).__name__ == "EdgeEdgeNormalCollision":
-                ids = list(c.vertex_ids(E, F))
-                if c.is_mollified() and c.mollifier(X[ids].ravel()) < 1.0:
-                    return self._ipctk().shape_derivative(collisions, mesh,
-                                                          vertices)
-        outs, lgs, lhs = [], [], []
+        outs, lgs, lss = [], [], []
         for grp in entry.groups:
             k = _K_OF[grp[0]]
             m = len(grp[1]) // k
             nd = k * dim
             a, b = np.empty(m * nd), np.empty(m * nd * nd)
             lgs.append(a.reshape(m, nd))
-            lhs.append(b.reshape(m, nd, nd))
-            outs.append((None, None, None, None, None, a, b))
-        self._run(entry.groups, X, rest, entry, psd=0, outs=tuple(outs))
+            lss.append(b)
+            outs.append((None, None, None, None, None, a, None, b))
+        self._run(entry.groups, X, rest, entry, outs=tuple(outs))
         rows, cols, vals = [], [], []
+        wrows, wcols, wvals = _weight_gradients(collisions, entry)
         ci = 0
-        for grp, lg, lh in zip(entry.groups, lgs, lhs):
+        for grp, lg, ls in zip(entry.groups, lgs, lss):
             k = _K_OF[grp[0]]
             ids = grp[1].reshape(-1, k).astype(np.int64)
+            m, nd = ids.shape[0], k * dim
             dof = (ids[:, :, None] * dim +
-                   np.arange(dim)[None, None, :]).reshape(len(ids), -1)
-            # w d/dx grad f: the local Hessian (unprojected)
-            rows.append(np.repeat(dof, dof.shape[1], axis=1).ravel())
-            cols.append(np.tile(dof, (1, dof.shape[1])).ravel())
-            vals.append(lh.ravel())
-            w = grp[2]
-            for j in range(len(ids)):
-                c = collisions[ci + j]
-                wg = c.weight_gradient
-                if wg.nnz == 0:
-                    continue
-                if w[j] == 0:
-                    continue
-                gi = lg[j] / w[j]
-                wc = wg.tocoo()
-                jj = wc.row if wc.shape[1] == 1 else wc.col
-                rows.append(np.repeat(dof[j], len(jj)))
-                cols.append(np.tile(jj, len(dof[j])))
-                vals.append(np.outer(gi, wc.data).ravel())
-            ci += len(ids)
+                   np.arange(dim)[None, None, :]).reshape(m, nd)
+            rows.append(np.repeat(dof, nd, axis=1).ravel())
+            cols.append(np.tile(dof, (1, nd)).ravel())
+            vals.append(ls)
+            # (grad / w) (x) grad w, collision by collision
+            if wrows is not None:
+                sel = (wrows >= ci) & (wrows < ci + m)
+                if sel.any():
+                    c = wrows[sel] - ci
+                    w = grp[2][c]
+                    keep = w != 0
+                    c, j, wv = c[keep], wcols[sel][keep], wvals[sel][keep]
+                    gi = lg[c] / w[keep][:, None]          # (e, nd)
+                    rows.append(dof[c].ravel())
+                    cols.append(np.repeat(j, nd))
+                    vals.append((gi * wv[:, None]).ravel())
+            ci += m
         if not rows:
             return sp.csc_matrix((n, n))
         return sp.csc_matrix((np.concatenate(vals),
                               (np.concatenate(rows), np.concatenate(cols))),
                              shape=(n, n))
-
-    def _ipctk(self) -> Any:
-        raise NotImplementedError
 
 
 class BarrierPotential(NormalPotential):
@@ -542,11 +557,6 @@ class BarrierPotential(NormalPotential):
         return (self.dhat, self.stiffness,
                 _FLAG_PHYSICAL if self.use_physical_barrier else 0)
 
-    def _ipctk(self) -> Any:
-        import ipctk
-        return ipctk.BarrierPotential(self.dhat, self.stiffness,
-                                      self.use_physical_barrier)
-
     def _units(self, dmin: Any) -> Any:
         xh = (2 * dmin + self.dhat) * self.dhat
         return self.dhat / (xh * xh) if self.use_physical_barrier else 1.0
@@ -576,7 +586,7 @@ class BarrierPotential(NormalPotential):
                 np.array([1.0, 0.0]), np.zeros(1)),)
         fm, fmg = np.empty(1), np.empty(2)
         self._run(grp, x.reshape(1, 2), None,
-                  outs=((fm, fmg, None, None, None, None, None),))
+                  outs=((fm, fmg, None, None, None, None, None, None),))
         # d(d^2)/dx_0 = 2 x_0
         dN = fmg[0] / (2 * x[0]) if x[0] > 0 else 0.0
         return fm[0], dN
@@ -608,11 +618,6 @@ class NormalAdhesionPotential(NormalPotential):
     def _params(self) -> Tuple[float, float, int]:
         return (1.0, 1.0, 0)
 
-    def _ipctk(self) -> Any:
-        import ipctk
-        return ipctk.NormalAdhesionPotential(self.dhat_p, self.dhat_a,
-                                             self.Y, self.eps_c)
-
     def force_magnitude(self, distance_squared: float, dmin: float) -> float:
         """ipctk's: the largest adhesion force 2 a2 (xp - xa), constant in
         the positions (through fricl on a one-contact stencil)."""
@@ -620,7 +625,7 @@ class NormalAdhesionPotential(NormalPotential):
                 None, np.array([1.0, 0.0]), np.zeros(1)),)
         fm = np.empty(1)
         self._run(grp, np.ones((1, 2)), None,
-                  outs=((fm, None, None, None, None, None, None),))
+                  outs=((fm, None, None, None, None, None, None, None),))
         return float(fm[0])
 
     def force_magnitude_gradient(self, distance_squared: float,

@@ -146,18 +146,20 @@ static int parse_groups(native_views *views, PyObject *items, int dim,
 
 /* The 0.5 outputs: outs is None or a tuple per group of (force_magnitude,
  * force_magnitude_gradient, gauss_newton_diagonal,
- * gauss_newton_quadratic_form, potential, local_gradient, local_hessian),
+ * gauss_newton_quadratic_form, potential, local_gradient, local_hessian,
+ * shape_derivative),
  * each a writable buffer or None. */
 static int parse_outputs(native_views *views, PyObject *outs, int dim,
                          barrier_call *c, fricl_barrier_group *groups,
                          Py_ssize_t ng) {
-  static const char *const names[7] = {"force_magnitude",
+  static const char *const names[8] = {"force_magnitude",
                                        "force_magnitude_gradient",
                                        "gauss_newton_diagonal",
                                        "gauss_newton_quadratic_form",
                                        "potential",
                                        "local_gradient",
-                                       "local_hessian"};
+                                       "local_hessian",
+                                       "shape_derivative"};
   if (outs == Py_None)
     return 0;
   if (!PyTuple_Check(outs) || PyTuple_GET_SIZE(outs) != ng) {
@@ -170,14 +172,15 @@ static int parse_outputs(native_views *views, PyObject *outs, int dim,
     const size_t m = groups[g].count;
     const size_t nd =
         (size_t)fricl_stencil_vertex_count(groups[g].type) * (size_t)dim;
-    const size_t counts[7] = {m, m * nd, m * nd, m, m, m * nd, m * nd * nd};
-    void *p[7];
-    if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != 7) {
+    const size_t counts[8] = {m, m * nd, m * nd,      m,
+                              m, m * nd, m * nd * nd, m * nd * nd};
+    void *p[8];
+    if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != 8) {
       PyErr_SetString(PyExc_TypeError, "outputs: a group's entry is a tuple "
-                                       "of 7 buffers or None");
+                                       "of 8 buffers or None");
       return -1;
     }
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 8; i++)
       if (native_get(views, PyTuple_GET_ITEM(it, i), names[i], NATIVE_REAL,
                      c->b.precision, counts[i], 1, 1, &p[i]) != 0)
         return -1;
@@ -188,6 +191,7 @@ static int parse_outputs(native_views *views, PyObject *outs, int dim,
     groups[g].potential = p[4];
     groups[g].local_gradient = p[5];
     groups[g].local_hessian = p[6];
+    c->extras[g].shape_derivative = p[7];
   }
   c->b.extras = c->extras;
   return 0;

@@ -167,7 +167,8 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
     if (b->extras) {
       const fricl_barrier_extras *X = &b->extras[g];
       any |= X->force_magnitude || X->force_magnitude_gradient ||
-             X->gauss_newton_diagonal || X->gauss_newton_quadratic_form;
+             X->gauss_newton_diagonal || X->gauss_newton_quadratic_form ||
+             X->shape_derivative;
       want_p |= X->gauss_newton_quadratic_form != NULL;
     }
     if (G->local_gradient && w < 1)
@@ -201,7 +202,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
                          "indices differ): make a new plan");
   }
   /* Inputs: positions (NaN propagates), then per group. */
-  fricl__region r[9 + 13 * FRICL_MAX_GROUPS];
+  fricl__region r[9 + 14 * FRICL_MAX_GROUPS];
   size_t nr = 0;
   r[nr++] = (fricl__region){b->positions, vbytes, "positions", SIZE_MAX, 0};
   r[nr++] =
@@ -275,7 +276,9 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
           {X->gauss_newton_diagonal, n * ndof * esz,
            "extras.gauss_newton_diagonal", g, 1},
           {X->gauss_newton_quadratic_form, n * esz,
-           "extras.gauss_newton_quadratic_form", g, 1}};
+           "extras.gauss_newton_quadratic_form", g, 1},
+          {X->shape_derivative, n * ndof * ndof * esz,
+           "extras.shape_derivative", g, 1}};
       for (size_t i = 0; i < sizeof xr / sizeof xr[0]; ++i)
         r[nr++] = xr[i];
     }

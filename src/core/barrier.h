@@ -45,7 +45,8 @@ static inline int fricl__barrier_host_only(const fricl_barrier_batch *b) {
   for (size_t g = 0; b->extras && g < b->n_groups; ++g)
     if (b->extras[g].force_magnitude || b->extras[g].force_magnitude_gradient ||
         b->extras[g].gauss_newton_diagonal ||
-        b->extras[g].gauss_newton_quadratic_form)
+        b->extras[g].gauss_newton_quadratic_form ||
+        b->extras[g].shape_derivative)
       return 1;
   return 0;
 }

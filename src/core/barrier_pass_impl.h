@@ -84,6 +84,11 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
       (type, dim, x, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn, adh,
        b->direction ? p : 0, j->xrec + t * BH_XREC);
     }
+    const fricl_barrier_extras *E = b->extras ? &b->extras[j->g] : NULL;
+    if (E && E->shape_derivative)
+      FRICL_FN(barrier_contact_shape)
+    (type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn, adh,
+     (real *)E->shape_derivative + c * (size_t)(k * dim * k * dim), work);
     if (j->extras_only)
       continue;
     R[0] = FRICL_FN(barrier_contact)(
@@ -244,7 +249,8 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   for (size_t g = 0; b->extras && g < b->n_groups; ++g) {
     const fricl_barrier_extras *X = &b->extras[g];
     extras |= X->force_magnitude || X->force_magnitude_gradient ||
-              X->gauss_newton_diagonal || X->gauss_newton_quadratic_form;
+              X->gauss_newton_diagonal || X->gauss_newton_quadratic_form ||
+              X->shape_derivative;
   }
   real *rec = fricl__malloc(chunk * BH_REC * sizeof *rec);
   real *xrec = extras ? fricl__malloc(chunk * BH_XREC * sizeof *xrec) : NULL;
