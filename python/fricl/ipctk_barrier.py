@@ -383,15 +383,22 @@ class NormalPotential:
         return self._eval(collisions, mesh, X, 0, True, False)[1]
 
     def hessian(self, *args: Any, **kw: Any) -> Any:
-        project = kw.pop("project_hessian_to_psd", None)
-        if kw:
-            raise TypeError("unexpected keyword %s" % next(iter(kw)))
+        """The Hessian of a set (collisions, mesh, X[, psd]: CSC) or of one
+        collision (collision, x[, psd]: dense), projected by
+        ``project_hessian_to_psd`` (an ipctk.PSDProjectionMethod; NONE by
+        default)."""
         single = _is_single(args)
         n = 2 if single else 3
+        if len(args) > n + 1 or len(args) < n:
+            raise TypeError("hessian takes %d or %d arguments, got %d"
+                            % (n, n + 1, len(args)))
+        for key in kw:
+            if key != "project_hessian_to_psd" or len(args) > n:
+                raise TypeError("hessian: unexpected keyword %s" % key)
         if len(args) > n:
             project = args[n]
-        if project is None:
-            project = _ia.PSD_DEFAULT
+        else:
+            project = kw.get("project_hessian_to_psd", _ia.PSD_DEFAULT)
         psd = PSD.index(_ia.psd(project))
         if single:
             return self._local(args[0], args[1], 2, psd)
