@@ -223,10 +223,14 @@ def _single(collision: Any, x: Any) -> Tuple[Any, np.ndarray, Any, int]:
         rest = np.ascontiguousarray(rest.ravel())
     if kind == "pv":
         pl = collision.plane
-        # copies: a view would keep ipctk's collision alive through the
-        # plane (ipctk 1.6.1 crashes at exit with one alive then)
-        pn = np.array(pl.normal(), dtype=np.float64).ravel()
-        pc = np.array([float(pl.offset())])
+        if isinstance(pl, tuple):  # fricl's collision: (normal, offset)
+            pn = np.array(pl[0], dtype=np.float64).ravel()
+            pc = np.array([float(pl[1])])
+        else:
+            # copies: a view would keep ipctk's collision alive through
+            # the plane (ipctk 1.6.1 crashes at exit with one alive then)
+            pn = np.array(pl.normal(), dtype=np.float64).ravel()
+            pc = np.array([float(pl.offset())])
         del pl
     grp = ((t, ids, np.asarray([float(collision.weight)]),
             np.asarray([float(collision.dmin)]),

@@ -14,6 +14,7 @@ import pytest
 
 ipctk = pytest.importorskip("ipctk")
 pytest.importorskip("scipy")
+import fricl  # noqa: E402
 import fricl.ipctk as fi  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -248,3 +249,32 @@ def test_adhesion_scalar_function_matches_ipctk_free_functions():
                    ipctk.max_normal_adhesion_force_magnitude(xp, xa, a2)) \
             <= TOL * abs(ipctk.max_normal_adhesion_force_magnitude(xp, xa,
                                                                     a2))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_on_fricls_own_collisions(seed):
+    """The same methods on fricl's NormalCollisions and its collision
+    objects: the single-collision values add up to the set's, and the
+    Gauss-Newton terms and force magnitudes are ipctk's on ipctk's set."""
+    mesh, V, E, F, nc, plane, info, rng = _scene(seed)
+    fm = fi.CollisionMesh.from_ipctk(mesh)
+    C = fi.NormalCollisions()
+    C.use_area_weighting = nc.use_area_weighting
+    if info["improved"]:
+        C.collision_set_type = "IMPROVED_MAX_APPROX"
+    C.build(fm, V, info["dhat"], info["dmin"])
+    assert len(C) == len(nc)
+    for pf in (_potentials(info, False)[1], _adhesion(info)[1]):
+        tot = pf(C, fm, V)
+        parts = sum(pf(C[i], V[[j for j in C[i].vertex_ids() if j >= 0]]
+                       .ravel()) for i in range(len(C)))
+        assert abs(tot - parts) <= TOL * max(abs(tot), 1e-300)
+        N, _ = pf.force_magnitudes(C, fm, V)
+        Ni, _ = pf.force_magnitudes(nc, mesh, V)
+        assert bc.rel_err(np.sort(N), np.sort(Ni)) <= TOL
+        if plane is None:
+            d = pf.gauss_newton_hessian_diagonal(C, fm, V)
+            di = pf.gauss_newton_hessian_diagonal(nc, mesh, V)
+            assert bc.rel_err(d, di, np.abs(di).max()) <= TOL
+    with pytest.raises(fricl.UnsupportedError):
+        _potentials(info, False)[1].shape_derivative(C, fm, V)
