@@ -501,19 +501,19 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_extras)(
  *   S = H - w f m'' gx gx^T + w f (dm'/deps) ge gx^T
  *       + (dm/deps) ge (w f' gd)^T
  * (gx = grad x_m, ge = grad eps_x at rest, gd = grad d^2; m = (2 - t) t,
- * t = x_m / eps_x). work: 2 * 144 reals.
+ * t = x_m / eps_x); g the local gradient. work: 2 * 144 reals. Returns
+ * B.
  */
-FRICL_INLINE void FRICL_FN(barrier_contact_shape)(
+FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_shape)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
     const FRICL_REAL *pn, FRICL_REAL pc, int dtype, FRICL_REAL dhat,
     FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int fn,
-    const FRICL_REAL *adh, FRICL_REAL *S, FRICL_REAL *work) {
-  FRICL_REAL g[12];
-  FRICL_FN(barrier_contact)
-  (type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin, w, physical, fn, adh, 0,
-   2, g, S, work);
+    const FRICL_REAL *adh, FRICL_REAL *g, FRICL_REAL *S, FRICL_REAL *work) {
+  const FRICL_REAL B =
+      FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dtype, dhat, kappa,
+                                dmin, w, physical, fn, adh, 0, 2, g, S, work);
   if (type != FRICL_D_EE)
-    return;
+    return B;
   FRICL_REAL ra[3], rb[3], gx[12], blk[27];
   FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
   FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
@@ -522,7 +522,7 @@ FRICL_INLINE void FRICL_FN(barrier_contact_shape)(
   const FRICL_REAL eps = FRICL_R(1) / FRICL_R(1000) * la * lb;
   const FRICL_REAL xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
   if (!(xm < eps))
-    return;
+    return B;
   /* grad eps_x at rest: 1e-3 (2 ea |eb|^2 on a, 2 eb |ea|^2 on b) */
   FRICL_REAL ge[12];
   const FRICL_REAL ca = FRICL_R(2) / FRICL_R(1000) * lb;
@@ -549,5 +549,6 @@ FRICL_INLINE void FRICL_FN(barrier_contact_shape)(
     for (int v = 0; v < 12; ++v)
       S[u * 12 + v] += -wf * mpp * gx[u] * gx[v] + wf * dmp_de * ge[u] * gx[v] +
                        dm_de * ge[u] * (wfp * gd[v]);
+  return B;
 }
 #endif

@@ -96,6 +96,12 @@ typedef struct fricl_barrier_group {
  * always carries its type: pass it in distance_type); VV and PV have one
  * distance. Without the flag nothing changes. @since 0.4 */
 #define FRICL_BARRIER_FLAG_AS_CLASSIFIED 0x2u
+/* The Hessian outputs (local_hessian, hessian_values, hessian_product)
+ * receive the contacts' shape-derivative terms (fricl_barrier_extras.
+ * shape_derivative: d(grad B)/d(rest) without the weights' term, not
+ * symmetric for mollified EE contacts) instead of the Hessian, assembled
+ * through the same plan; requires psd none. Host tier only. @since 0.5 */
+#define FRICL_BARRIER_FLAG_SHAPE 0x4u
 
 /* The normal potential's scalar function of x = d^2 - dmin^2
  * (fricl_barrier_batch.function). @since 0.5 */

@@ -46,6 +46,7 @@ _CONTEXTS: Dict[str, Context] = {}
 # fricl_barrier.h
 _FLAG_PHYSICAL = 0x1
 _FLAG_AS_CLASSIFIED = 0x2
+_FLAG_SHAPE = 0x4
 
 
 def _context(device: str) -> Context:
@@ -292,7 +293,8 @@ class NormalPotential:
     def _run(self, groups: Tuple[Any, ...], X: np.ndarray, rest: Any,
              entry: Any = None, psd: int = 0, gradient: bool = False,
              hessian: bool = False, outs: Any = None, gn_diag: Any = None,
-             direction: Any = None, gnq: Any = None) -> Tuple[Any, ...]:
+             direction: Any = None, gnq: Any = None,
+             extra_flags: int = 0) -> Tuple[Any, ...]:
         dim = X.shape[1]
         ctx = _context(self.device)
         g = np.zeros(X.size) if gradient else None
@@ -307,6 +309,7 @@ class NormalPotential:
             hv = entry.bsr(plan.nnz_blocks * dim * dim)
         dhat, kappa, flags = self._params()
         flags |= _FLAG_AS_CLASSIFIED if self.as_classified else 0
+        flags |= extra_flags
         pot, _ = _native.barrier_eval(
             ctx, 0, dim, flags, psd, X.ravel(),
             None if rest is None else rest.ravel(), dhat, kappa, 0.0,
@@ -477,46 +480,43 @@ class NormalPotential:
         X, rest, entry = self._set(collisions, mesh, vertices)
         dim = X.shape[1]
         n = X.size
-        outs, lgs, lss = [], [], []
+        # each collision's own term, assembled through the set's plan
+        # (FRICL_BARRIER_FLAG_SHAPE), with the local gradients
+        outs, lgs = [], []
         for grp in entry.groups:
             k = _K_OF[grp[0]]
             m = len(grp[1]) // k
-            nd = k * dim
-            a, b = np.empty(m * nd), np.empty(m * nd * nd)
-            lgs.append(a.reshape(m, nd))
-            lss.append(b)
-            outs.append((None, None, None, None, None, a, None, b))
-        self._run(entry.groups, X, rest, entry, outs=tuple(outs))
-        rows, cols, vals = [], [], []
+            a = np.empty(m * k * dim)
+            lgs.append(a.reshape(m, k * dim))
+            outs.append((None, None, None, None, None, a, None, None))
+        if not entry.groups:
+            return sp.csc_matrix((n, n))
+        H = self._run(entry.groups, X, rest, entry, psd=0, hessian=True,
+                      outs=tuple(outs), extra_flags=_FLAG_SHAPE)[2]
+        # (grad / w) (x) grad w summed over the collisions: G W^T with G's
+        # and W's column c the collision's gradient / w and weight gradient
         wrows, wcols, wvals = _weight_gradients(collisions, entry)
+        if wrows is None:
+            return H
+        rows, cols, vals = [], [], []
         ci = 0
-        for grp, lg, ls in zip(entry.groups, lgs, lss):
+        for grp, lg in zip(entry.groups, lgs):
             k = _K_OF[grp[0]]
             ids = grp[1].reshape(-1, k).astype(np.int64)
             m, nd = ids.shape[0], k * dim
-            dof = (ids[:, :, None] * dim +
-                   np.arange(dim)[None, None, :]).reshape(m, nd)
-            rows.append(np.repeat(dof, nd, axis=1).ravel())
-            cols.append(np.tile(dof, (1, nd)).ravel())
-            vals.append(ls)
-            # (grad / w) (x) grad w, collision by collision
-            if wrows is not None:
-                sel = (wrows >= ci) & (wrows < ci + m)
-                if sel.any():
-                    c = wrows[sel] - ci
-                    w = grp[2][c]
-                    keep = w != 0
-                    c, j, wv = c[keep], wcols[sel][keep], wvals[sel][keep]
-                    gi = lg[c] / w[keep][:, None]          # (e, nd)
-                    rows.append(dof[c].ravel())
-                    cols.append(np.repeat(j, nd))
-                    vals.append((gi * wv[:, None]).ravel())
+            w = grp[2] if grp[2] is not None else np.ones(m)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                gw = np.where(w[:, None] != 0, lg / w[:, None], 0.0)
+            rows.append((ids[:, :, None] * dim +
+                         np.arange(dim)[None, None, :]).ravel())
+            cols.append(np.repeat(np.arange(ci, ci + m), nd))
+            vals.append(gw.ravel())
             ci += m
-        if not rows:
-            return sp.csc_matrix((n, n))
-        return sp.csc_matrix((np.concatenate(vals),
-                              (np.concatenate(rows), np.concatenate(cols))),
-                             shape=(n, n))
+        G = sp.csc_matrix((np.concatenate(vals),
+                           (np.concatenate(rows), np.concatenate(cols))),
+                          shape=(n, ci))
+        W = sp.csc_matrix((wvals, (wcols, wrows)), shape=(n, ci))
+        return (H + G @ W.T).tocsc()
 
 
 class BarrierPotential(NormalPotential):

@@ -139,8 +139,15 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
                              int *want, size_t *total_out) {
   /* batch.dhat is not read by the adhesion function */
   const double dhat = b->function == FRICL_NORMAL_ADHESION ? 1.0 : b->dhat;
+  /* FRICL_BARRIER_FLAG_SHAPE is the host tier's alone */
   fricl_status st = fricl__barrier_check_params(
-      ctx, b->precision, b->psd, b->flags, dhat, b->kappa, b->dmin);
+      ctx, b->precision, b->psd, b->flags & ~FRICL_BARRIER_FLAG_SHAPE, dhat,
+      b->kappa, b->dmin);
+  if (st == FRICL_STATUS_OK && (b->flags & FRICL_BARRIER_FLAG_SHAPE) &&
+      b->psd != FRICL_PSD_NONE)
+    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.flags: FRICL_BARRIER_FLAG_SHAPE needs batch.psd "
+                     "none (the shape derivative is not projected)");
   if (st == FRICL_STATUS_OK)
     st = check_function(ctx, b);
   if (st == FRICL_STATUS_OK)

@@ -49,6 +49,7 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
   const real dhat = (real)b->dhat, kappa = (real)b->kappa;
   const int physical = (b->flags & FRICL_BARRIER_FLAG_PHYSICAL) != 0;
   const int as_cls = (b->flags & FRICL_BARRIER_FLAG_AS_CLASSIFIED) != 0;
+  const int shape = (b->flags & FRICL_BARRIER_FLAG_SHAPE) != 0;
   const int fn = (int)b->function;
   const real adh[4] = {(real)b->adhesion_dhat_p, (real)b->adhesion_dhat_a,
                        (real)b->adhesion_Y, (real)b->adhesion_eps_c};
@@ -85,15 +86,23 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
        b->direction ? p : 0, j->xrec + t * BH_XREC);
     }
     const fricl_barrier_extras *E = b->extras ? &b->extras[j->g] : NULL;
-    if (E && E->shape_derivative)
+    if (E && E->shape_derivative) {
+      real gs[12];
       FRICL_FN(barrier_contact_shape)
-    (type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn, adh,
-     (real *)E->shape_derivative + c * (size_t)(k * dim * k * dim), work);
+      (type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn,
+       adh, gs, (real *)E->shape_derivative + c * (size_t)(k * dim * k * dim),
+       work);
+    }
     if (j->extras_only)
       continue;
-    R[0] = FRICL_FN(barrier_contact)(
-        type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn,
-        adh, (int)b->psd, j->w->want, R + 1, R + 13, work);
+    if (shape)
+      R[0] = FRICL_FN(barrier_contact_shape)(type, dim, x, xr, pn, pc, dtype,
+                                             dhat, kappa, dmin, wt, physical,
+                                             fn, adh, R + 1, R + 13, work);
+    else
+      R[0] = FRICL_FN(barrier_contact)(
+          type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn,
+          adh, (int)b->psd, j->w->want, R + 1, R + 13, work);
     if (j->blk)
       for (int i = 0; i < k; ++i)
         for (int jj = 0; jj < k; ++jj)
@@ -252,6 +261,11 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
               X->gauss_newton_diagonal || X->gauss_newton_quadratic_form ||
               X->shape_derivative;
   }
+  /* Extras alone: the records (B, gradient, Hessian) are not computed. */
+  int primary = b->potential || grad || hv || prod;
+  for (size_t g = 0; g < b->n_groups; ++g)
+    primary |= b->groups[g].potential || b->groups[g].local_gradient ||
+               b->groups[g].local_hessian;
   real *rec = fricl__malloc(chunk * BH_REC * sizeof *rec);
   real *xrec = extras ? fricl__malloc(chunk * BH_XREC * sizeof *xrec) : NULL;
   /* The workers also find each contact's BSR blocks (the binary searches
@@ -291,7 +305,7 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
     const int ndof = k * dim;
     for (size_t lo = 0; lo < G->count; lo += chunk) {
       const size_t n = G->count - lo < chunk ? G->count - lo : chunk;
-      BH_JOB j = {w, g, lo, rec, blkidx, xrec, 0};
+      BH_JOB j = {w, g, lo, rec, blkidx, xrec, !primary};
       if (src) {
         const fricl_status st = src->records(src->state, w, g, lo, n, rec);
         if (st != FRICL_STATUS_OK) {
