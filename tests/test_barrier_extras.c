@@ -360,6 +360,43 @@ static void global_case(fricl_context *ctx, const xp_params *p, double *sig) {
           "global GN diagonal[%d] %.17g vs %.17g", i, GD[i], ref[i]);
   CHECK(fabs(GQ - q) <= 1e-13 * (fabs(q) + scale),
         "global GN quadratic form %.17g vs %.17g", GQ, q);
+  /* FRICL_BARRIER_FLAG_SHAPE: the Hessian outputs hold the shape terms:
+   * the local ones are extras.shape_derivative's, H p their sum. */
+  {
+    double S[NC * 81], L[NC * 81], Hp[NV * 3];
+    fricl_barrier_extras E2 = {NULL, NULL, NULL, NULL, S};
+    fricl_barrier_group G2 = G;
+    G2.local_hessian = L;
+    fricl_barrier_batch b2 = b;
+    b2.groups = &G2;
+    b2.extras = &E2;
+    b2.flags |= FRICL_BARRIER_FLAG_SHAPE;
+    b2.gauss_newton_diagonal = NULL;
+    b2.gauss_newton_quadratic_form = NULL;
+    b2.hessian_product = Hp;
+    CHECK(fricl_barrier_eval(ctx, &b2) == FRICL_STATUS_OK, "shape flag: %s",
+          fricl_context_last_error(ctx));
+    CHECK(memcmp(S, L, sizeof S) == 0, "shape flag: local terms differ");
+    double ref2[NV * 3] = {0}, sc2 = 0;
+    for (int c = 0; c < NC; ++c)
+      for (int i = 0; i < 3; ++i)
+        for (int r = 0; r < 3; ++r) {
+          double t = 0;
+          for (int j2 = 0; j2 < 3; ++j2)
+            for (int u = 0; u < 3; ++u)
+              t += S[c * 81 + (i * 3 + r) * 9 + j2 * 3 + u] *
+                   dir[ids[c * 3 + j2] * 3 + u];
+          ref2[ids[c * 3 + i] * 3 + r] += t;
+          sc2 = fmax(sc2, fabs(t));
+        }
+    for (int i = 0; i < NV * 3; ++i)
+      CHECK(fabs(Hp[i] - ref2[i]) <= 1e-12 * sc2 + 1e-300,
+            "shape flag: S p[%d] %.17g vs %.17g", i, Hp[i], ref2[i]);
+    b2.psd = FRICL_PSD_CLAMP;
+    CHECK(fricl_barrier_eval(ctx, &b2) == FRICL_STATUS_INVALID_ARGUMENT &&
+              strstr(fricl_context_last_error(ctx), "FLAG_SHAPE"),
+          "shape flag with clamp: %s", fricl_context_last_error(ctx));
+  }
   /* a signature of everything, for the backends' bitwise agreement */
   double s = GQ;
   for (int i = 0; i < NV * 3; ++i)
