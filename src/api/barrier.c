@@ -140,6 +140,11 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
   /* batch.dhat is not read by the adhesion function */
   const double dhat = b->function == FRICL_NORMAL_ADHESION ? 1.0 : b->dhat;
   /* FRICL_BARRIER_FLAG_SHAPE is the host tier's alone */
+  if (b->flags & ~(FRICL_BARRIER_FLAG_PHYSICAL |
+                   FRICL_BARRIER_FLAG_AS_CLASSIFIED | FRICL_BARRIER_FLAG_SHAPE))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.flags = 0x%x has unknown bits",
+                       (unsigned)b->flags);
   fricl_status st = fricl__barrier_check_params(
       ctx, b->precision, b->psd, b->flags & ~FRICL_BARRIER_FLAG_SHAPE, dhat,
       b->kappa, b->dmin);
