@@ -30,6 +30,7 @@ struct BH_JOB {
   size_t *blk;      /* or NULL: the BSR blocks of each contact's k x k pairs */
   FRICL_REAL *xrec; /* or NULL: the extras (BH_XREC reals per contact) */
   int extras_only;  /* the records come from elsewhere: extras only */
+  size_t rs;        /* the records' stride (reals) */
 };
 
 /* Contacts [lo, hi) of the chunk (relative to its start), with the
@@ -72,7 +73,7 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
     const real dmin = G->dmin ? ((const real *)G->dmin)[c] : (real)b->dmin;
     const int dtype = FRICL_FN(bar_dtype)(
         type, G->distance_type ? G->distance_type[c] : -1, as_cls);
-    real *R = j->rec + t * BH_REC;
+    real *R = j->rec + t * j->rs;
     if (j->xrec) {
       real p[12];
       if (b->direction)
@@ -161,6 +162,7 @@ typedef struct BH_ACC {
   const size_t *blkidx;
   FRICL_REAL *grad, *hv, *prod;
   int k, dim;
+  size_t rs; /* the records' stride */
 } BH_ACC;
 
 /* With the stencil's size and the dimension as arguments: the callers in
@@ -172,7 +174,7 @@ FRICL_FN(bh_acc_body)(const BH_ACC *a, size_t vlo, size_t vhi, int k, int dim) {
   const int ndof = k * dim;
   for (size_t t = 0; t < a->n; ++t) {
     const size_t c = a->c0 + t;
-    const real *R = a->rec + t * BH_REC;
+    const real *R = a->rec + t * a->rs;
     const int32_t *vx = a->G->vertices + c * (size_t)k;
 #if defined(__GNUC__) || defined(__clang__)
     /* The BSR blocks are scattered over a matrix far larger than the
@@ -266,7 +268,15 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   for (size_t g = 0; g < b->n_groups; ++g)
     primary |= b->groups[g].potential || b->groups[g].local_gradient ||
                b->groups[g].local_hessian;
-  real *rec = fricl__malloc(chunk * BH_REC * sizeof *rec);
+  /* The records' stride: what the call reads of them (B; the gradient;
+   * the Hessian) when the host threads make them, a backend's full
+   * records otherwise. A large scratch array would be mapped and faulted
+   * in on every call. */
+  const size_t rs = src || w->want >= 2 || (b->flags & FRICL_BARRIER_FLAG_SHAPE)
+                        ? BH_REC
+                    : w->want == 1 ? 13
+                                   : 1;
+  real *rec = fricl__malloc(chunk * rs * sizeof *rec);
   real *xrec = extras ? fricl__malloc(chunk * BH_XREC * sizeof *xrec) : NULL;
   /* The workers also find each contact's BSR blocks (the binary searches
    * are then off the serial accumulation below). */
@@ -305,7 +315,7 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
     const int ndof = k * dim;
     for (size_t lo = 0; lo < G->count; lo += chunk) {
       const size_t n = G->count - lo < chunk ? G->count - lo : chunk;
-      BH_JOB j = {w, g, lo, rec, blkidx, xrec, !primary};
+      BH_JOB j = {w, g, lo, rec, blkidx, xrec, !primary, rs};
       if (src) {
         const fricl_status st = src->records(src->state, w, g, lo, n, rec);
         if (st != FRICL_STATUS_OK) {
@@ -315,7 +325,7 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
           return st;
         }
         if (xrec) {
-          BH_JOB jx = {w, g, lo, rec, NULL, xrec, 1};
+          BH_JOB jx = {w, g, lo, rec, NULL, xrec, 1, rs};
           BH_RUN(&jx, 0, n, 0);
         }
       } else if (threaded)
@@ -324,7 +334,7 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
         BH_RUN(&j, 0, n, 0);
       for (size_t t = 0; t < n; ++t, ++cg) {
         const size_t c = lo + t;
-        const real *R = rec + t * BH_REC;
+        const real *R = rec + t * rs;
         if (G->potential)
           ((real *)G->potential)[c] = R[0];
         if (G->local_gradient)
@@ -375,7 +385,8 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
         }
       }
       if (grad || hv || prod) {
-        BH_ACC acc = {G, plan, lo, n, rec, dir, blkidx, grad, hv, prod, k, dim};
+        BH_ACC acc = {G,    plan, lo,   n, rec, dir, blkidx,
+                      grad, hv,   prod, k, dim, rs};
         if (threaded)
           fricl__pool_for(ctx->pool, b->n_vertices, fricl__grain(ctx, 256), 1,
                           FRICL_FN(bh_acc), &acc);
