@@ -229,7 +229,16 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
     const FRICL_REAL eps_x = FRICL_R(1) / FRICL_R(1000) *
                              FRICL_FN(g_dot)(ra, ra, 3) *
                              FRICL_FN(g_dot)(rb, rb, 3);
-    const FRICL_REAL xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
+    FRICL_REAL xm;
+    if (want >= 1) {
+      xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
+    } else { /* the value alone: |ea x eb|^2 as bar_ee_cross forms it */
+      FRICL_REAL ea[3], eb[3], n[3];
+      FRICL_FN(g_sub)(x + 3, x, ea, 3);
+      FRICL_FN(g_sub)(x + 9, x + 6, eb, 3);
+      FRICL_FN(g_cross)(ea, eb, n);
+      xm = FRICL_FN(g_dot)(n, n, 3);
+    }
     if (xm < eps_x) {
       moll = 1;
       const FRICL_REAL xe = xm / eps_x;

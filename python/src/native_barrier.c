@@ -323,8 +323,16 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
     goto done;
   c.b.n_groups = (size_t)ng;
   c.b.groups = groups;
-  c.b.potential = c.b.precision == FRICL_F32 ? (void *)&c.potential32
-                                             : (void *)&c.potential64;
+  /* A call for extras alone does not compute the potential (returned as
+   * 0): the library then skips the contacts' records. */
+  if (outs == Py_None && gnd_obj == Py_None && gnq_obj == Py_None)
+    c.b.potential = c.b.precision == FRICL_F32 ? (void *)&c.potential32
+                                               : (void *)&c.potential64;
+  else if (!want_h && c.b.gradient == NULL)
+    c.b.potential = NULL;
+  else
+    c.b.potential = c.b.precision == FRICL_F32 ? (void *)&c.potential32
+                                               : (void *)&c.potential64;
   if (native_call(ctx, call_barrier, &c, 0, NULL) != 0)
     goto done;
   {
