@@ -17,8 +17,9 @@
  *    entry i, and the global outputs are the contacts' sums;
  *  - validation of the new fields (function, adhesion parameters, the
  *    physical flag with adhesion, a quadratic form without direction).
- * On the reference and host backends, and each OpenCL device (which runs
- * these on its host threads): the results agree bit for bit.
+ * On the reference and host backends, each OpenCL device and a context
+ * over two (which run these on the host threads): the results agree bit
+ * for bit.
  */
 #include "test_util.h"
 
@@ -469,8 +470,25 @@ static void validation(fricl_context *ctx) {
 }
 
 int main(void) {
-  test_backend bk[TEST_MAX_BACKENDS];
-  const int nb = test_backends(bk);
+  test_backend bk[TEST_MAX_BACKENDS + 1];
+  int nb = test_backends(bk);
+  /* Two OpenCL devices (CTest sets POCL_DEVICES="pthread pthread"): also
+   * a context over both (the multi-device backend). */
+  for (int i = 0; i + 1 < nb; ++i)
+    if (strncmp(bk[i].spec, "opencl:", 7) == 0 &&
+        strncmp(bk[i + 1].spec, "opencl:", 7) == 0) {
+      char two[64];
+      const size_t la = strlen(bk[i].spec), lb = strlen(bk[i + 1].spec);
+      if (la + lb + 2 > sizeof two)
+        break;
+      memcpy(two, bk[i].spec, la);
+      two[la] = ',';
+      memcpy(two + la + 1, bk[i + 1].spec, lb + 1);
+      memcpy(bk[nb].spec, two, la + lb + 2);
+      memcpy(bk[nb].label, two, la + lb + 2);
+      ++nb;
+      break;
+    }
   const struct {
     int type, dim;
   } st[] = {{0, 3}, {1, 3}, {2, 3}, {3, 3}, {4, 3}, {0, 2}, {1, 2}, {4, 2}};
