@@ -36,10 +36,10 @@ typedef struct {
   double B, g[12], H[144], N, gN[12], gnd[12], gnq;
 } xp_out;
 
-static fricl_status eval1(fricl_context *ctx, int type, int dim,
-                          const double *x, const double *xr, const double *pn,
-                          double pc, const xp_params *p, fricl_psd psd,
-                          const double *dir, xp_out *o) {
+static fricl_status eval1x(fricl_context *ctx, int type, int dim,
+                           const double *x, const double *xr, const double *pn,
+                           double pc, const xp_params *p, fricl_psd psd,
+                           const double *dir, xp_out *o, int extras) {
   const int k = fricl_stencil_vertex_count((fricl_stencil)type);
   int32_t vx[4] = {0, 1, 2, 3};
   fricl_barrier_group G;
@@ -73,9 +73,16 @@ static fricl_status eval1(fricl_context *ctx, int type, int dim,
   b.adhesion_dhat_a = p->aa;
   b.adhesion_Y = p->Y;
   b.adhesion_eps_c = p->ec;
-  b.extras = &X;
+  b.extras = extras ? &X : NULL;
   b.direction = dir;
   return fricl_barrier_eval(ctx, &b);
+}
+
+static fricl_status eval1(fricl_context *ctx, int type, int dim,
+                          const double *x, const double *xr, const double *pn,
+                          double pc, const xp_params *p, fricl_psd psd,
+                          const double *dir, xp_out *o) {
+  return eval1x(ctx, type, dim, x, xr, pn, pc, p, psd, dir, o, 1);
 }
 
 /* The adhesion function of x = d^2 - dmin^2, from its definition: a
@@ -156,6 +163,29 @@ static void one_case(fricl_context *ctx, int type, int dim, int parallel,
   if (st != FRICL_STATUS_OK || !isfinite(o.B))
     return;
   ++*checked;
+  /* Without extras the call runs on the context's backend (an OpenCL
+   * device's kernel; the extras above ran on the host threads): the same
+   * value, gradient and Hessian within 1e-10 of scale. */
+  {
+    xp_out d, hc;
+    CHECK(eval1x(ctx, type, dim, x, xr, pn, pc, p, FRICL_PSD_CLAMP, NULL, &d,
+                 0) == FRICL_STATUS_OK,
+          "plain: %s", fricl_context_last_error(ctx));
+    eval1(ctx, type, dim, x, xr, pn, pc, p, FRICL_PSD_CLAMP, NULL, &hc);
+    const double gs0 = fmax(max_abs(hc.g, n), 1e-300);
+    const double hs0 = fmax(max_abs(hc.H, n * n), 1e-300);
+    CHECK(fabs(d.B - hc.B) <= 1e-10 * (fabs(hc.B) + 1e-300),
+          "fn %d type %d dim %d: B on the backend %.17g vs host %.17g", p->fn,
+          type, dim, d.B, hc.B);
+    for (int i = 0; i < n; ++i)
+      CHECK(fabs(d.g[i] - hc.g[i]) <= 1e-10 * gs0,
+            "fn %d type %d dim %d: gradient[%d] on the backend", p->fn, type,
+            dim, i);
+    for (int i = 0; i < n * n; ++i)
+      CHECK(fabs(d.H[i] - hc.H[i]) <= 1e-10 * hs0,
+            "fn %d type %d dim %d: H[%d] on the backend %.17g vs %.17g", p->fn,
+            type, dim, i, d.H[i], hc.H[i]);
+  }
   const double h = 1e-6;
   const double gs = fmax(max_abs(o.g, n), 1e-300);
   const double Hs = fmax(max_abs(o.H, n * n), 1e-300);

@@ -36,11 +36,11 @@ fricl_status fricl__barrier_host(fricl_context *ctx,
                                  const fricl__barrier_work *w, int threaded,
                                  const fricl__barrier_source *src);
 
-/* Whether the batch asks for what only the host pass computes: the
- * adhesion function or any extra output (0.5). */
+/* Whether the batch asks for what only the host pass computes: the shape
+ * terms or any extra output (0.5). The adhesion function is the kernels'
+ * too. */
 static inline int fricl__barrier_host_only(const fricl_barrier_batch *b) {
-  if (b->function != FRICL_NORMAL_BARRIER ||
-      (b->flags & FRICL_BARRIER_FLAG_SHAPE) || b->gauss_newton_diagonal ||
+  if ((b->flags & FRICL_BARRIER_FLAG_SHAPE) || b->gauss_newton_diagonal ||
       b->gauss_newton_quadratic_form)
     return 1;
   for (size_t g = 0; b->extras && g < b->n_groups; ++g)
