@@ -1,5 +1,5 @@
 /*
- * test_barrier_extras.c - the normal potential's 0.5 additions to
+ * test_barrier_extras.c - the normal potential's 0.4 additions to
  * fricl_barrier_eval: the adhesion function and the extras (force
  * magnitude and its gradient, the Gauss-Newton diagonal and quadratic
  * form), on every stencil (3-D: vv ev ee fv pv; 2-D: vv ev pv):

@@ -100,11 +100,11 @@ typedef struct fricl_barrier_group {
  * receive the contacts' shape-derivative terms (fricl_barrier_extras.
  * shape_derivative: d(grad B)/d(rest) without the weights' term, not
  * symmetric for mollified EE contacts) instead of the Hessian, assembled
- * through the same plan; requires psd none. Host tier only. @since 0.5 */
+ * through the same plan; requires psd none. Host tier only. @since 0.4 */
 #define FRICL_BARRIER_FLAG_SHAPE 0x4u
 
 /* The normal potential's scalar function of x = d^2 - dmin^2
- * (fricl_barrier_batch.function). @since 0.5 */
+ * (fricl_barrier_batch.function). @since 0.4 */
 typedef enum fricl_normal_function {
   /* kappa b(x, (2 dmin + dhat) dhat), the clamped-log barrier (above). */
   FRICL_NORMAL_BARRIER = 0,
@@ -117,7 +117,7 @@ typedef enum fricl_normal_function {
 
 /* Per-contact extra outputs of one group (batch.extras[g]), each optional
  * (NULL: not computed); real arrays as the group's, ndof = k dim. The
- * layout is frozen: a later version adds a new struct. @since 0.5 */
+ * layout is frozen: a later version adds a new struct. @since 0.4 */
 typedef struct fricl_barrier_extras {
   /* count: the normal force magnitude N of the contact at its d^2 (ipctk's
    * force_magnitude(d^2, dmin): -kappa b'(x) 2 d for the barrier, scaled
@@ -167,7 +167,7 @@ typedef struct fricl_barrier_batch {
   void *gradient;        /* n_vertices x dim */
   void *hessian_values;  /* nnz_blocks x dim x dim, the plan's BSR order */
   void *hessian_product; /* n_vertices x dim: H p */
-  /* @since 0.5 (absent in older layouts: the barrier, no extras). */
+  /* @since 0.4 (absent in older layouts: the barrier, no extras). */
   fricl_normal_function function; /* FRICL_NORMAL_BARRIER by default */
   /* FRICL_NORMAL_ADHESION's parameters: 0 < dhat_p < dhat_a, Y > 0,
    * eps_c > 0, finite (batch.dhat is then not read, kappa scales a, and

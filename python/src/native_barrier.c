@@ -144,8 +144,8 @@ static int parse_groups(native_views *views, PyObject *items, int dim,
   return 0;
 }
 
-/* The 0.5 outputs: outs is None or a tuple per group of (force_magnitude,
- * force_magnitude_gradient, gauss_newton_diagonal,
+/* The extra outputs (0.4): outs is None or a tuple per group of
+ * (force_magnitude, force_magnitude_gradient, gauss_newton_diagonal,
  * gauss_newton_quadratic_form, potential, local_gradient, local_hessian,
  * shape_derivative),
  * each a writable buffer or None. */

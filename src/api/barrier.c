@@ -106,7 +106,7 @@ fricl_status fricl__barrier_check_params(fricl_context *ctx,
   return st;
 }
 
-/* The normal function and its parameters (0.5 fields). */
+/* The normal function and its parameters (0.4 fields). */
 static fricl_status check_function(fricl_context *ctx,
                                    const fricl_barrier_batch *b) {
   if ((unsigned)b->function > (unsigned)FRICL_NORMAL_ADHESION)

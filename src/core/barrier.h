@@ -37,7 +37,7 @@ fricl_status fricl__barrier_host(fricl_context *ctx,
                                  const fricl__barrier_source *src);
 
 /* Whether the batch asks for what only the host pass computes: the shape
- * terms or any extra output (0.5). The adhesion function is the kernels'
+ * terms or any extra output (0.4). The adhesion function is the kernels'
  * too. */
 static inline int fricl__barrier_host_only(const fricl_barrier_batch *b) {
   if ((b->flags & FRICL_BARRIER_FLAG_SHAPE) || b->gauss_newton_diagonal ||

@@ -434,7 +434,7 @@ static fricl_status multi_barrier(fricl__backend *be,
   fricl_context *ctx = m->base.ctx;
   if (!w->total)
     return fricl__barrier_host(ctx, w, 0, NULL);
-  /* The shape terms and the extras (0.5): on the host threads, as on one
+  /* The shape terms and the extras (0.4): on the host threads, as on one
    * device. */
   if (fricl__barrier_host_only(w->b))
     return fricl__barrier_host(ctx, w, 1, NULL);

@@ -175,7 +175,7 @@ fricl_status fricl__ocl_barrier_records(void *state,
     err = fricl__ocl_set_real(kern, 7, b->precision, b->dmin);
   for (cl_uint i = 0; i < 9 && err == CL_SUCCESS; ++i)
     err = clSetKernelArg(kern, 8 + i, sizeof(cl_mem), &bufs[i]);
-  /* the normal function and its parameters (0.5) */
+  /* the normal function and its parameters (0.4) */
   const cl_int fn = (cl_int)b->function;
   const double adh[4] = {b->adhesion_dhat_p, b->adhesion_dhat_a, b->adhesion_Y,
                          b->adhesion_eps_c};
@@ -211,7 +211,7 @@ fricl_status fricl__ocl_barrier(fricl__backend *be,
   fricl__ocl *o = (fricl__ocl *)be;
   if (!w->total)
     return fricl__barrier_host(be->ctx, w, 0, NULL);
-  /* The shape terms and the extras (0.5) run on the host threads: the
+  /* The shape terms and the extras (0.4) run on the host threads: the
    * kernel makes the records (B, gradient, Hessian) only. */
   if (fricl__barrier_host_only(w->b))
     return fricl__barrier_host(be->ctx, w, 1, NULL);
