@@ -10,6 +10,8 @@
  *
  * Contents
  *   Contacts ..... fricl_barrier_group
+ *   Function ..... fricl_normal_function (the barrier or normal adhesion)
+ *   Extras ....... fricl_barrier_extras, FRICL_BARRIER_FLAG_SHAPE
  *   Plan ......... fricl_barrier_plan_create (a fricl_tangential_plan)
  *   Evaluation ... fricl_barrier_batch_init, fricl_barrier_eval
  *   cl_mem tier .. fricl_barrier_eval_cl in fricl_barrier_cl.h (this
