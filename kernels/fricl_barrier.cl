@@ -7,9 +7,11 @@
  * The host prepends FRICL_EMBEDDED, the defines (FRICL_REAL, FRICL_FN,
  * FRICL_SQRT, FRICL_LOG; FRICL_STENCIL and FRICL_DIM, constants that fold
  * through the math), fricl_cl_compat.h, fricl_distance_math.h,
- * fricl_eigen_math.h, fricl_barrier_math.h and fricl_assembly.h.
+ * fricl_eigen_math.h, fricl_adhesion_math.h, fricl_barrier_math.h and
+ * fricl_assembly.h.
  */
 #ifndef FRICL_EMBEDDED
+#include "fricl_adhesion_math.h"
 #include "fricl_assembly.h"
 #include "fricl_barrier_math.h"
 #include "fricl_cl_compat.h"
@@ -545,8 +547,9 @@ FRICL_BK_INLINE void FRICL_FN(bk_lproject9)(__local FRICL_REAL *ls, int mode) {
 FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
     const FRICL_REAL *pn, FRICL_REAL pc, int dtype, FRICL_REAL dhat,
-    FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int psd,
-    int want, FRICL_REAL *g, FRICL_FN(bk_sink) * sink, __local FRICL_REAL *ls) {
+    FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int fn,
+    const FRICL_REAL *adh, int psd, int want, FRICL_REAL *g,
+    FRICL_FN(bk_sink) * sink, __local FRICL_REAL *ls) {
   const int k = type == FRICL_D_VV   ? 2
                 : type == FRICL_D_EV ? 3
                 : type == FRICL_D_PV ? 1
@@ -586,16 +589,9 @@ FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_contact)(
       full ? FRICL_FN(bk_dist_full)(type, dim, x, pn, pc, dtype, gd, &hf)
            : FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd, want >= 2,
                                     0, bas, gr, Hr);
-  const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
-  FRICL_REAL b, bp, bpp;
-  FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);
-  if (physical) {
-    const FRICL_REAL ps = dhat / (xh * xh);
-    b *= ps;
-    bp *= ps;
-    bpp *= ps;
-  }
-  const FRICL_REAL f = kappa * b, fp = kappa * bp, fpp = kappa * bpp;
+  FRICL_REAL fv[3];
+  FRICL_FN(bar_normal_fn)(fn, d2, dmin, dhat, kappa, physical, adh, fv);
+  const FRICL_REAL f = fv[0], fp = fv[1], fpp = fv[2];
   const FRICL_REAL B = w * m * f;
   if (want < 1)
     return B;
@@ -744,7 +740,8 @@ __kernel FRICL_BK_WG_ATTR void fricl_barrier_records(
     __global const FRICL_REAL *Xr, __global const int *vert,
     __global const FRICL_REAL *weight, __global const FRICL_REAL *dmin_a,
     __global const FRICL_REAL *pn_a, __global const FRICL_REAL *pc_a,
-    __global const char *dtype_a, __global FRICL_REAL *rec) {
+    __global const char *dtype_a, __global FRICL_REAL *rec, int fn,
+    FRICL_REAL adh_p, FRICL_REAL adh_a, FRICL_REAL adh_y, FRICL_REAL adh_e) {
 #if FRICL_STENCIL == 2
   __local FRICL_REAL scratch[FRICL_BK_WG * FRICL_BK_LN];
   __local FRICL_REAL *ls = scratch + get_local_id(0);
@@ -785,9 +782,10 @@ __kernel FRICL_BK_WG_ATTR void fricl_barrier_records(
   sink.lh = R + 13;
   sink.rh = 0;
   sink.dot = 0;
+  const FRICL_REAL adh[4] = {adh_p, adh_a, adh_y, adh_e};
   const FRICL_REAL B =
       FRICL_FN(bk_contact)(type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin,
-                           w, physical, psd, want, g, &sink, ls);
+                           w, physical, fn, adh, psd, want, g, &sink, ls);
   R[0] = B;
   if (want >= 1)
     FRICL_UNROLL
@@ -887,9 +885,10 @@ __kernel FRICL_BK_WG_ATTR void fricl_barrier_contacts(
     FRICL_UNROLL
   for (int u = 0; u < dim; ++u)
     sink.p[j * dim + u] = dir[dir_off + vx[j] * (ulong)dim + (ulong)u];
+  const FRICL_REAL adh[4] = {0, 0, 0, 0}; /* the cl_mem tier: barrier */
   const FRICL_REAL B =
       FRICL_FN(bk_contact)(type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin,
-                           w, physical, psd, want, g, &sink, ls);
+                           w, physical, 0, adh, psd, want, g, &sink, ls);
   if (outs & FRICL_BAR_O_POT)
     pot[pot_off + c] = B;
   if (outs & FRICL_BAR_O_LG)

@@ -6,10 +6,21 @@
  * the product rule with the edge-edge mollifier m), projected onto the PSD
  * cone as a whole local matrix (fricl_eigen_math.h).
  *
+ * The normal potential's scalar function is a choice (fn): 0 the
+ * clamped-log barrier above, 1 the normal adhesion potential of
+ * fricl_adhesion_math.h (ipctk's NormalAdhesionPotential), both functions
+ * of d^2 - dmin^2 over the same stencils, mollifier and projection.
+ *
  * Shared by the kernels (fricl_barrier.cl) and the C backends, once per
  * precision; the includer defines FRICL_REAL, FRICL_FN, FRICL_SQRT,
- * FRICL_LOG and includes fricl_distance_math.h and fricl_eigen_math.h first.
+ * FRICL_LOG and includes fricl_distance_math.h (or fricl_geometry_math.h,
+ * for bar_force_magnitude), fricl_eigen_math.h and fricl_adhesion_math.h
+ * first.
  */
+
+/* The normal-potential functions (fricl_normal_function). */
+#define FRICL_NF_BARRIER 0
+#define FRICL_NF_ADHESION 1
 
 /* b, b', b'' of the clamped log barrier at x with activation xh:
  * b = -(x - xh)^2 ln(x / xh) on 0 < x < xh, +inf for x <= 0 (b' = b'' = 0
@@ -36,6 +47,39 @@ FRICL_INLINE void FRICL_FN(bar_clamped_log)(FRICL_REAL x, FRICL_REAL xh,
   *b = -dm * dm * L;
   *bp = (xh - x) * (two * L - q + FRICL_R(1));
   *bpp = (q + two) * q - two * L - FRICL_R(3);
+}
+
+/* f, f', f'' (into f[0..2]) of the normal potential at d^2 = d2, as
+ * functions of d^2: fn 0 kappa b(d2 - dmin^2, (2 dmin + dhat) dhat), scaled
+ * by dhat / xh^2 when physical; fn 1 kappa a(d2 - dmin^2) with the
+ * adhesion parameters adh = (dhat_p, dhat_a, Y, eps_c). */
+FRICL_INLINE void FRICL_FN(bar_normal_fn)(int fn, FRICL_REAL d2,
+                                          FRICL_REAL dmin, FRICL_REAL dhat,
+                                          FRICL_REAL kappa, int physical,
+                                          const FRICL_REAL *adh,
+                                          FRICL_REAL *f) {
+  const FRICL_REAL x = d2 - dmin * dmin;
+  FRICL_REAL b, bp, bpp;
+  if (fn == FRICL_NF_ADHESION) {
+    FRICL_REAL xp, xa, a2;
+    FRICL_FN(normal_adhesion_args)
+    (dmin, adh[0], adh[1], adh[2], adh[3], &xp, &xa, &a2);
+    b = FRICL_FN(normal_adhesion_potential)(x, xp, xa, a2);
+    bp = FRICL_FN(normal_adhesion_potential_first_derivative)(x, xp, xa, a2);
+    bpp = FRICL_FN(normal_adhesion_potential_second_derivative)(x, xp, xa, a2);
+  } else {
+    const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
+    FRICL_FN(bar_clamped_log)(x, xh, &b, &bp, &bpp);
+    if (physical) {
+      const FRICL_REAL ps = dhat / (xh * xh);
+      b *= ps;
+      bp *= ps;
+      bpp *= ps;
+    }
+  }
+  f[0] = kappa * b;
+  f[1] = kappa * bp;
+  f[2] = kappa * bpp;
 }
 
 /* The distance type a contact is evaluated with (dist_contact: -1 or any
@@ -147,9 +191,9 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross_hess)(const FRICL_REAL *blk,
  * One contact. x: the stencil's positions (k dim); xr: its rest positions
  * (EE only: the mollifier threshold eps_x = 1e-3 |ea|^2 |eb|^2 at rest);
  * pn, pc: the plane of a PV contact; dtype: its distance type (-1:
- * classify; see dist_contact). want: 0 value only, 1 also the
- * gradient g (ndof), 2 also the Hessian H (ndof x ndof, projected by psd:
- * 0 none, 1 clamp, 2 abs); work: 2 * 144 reals. Returns B.
+ * classify; see dist_contact); fn, adh: the function (bar_normal_fn). want: 0
+ * value only, 1 also the gradient g (ndof), 2 also the Hessian H (ndof x ndof,
+ * projected by psd: 0 none, 1 clamp, 2 abs); work: 2 * 144 reals. Returns B.
  *
  * A projected Hessian is formed in the distance's reduced basis
  * (dist_contact: at most 5 dimensions), M = w (f'' gr gr^T + f' Hr),
@@ -162,8 +206,9 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_cross_hess)(const FRICL_REAL *blk,
 FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
     const FRICL_REAL *pn, FRICL_REAL pc, int dtype, FRICL_REAL dhat,
-    FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int psd,
-    int want, FRICL_REAL *g, FRICL_REAL *H, FRICL_REAL *work) {
+    FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int fn,
+    const FRICL_REAL *adh, int psd, int want, FRICL_REAL *g, FRICL_REAL *H,
+    FRICL_REAL *work) {
   const int k = type == FRICL_D_VV   ? 2
                 : type == FRICL_D_EV ? 3
                 : type == FRICL_D_PV ? 1
@@ -184,7 +229,16 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
     const FRICL_REAL eps_x = FRICL_R(1) / FRICL_R(1000) *
                              FRICL_FN(g_dot)(ra, ra, 3) *
                              FRICL_FN(g_dot)(rb, rb, 3);
-    const FRICL_REAL xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
+    FRICL_REAL xm;
+    if (want >= 1) {
+      xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
+    } else { /* the value alone: |ea x eb|^2 as bar_ee_cross forms it */
+      FRICL_REAL ea[3], eb[3], n[3];
+      FRICL_FN(g_sub)(x + 3, x, ea, 3);
+      FRICL_FN(g_sub)(x + 9, x + 6, eb, 3);
+      FRICL_FN(g_cross)(ea, eb, n);
+      xm = FRICL_FN(g_dot)(n, n, 3);
+    }
     if (xm < eps_x) {
       moll = 1;
       const FRICL_REAL xe = xm / eps_x;
@@ -201,16 +255,9 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
   const int full = want >= 2 && (psd == 0 || moll);
   const FRICL_REAL d2 = FRICL_FN(dist_contact)(
       type, dim, x, pn, pc, dtype, gd, want >= 2, full ? H : 0, bas, gr, Hr);
-  const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
-  FRICL_REAL b, bp, bpp;
-  FRICL_FN(bar_clamped_log)(d2 - dmin * dmin, xh, &b, &bp, &bpp);
-  if (physical) {
-    const FRICL_REAL ps = dhat / (xh * xh);
-    b *= ps;
-    bp *= ps;
-    bpp *= ps;
-  }
-  const FRICL_REAL f = kappa * b, fp = kappa * bp, fpp = kappa * bpp;
+  FRICL_REAL fv[3];
+  FRICL_FN(bar_normal_fn)(fn, d2, dmin, dhat, kappa, physical, adh, fv);
+  const FRICL_REAL f = fv[0], fp = fv[1], fpp = fv[2];
   const FRICL_REAL B = w * m * f;
   if (want < 1)
     return B;
@@ -354,3 +401,163 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
         }
   return B;
 }
+
+/* The distance vector of one contact: r = sum_i c_i x_i (c: k values; PV:
+ * c = 1 and r the point's offset from the plane along its normal) with
+ * d^2 = |r|^2 returned, for the feature dist_contact evaluates. */
+FRICL_INLINE FRICL_REAL FRICL_FN(bar_dist_vector)(
+    int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
+    int dtype, FRICL_REAL *c, FRICL_REAL *r) {
+  if (type == FRICL_D_PV) {
+    const FRICL_REAL nn = FRICL_FN(g_dot)(pn, pn, dim);
+    const FRICL_REAL s = FRICL_FN(g_dot)(pn, x, dim) + pc;
+    const FRICL_REAL sn = s / nn;
+    c[0] = FRICL_R(1);
+    for (int i = 0; i < dim; ++i)
+      r[i] = sn * pn[i];
+    return s * s / nn;
+  }
+  FRICL_FN(dist_feature) f;
+  FRICL_FN(dist_clear)(&f);
+  if (type == FRICL_D_VV)
+    FRICL_FN(dist_pp)(&f, x, dim, 0, 1);
+  else if (type == FRICL_D_EV)
+    FRICL_FN(dist_pe)(&f, x, dim, 0, 1, 2, dtype);
+  else if (type == FRICL_D_EE)
+    FRICL_FN(dist_ee)(&f, x, dtype);
+  else
+    FRICL_FN(dist_pt)(&f, x, dtype);
+  for (int i = 0; i < 4; ++i)
+    c[i] = f.c[i];
+  for (int s = 0; s < dim; ++s)
+    r[s] = f.r[s];
+  return f.d2;
+}
+
+#ifdef FRICL_BARRIER_FORCE_MAGNITUDE
+/*
+ * The extras of one contact (docs/barrier.md, section 14), for the
+ * feature and the function of barrier_contact: into out[0] the force
+ * magnitude N (fn 0: -kappa b' 2 d of fricl_geometry_math.h's
+ * barrier_force, ipctk's barrier_force_magnitude; fn 1: kappa 2 a2 (xp -
+ * xa), constant), out[1 .. ndof] its gradient dN/d(d^2) grad d^2 (0 for
+ * fn 1), out[13 .. 13 + ndof) the diagonal of the Gauss-Newton Hessian
+ *   w [4 f'' (c_i r_s)^2 + 2 f' c_i^2]
+ * and out[25] its quadratic form p^T H_GN p = w [4 f'' (P.r)^2 + 2 f'
+ * |P|^2], P = sum_i c_i p_i (p: the stencil's part of the direction, or
+ * NULL: 0). The Gauss-Newton terms are ipctk's: without the mollifier,
+ * weight w as given; for PV the distance vector's Jacobian is the
+ * plane's projector n n^T / |n|^2 (ipctk 1.6.1 takes r = x there, which
+ * ignores the plane). Returns d^2.
+ */
+FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_extras)(
+    int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
+    int dtype, FRICL_REAL dhat, FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w,
+    int physical, int fn, const FRICL_REAL *adh, const FRICL_REAL *p,
+    FRICL_REAL *out) {
+  const int k = type == FRICL_D_VV   ? 2
+                : type == FRICL_D_EV ? 3
+                : type == FRICL_D_PV ? 1
+                                     : 4;
+  FRICL_REAL c[4] = {0, 0, 0, 0}, r[3] = {0, 0, 0};
+  const FRICL_REAL d2 =
+      FRICL_FN(bar_dist_vector)(type, dim, x, pn, pc, dtype, c, r);
+  FRICL_REAL fv[3];
+  FRICL_FN(bar_normal_fn)(fn, d2, dmin, dhat, kappa, physical, adh, fv);
+  FRICL_REAL N, dN = FRICL_R(0);
+  if (fn == FRICL_NF_ADHESION) {
+    FRICL_REAL xp, xa, a2;
+    FRICL_FN(normal_adhesion_args)
+    (dmin, adh[0], adh[1], adh[2], adh[3], &xp, &xa, &a2);
+    N = kappa * FRICL_FN(max_normal_adhesion_force_magnitude)(xp, xa, a2);
+  } else {
+    int region;
+    N = FRICL_FN(barrier_force)(d2, dmin, dhat, kappa, physical, &dN, &region);
+  }
+  out[0] = N;
+  const FRICL_REAL s1 = w * FRICL_R(4) * fv[2], s2 = w * FRICL_R(2) * fv[1];
+  FRICL_REAL P[3] = {0, 0, 0};
+  if (type == FRICL_D_PV) {
+    /* r = (n.x + c) n / |n|^2: dr/dx = n n^T / |n|^2 (the plane is fixed) */
+    const FRICL_REAL nn = FRICL_FN(g_dot)(pn, pn, dim);
+    const FRICL_REAL pq = p ? FRICL_FN(g_dot)(pn, p, dim) / nn : FRICL_R(0);
+    for (int s = 0; s < dim; ++s) {
+      out[1 + s] = dN * (FRICL_R(2) * r[s]);
+      out[13 + s] = s1 * (r[s] * r[s]) + s2 * (pn[s] * pn[s] / nn);
+      P[s] = pq * pn[s];
+    }
+  } else {
+    for (int i = 0; i < k; ++i)
+      for (int s = 0; s < dim; ++s) {
+        const FRICL_REAL cr = c[i] * r[s];
+        out[1 + i * dim + s] = dN * (FRICL_R(2) * cr);
+        out[13 + i * dim + s] = s1 * (cr * cr) + s2 * (c[i] * c[i]);
+        if (p)
+          P[s] += c[i] * p[i * dim + s];
+      }
+  }
+  const FRICL_REAL pr = FRICL_FN(g_dot)(P, r, dim);
+  const FRICL_REAL pp = FRICL_FN(g_dot)(P, P, dim);
+  out[25] = w * (FRICL_R(4) * fv[2] * (pr * pr) + FRICL_R(2) * fv[1] * pp);
+  return d2;
+}
+
+/*
+ * The contact's part of the shape derivative (docs/barrier.md, section
+ * 14) without the weight's: S (ndof x ndof, row-major) = the unprojected
+ * local Hessian, and for a mollified EE contact (x_m < eps_x) ipctk
+ * 1.6.1's form, in which eps_x depends on the rest positions xr:
+ *   S = H - w f m'' gx gx^T + w f (dm'/deps) ge gx^T
+ *       + (dm/deps) ge (w f' gd)^T
+ * (gx = grad x_m, ge = grad eps_x at rest, gd = grad d^2; m = (2 - t) t,
+ * t = x_m / eps_x); g the local gradient. work: 2 * 144 reals. Returns
+ * B.
+ */
+FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_shape)(
+    int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
+    const FRICL_REAL *pn, FRICL_REAL pc, int dtype, FRICL_REAL dhat,
+    FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int fn,
+    const FRICL_REAL *adh, FRICL_REAL *g, FRICL_REAL *S, FRICL_REAL *work) {
+  const FRICL_REAL B =
+      FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dtype, dhat, kappa,
+                                dmin, w, physical, fn, adh, 0, 2, g, S, work);
+  if (type != FRICL_D_EE)
+    return B;
+  FRICL_REAL ra[3], rb[3], gx[12], blk[27];
+  FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
+  FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
+  const FRICL_REAL la = FRICL_FN(g_dot)(ra, ra, 3);
+  const FRICL_REAL lb = FRICL_FN(g_dot)(rb, rb, 3);
+  const FRICL_REAL eps = FRICL_R(1) / FRICL_R(1000) * la * lb;
+  const FRICL_REAL xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
+  if (!(xm < eps))
+    return B;
+  /* grad eps_x at rest: 1e-3 (2 ea |eb|^2 on a, 2 eb |ea|^2 on b) */
+  FRICL_REAL ge[12];
+  const FRICL_REAL ca = FRICL_R(2) / FRICL_R(1000) * lb;
+  const FRICL_REAL cb = FRICL_R(2) / FRICL_R(1000) * la;
+  for (int s = 0; s < 3; ++s) {
+    ge[s] = -ca * ra[s];
+    ge[3 + s] = ca * ra[s];
+    ge[6 + s] = -cb * rb[s];
+    ge[9 + s] = cb * rb[s];
+  }
+  FRICL_REAL gd[12], bas[FRICL_DIST_BAS], gr[FRICL_DIST_NB] = {0, 0, 0, 0, 0},
+                                          Hr[FRICL_DIST_NB * FRICL_DIST_NB];
+  const FRICL_REAL d2 = FRICL_FN(dist_contact)(type, dim, x, pn, pc, dtype, gd,
+                                               0, 0, bas, gr, Hr);
+  FRICL_REAL fv[3];
+  FRICL_FN(bar_normal_fn)(fn, d2, dmin, dhat, kappa, physical, adh, fv);
+  const FRICL_REAL wf = w * fv[0], wfp = w * fv[1];
+  const FRICL_REAL ie = FRICL_R(1) / eps;
+  const FRICL_REAL mpp = -FRICL_R(2) * ie * ie;
+  const FRICL_REAL dm_de = FRICL_R(2) * xm * ie * ie * (xm * ie - FRICL_R(1));
+  const FRICL_REAL dmp_de =
+      -FRICL_R(2) * ie * ie + FRICL_R(4) * xm * ie * ie * ie;
+  for (int u = 0; u < 12; ++u)
+    for (int v = 0; v < 12; ++v)
+      S[u * 12 + v] += -wf * mpp * gx[u] * gx[v] + wf * dmp_de * ge[u] * gx[v] +
+                       dm_de * ge[u] * (wfp * gd[v]);
+  return B;
+}
+#endif

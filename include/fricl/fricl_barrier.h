@@ -10,6 +10,8 @@
  *
  * Contents
  *   Contacts ..... fricl_barrier_group
+ *   Function ..... fricl_normal_function (the barrier or normal adhesion)
+ *   Extras ....... fricl_barrier_extras, FRICL_BARRIER_FLAG_SHAPE
  *   Plan ......... fricl_barrier_plan_create (a fricl_tangential_plan)
  *   Evaluation ... fricl_barrier_batch_init, fricl_barrier_eval
  *   cl_mem tier .. fricl_barrier_eval_cl in fricl_barrier_cl.h (this
@@ -96,6 +98,49 @@ typedef struct fricl_barrier_group {
  * always carries its type: pass it in distance_type); VV and PV have one
  * distance. Without the flag nothing changes. @since 0.4 */
 #define FRICL_BARRIER_FLAG_AS_CLASSIFIED 0x2u
+/* The Hessian outputs (local_hessian, hessian_values, hessian_product)
+ * receive the contacts' shape-derivative terms (fricl_barrier_extras.
+ * shape_derivative: d(grad B)/d(rest) without the weights' term, not
+ * symmetric for mollified EE contacts) instead of the Hessian, assembled
+ * through the same plan; requires psd none. Host tier only. @since 0.4 */
+#define FRICL_BARRIER_FLAG_SHAPE 0x4u
+
+/* The normal potential's scalar function of x = d^2 - dmin^2
+ * (fricl_barrier_batch.function). @since 0.4 */
+typedef enum fricl_normal_function {
+  /* kappa b(x, (2 dmin + dhat) dhat), the clamped-log barrier (above). */
+  FRICL_NORMAL_BARRIER = 0,
+  /* kappa a(x): ipctk 1.6.1's NormalAdhesionPotential(dhat_p, dhat_a, Y,
+   * eps_c), C^1 and piecewise quadratic, negative (attracting) below
+   * d^2 = dhat_a^2 + 2 dmin dhat_a (docs/barrier.md, section 13). Same
+   * stencils, distances, weights, mollifier, projection and assembly. */
+  FRICL_NORMAL_ADHESION = 1
+} fricl_normal_function;
+
+/* Per-contact extra outputs of one group (batch.extras[g]), each optional
+ * (NULL: not computed); real arrays as the group's, ndof = k dim. The
+ * layout is frozen: a later version adds a new struct. @since 0.4 */
+typedef struct fricl_barrier_extras {
+  /* count: the normal force magnitude N of the contact at its d^2 (ipctk's
+   * force_magnitude(d^2, dmin): -kappa b'(x) 2 d for the barrier, scaled
+   * by dhat / xh^2 with FRICL_BARRIER_FLAG_PHYSICAL; the constant 2 a2 (xp
+   * - xa) kappa for adhesion). Neither the weight nor the mollifier. */
+  void *force_magnitude;
+  /* count x ndof: its gradient dN/d(d^2) grad d^2 (0 for adhesion). */
+  void *force_magnitude_gradient;
+  /* count x ndof: the diagonal of the contact's Gauss-Newton Hessian
+   * w [4 f'' (c_i r_s)^2 + 2 f' c_i^2] (r = sum c_i x_i the distance
+   * vector, f of the function in d^2; no mollifier, as ipctk). */
+  void *gauss_newton_diagonal;
+  /* count: p^T H_GN p of the contact with its part of batch.direction,
+   * w [4 f'' (P.r)^2 + 2 f' |P|^2], P = sum c_i p_i. */
+  void *gauss_newton_quadratic_form;
+  /* count x ndof x ndof: the contact's shape derivative without the
+   * weight's term, d(grad B)/d(rest) as ipctk 1.6.1 forms it: the
+   * unprojected local Hessian, plus for a mollified EE contact the terms
+   * of eps_x's dependence on the rest positions (docs/barrier.md, 14). */
+  void *shape_derivative;
+} fricl_barrier_extras;
 
 typedef struct fricl_barrier_batch {
   /* Set by the _init. Any size from the end of `groups` on is accepted
@@ -124,6 +169,20 @@ typedef struct fricl_barrier_batch {
   void *gradient;        /* n_vertices x dim */
   void *hessian_values;  /* nnz_blocks x dim x dim, the plan's BSR order */
   void *hessian_product; /* n_vertices x dim: H p */
+  /* @since 0.4 (absent in older layouts: the barrier, no extras). */
+  fricl_normal_function function; /* FRICL_NORMAL_BARRIER by default */
+  /* FRICL_NORMAL_ADHESION's parameters: 0 < dhat_p < dhat_a, Y > 0,
+   * eps_c > 0, finite (batch.dhat is then not read, kappa scales a, and
+   * FRICL_BARRIER_FLAG_PHYSICAL is rejected). */
+  double adhesion_dhat_p, adhesion_dhat_a, adhesion_Y, adhesion_eps_c;
+  /* NULL, or n_groups entries: each group's per-contact extras. */
+  const fricl_barrier_extras *extras;
+  /* Global extras, each optional: the Gauss-Newton Hessian's diagonal
+   * (n_vertices x dim, the contacts' diagonals added in contact order) and
+   * its quadratic form p^T H_GN p for p = direction (1 value, summed in
+   * blocks of 1024 contacts as the potential). */
+  void *gauss_newton_diagonal;
+  void *gauss_newton_quadratic_form;
 } fricl_barrier_batch;
 
 /** Zero @p batch, set struct_size, dim 3, f64, PSD none. @since 0.4 */

@@ -62,7 +62,15 @@ def barrier_eval(ctx: Context, precision: int, dim: int, flags: int,
                  psd: int, positions: Buffer,
                  rest_positions: Optional[Buffer], dhat: float, kappa: float,
                  dmin: float, groups: Tuple[Tuple[Any, ...], ...],
-                 gradient: Optional[Buffer], want_hessian: bool
+                 gradient: Optional[Buffer], want_hessian: bool,
+                 plan: Optional[Plan] = ...,
+                 hessian_values: Optional[Buffer] = ...,
+                 function: Optional[Tuple[int, float, float, float,
+                                          float]] = ...,
+                 outputs: Optional[Tuple[Tuple[Any, ...], ...]] = ...,
+                 gn_diagonal: Optional[Buffer] = ...,
+                 direction: Optional[Buffer] = ...,
+                 gn_quadratic_form: Optional[Buffer] = ...
                  ) -> Tuple[float, Optional[Tuple[bytes, bytes, bytes, int]]]:
     ...
 def force_eval(ctx: Context, precision: int, profile: int, dim: int,

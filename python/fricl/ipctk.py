@@ -78,7 +78,8 @@ from ._tables import MU_PROFILES as _MU_PROFILES
 
 _PROFILES = dict((p, i) for i, p in enumerate(_MU_PROFILES))
 
-from .ipctk_barrier import BarrierPotential  # noqa: E402
+from .ipctk_barrier import (BarrierPotential,  # noqa: E402
+                            NormalAdhesionPotential, NormalPotential)
 from .ipctk_collisions import (Candidates, CollisionMesh,  # noqa: E402
                                NormalCollisions)
 
@@ -86,7 +87,8 @@ __all__ = ["FrictionPotential", "TangentialPotential", "TangentialCollision",
            "TangentialAdhesionPotential", "TangentialCollisions",
            "build_tangential_collisions", "read_tangential_collisions",
            "normal_adhesion_force_magnitude",
-           "BarrierPotential", "CollisionMesh", "NormalCollisions",
+           "BarrierPotential", "NormalAdhesionPotential", "NormalPotential",
+           "CollisionMesh", "NormalCollisions",
            "Candidates"]
 
 _TYPES = ("vv", "ev", "ee", "fv", "pv")

@@ -1,5 +1,6 @@
-"""fricl.ipctk.BarrierPotential: ipctk 1.6.1's normal-contact barrier,
-computed by fricl (fricl_barrier_eval).
+"""fricl.ipctk.BarrierPotential and NormalAdhesionPotential: ipctk 1.6.1's
+normal potentials (the clamped-log barrier, the normal adhesion potential),
+computed by fricl (fricl_barrier_eval, its function choice and extras).
 
 Replace ``ipctk.BarrierPotential(dhat, stiffness, use_physical_barrier)``
 by ``fricl.ipctk.BarrierPotential(...)`` and keep the calls:
@@ -33,6 +34,7 @@ from . import _ipctk_args as _ia
 from . import _native
 from ._tables import PSD
 from .context import Context
+from .errors import UnsupportedError
 from .ipctk_collisions import NormalCollisions
 
 _KIND = {"VertexVertexNormalCollision": ("vv", 0, 2),
@@ -44,6 +46,7 @@ _CONTEXTS: Dict[str, Context] = {}
 # fricl_barrier.h
 _FLAG_PHYSICAL = 0x1
 _FLAG_AS_CLASSIFIED = 0x2
+_FLAG_SHAPE = 0x4
 
 
 def _context(device: str) -> Context:
@@ -93,12 +96,14 @@ class _Entry:
     """A collision set as barrier groups, with its plans (one per context
     and vertex count) and their CSC patterns: made once per set."""
 
-    __slots__ = ("groups", "_plans", "_scratch", "__weakref__")
+    __slots__ = ("groups", "_plans", "_scratch", "_weight_gradients",
+                 "__weakref__")
 
     def __init__(self, groups: Tuple[Any, ...]) -> None:
         self.groups = groups
         self._plans: Dict[Tuple[int, int], Any] = {}
         self._scratch: Any = None  # the BSR values, reused call to call
+        self._weight_gradients: Any = None  # shape_derivative's, once
 
     def bsr(self, n: int) -> np.ndarray:
         if self._scratch is None or self._scratch.size != n:
@@ -178,49 +183,138 @@ def _entry(collisions: Any, mesh: Any) -> _Entry:
     return e
 
 
-class BarrierPotential:
-    """ipctk.BarrierPotential(dhat, stiffness, use_physical_barrier) on
-    fricl (f64, on ``device``: host threads by default). The collisions
-    are evaluated as ipctk evaluates them; ``as_classified=False`` takes
-    each edge-vertex and face-vertex contact's nearest feature instead."""
+_KIND_OF = {"vv": 0, "ev": 1, "ee": 2, "fv": 3, "pv": 4}
+_K_OF = (2, 3, 4, 4, 1)
 
-    def __init__(self, dhat: float, stiffness: float,
-                 use_physical_barrier: bool = False, *,
-                 device: str = "host", as_classified: bool = True) -> None:
-        self.dhat = float(dhat)
-        self.stiffness = float(stiffness)
-        self.use_physical_barrier = bool(use_physical_barrier)
-        self.device = device
-        self.as_classified = bool(as_classified)
 
-    def _eval(self, collisions: Any, mesh: Any, X: Any, psd: int,
-              gradient: bool, hessian: bool) -> Tuple[Any, ...]:
-        X = _ia.mesh_positions(mesh, X)
+def _single(collision: Any, x: Any) -> Tuple[Any, np.ndarray, Any, int]:
+    """One collision (ipctk's or fricl's) as a one-contact group over its
+    own stencil: (groups, positions (k x dim), rest or None, dim)."""
+    name = type(collision).__name__
+    if name in _KIND:
+        kind = _KIND[name][0]
+    else:
+        kind = getattr(collision, "kind", None)
+        if kind not in _KIND_OF:
+            raise TypeError("expected a normal collision, got %s" % name)
+    t = _KIND_OF[kind]
+    k = _K_OF[t]
+    x = np.ascontiguousarray(np.asarray(x, dtype=np.float64).ravel())
+    if x.size % k or x.size // k not in (2, 3):
+        raise ValueError("x has %d values: not %d vertices of dimension 2 "
+                         "or 3" % (x.size, k))
+    dim = x.size // k
+    X = x.reshape(k, dim)
+    ids = np.arange(k, dtype=np.int32)
+    dt = -1
+    pn = pc = None
+    rest = None
+    if kind == "ee":
+        dt = int(collision.dtype)
+        # a rest stencil whose mollifier threshold 1e-3 |ea|^2 |eb|^2 is
+        # the collision's eps_x (two unit-direction edges of length s)
+        s4 = float(collision.eps_x) * 1000.0
+        sl = s4 ** 0.25
+        rest = np.zeros((4, 3))
+        rest[1, 0] = sl
+        rest[3, 0] = sl
+        rest[3, 1] = 0.0
+        rest[2, 1] = 1.0
+        rest[3, 1] = 1.0
+        rest = np.ascontiguousarray(rest.ravel())
+    if kind == "pv":
+        pl = collision.plane
+        if isinstance(pl, tuple):  # fricl's collision: (normal, offset)
+            pn = np.array(pl[0], dtype=np.float64).ravel()
+            pc = np.array([float(pl[1])])
+        else:
+            # copies: a view would keep ipctk's collision alive through
+            # the plane (ipctk 1.6.1 crashes at exit with one alive then)
+            pn = np.array(pl.normal(), dtype=np.float64).ravel()
+            pc = np.array([float(pl.offset())])
+        del pl
+    grp = ((t, ids, np.asarray([float(collision.weight)]),
+            np.asarray([float(collision.dmin)]),
+            np.asarray([dt], np.int8).view(np.uint8), pn, pc),)
+    return grp, X, rest, dim
+
+
+def _is_single(args: Tuple[Any, ...]) -> bool:
+    if not args:
+        return False
+    name = type(args[0]).__name__
+    return name in _KIND or (name == "NormalCollision" and
+                             hasattr(args[0], "kind"))
+
+
+def _weight_gradients(collisions: Any, entry: Any) -> Tuple[Any, Any, Any]:
+    """The weight gradients of ipctk's collisions as (collision, column,
+    value) arrays, in the set's order (which is the groups' order), read
+    once per set; (None, None, None) when none is nonzero."""
+    wg = getattr(entry, "_weight_gradients", None)
+    if wg is not None:
+        return wg
+    r, c, v = [], [], []
+    for i in range(len(collisions)):
+        g = collisions[i].weight_gradient
+        if g.shape[0] * g.shape[1] == 0:
+            raise RuntimeError("Shape derivative is not computed for "
+                               "collisions! (build them with "
+                               "enable_shape_derivatives = True)")
+        if g.nnz:
+            g = g.tocoo()
+            j = g.row if g.shape[1] == 1 else g.col
+            r.append(np.full(len(j), i))
+            c.append(j)
+            v.append(g.data)
+    wg = (np.concatenate(r), np.concatenate(c), np.concatenate(v)) if r \
+        else (None, None, None)
+    entry._weight_gradients = wg
+    return wg
+
+
+class NormalPotential:
+    """ipctk 1.6.1's NormalPotential on fricl: the methods every normal
+    potential has (the value, gradient and Hessian of a set or of one
+    collision, force magnitudes, the Gauss-Newton diagonal and quadratic
+    form, the shape derivative). Subclasses choose the function. Not an
+    ``ipctk.NormalPotential`` (a pybind11 class fricl cannot derive
+    from): it has the same methods (duck typing)."""
+
+    device = "host"
+    as_classified = True
+
+    def _function(self) -> Any:  # None: the barrier
+        return None
+
+    def _params(self) -> Tuple[float, float, int]:
+        raise NotImplementedError
+
+    def _run(self, groups: Tuple[Any, ...], X: np.ndarray, rest: Any,
+             entry: Any = None, psd: int = 0, gradient: bool = False,
+             hessian: bool = False, outs: Any = None, gn_diag: Any = None,
+             direction: Any = None, gnq: Any = None,
+             extra_flags: int = 0) -> Tuple[Any, ...]:
         dim = X.shape[1]
-        rest = mesh.rest_positions
-        if not (isinstance(rest, np.ndarray) and rest.dtype == np.float64
-                and rest.flags.c_contiguous):
-            rest = np.ascontiguousarray(rest, dtype=np.float64)
-        if rest.shape != X.shape:
-            rest = None
         ctx = _context(self.device)
-        entry = _entry(collisions, mesh)
         g = np.zeros(X.size) if gradient else None
-        plan = hv = None
-        if hessian or gradient:
-            # the set's plan serves the gradient's assembly too (a call
-            # without one would derive its gather lists every time)
+        plan = hv = indptr = indices = None
+        if entry is not None and (hessian or gradient):
             plan = entry.plan(ctx, dim, X.shape[0])
         if hessian:
+            if entry is None:
+                entry = _Entry(groups)
+                plan = entry.plan(ctx, dim, X.shape[0])
             indptr, indices = entry.csc_pattern(ctx, dim, X.shape[0])
             hv = entry.bsr(plan.nnz_blocks * dim * dim)
-        flags = ((_FLAG_PHYSICAL if self.use_physical_barrier else 0) |
-                 (_FLAG_AS_CLASSIFIED if self.as_classified else 0))
+        dhat, kappa, flags = self._params()
+        flags |= _FLAG_AS_CLASSIFIED if self.as_classified else 0
+        flags |= extra_flags
         pot, _ = _native.barrier_eval(
             ctx, 0, dim, flags, psd, X.ravel(),
-            None if rest is None else rest.ravel(),
-            self.dhat, self.stiffness, 0.0, entry.groups, g, hessian, plan,
-            hv)
+            None if rest is None else rest.ravel(), dhat, kappa, 0.0,
+            groups, g, hessian, plan, hv, self._function(), outs, gn_diag,
+            direction, gnq)
         h = None
         if hessian:
             import scipy.sparse as sp
@@ -231,19 +325,327 @@ class BarrierPotential:
                               copy=False)
         return pot, g, h
 
-    def __call__(self, collisions: Any, mesh: Any, X: Any) -> float:
+    def _set(self, collisions: Any, mesh: Any, X: Any) -> Tuple[Any, ...]:
+        X = _ia.mesh_positions(mesh, X)
+        rest = mesh.rest_positions
+        if not (isinstance(rest, np.ndarray) and rest.dtype == np.float64
+                and rest.flags.c_contiguous):
+            rest = np.ascontiguousarray(rest, dtype=np.float64)
+        if rest.shape != X.shape:
+            rest = None
+        return X, rest, _entry(collisions, mesh)
+
+    def _eval(self, collisions: Any, mesh: Any, X: Any, psd: int,
+              gradient: bool, hessian: bool) -> Tuple[Any, ...]:
+        X, rest, entry = self._set(collisions, mesh, X)
+        return self._run(entry.groups, X, rest, entry, psd, gradient,
+                         hessian)
+
+    def _local(self, collision: Any, x: Any, what: int, psd: int = 0,
+               p: Any = None) -> Any:
+        """One collision: 0 value, 1 gradient, 2 Hessian (dense), 3
+        force magnitude and gradient, 4 GN diagonal, 5 GN quadratic
+        form."""
+        grp, X, rest, dim = _single(collision, x)
+        nd = X.size
+        bufs = [None] * 8
+        if what == 0:
+            bufs[4] = np.empty(1)
+        elif what == 1:
+            bufs[5] = np.empty(nd)
+        elif what == 2:
+            bufs[6] = np.empty(nd * nd)
+        elif what == 3:
+            bufs[0], bufs[1] = np.empty(1), np.empty(nd)
+        elif what == 4:
+            bufs[2] = np.empty(nd)
+        else:
+            bufs[3] = np.empty(1)
+        d = None
+        if p is not None:
+            d = np.ascontiguousarray(np.asarray(p, float).ravel())
+        self._run(grp, X, rest, None, psd, outs=(tuple(bufs),), direction=d)
+        if what == 0:
+            return float(bufs[4][0])
+        if what == 1:
+            return bufs[5]
+        if what == 2:
+            return bufs[6].reshape(nd, nd)
+        if what == 3:
+            return float(bufs[0][0]), bufs[1]
+        if what == 4:
+            return bufs[2]
+        return float(bufs[3][0])
+
+    def __call__(self, *args: Any) -> float:
+        if _is_single(args):
+            return self._local(args[0], args[1], 0)
+        collisions, mesh, X = args
         return float(self._eval(collisions, mesh, X, 0, False, False)[0])
 
-    def gradient(self, collisions: Any, mesh: Any, X: Any) -> np.ndarray:
+    def gradient(self, *args: Any) -> np.ndarray:
+        if _is_single(args):
+            return self._local(args[0], args[1], 1)
+        collisions, mesh, X = args
         return self._eval(collisions, mesh, X, 0, True, False)[1]
 
-    def hessian(self, collisions: Any, mesh: Any, X: Any,
-                project_hessian_to_psd: Any = _ia.PSD_DEFAULT) -> Any:
-        psd = PSD.index(_ia.psd(project_hessian_to_psd))
+    def hessian(self, *args: Any, **kw: Any) -> Any:
+        """The Hessian of a set (collisions, mesh, X[, psd]: CSC) or of one
+        collision (collision, x[, psd]: dense), projected by
+        ``project_hessian_to_psd`` (an ipctk.PSDProjectionMethod; NONE by
+        default)."""
+        single = _is_single(args)
+        n = 2 if single else 3
+        if len(args) > n + 1 or len(args) < n:
+            raise TypeError("hessian takes %d or %d arguments, got %d"
+                            % (n, n + 1, len(args)))
+        for key in kw:
+            if key != "project_hessian_to_psd" or len(args) > n:
+                raise TypeError("hessian: unexpected keyword %s" % key)
+        if len(args) > n:
+            project = args[n]
+        else:
+            project = kw.get("project_hessian_to_psd", _ia.PSD_DEFAULT)
+        psd = PSD.index(_ia.psd(project))
+        if single:
+            return self._local(args[0], args[1], 2, psd)
+        collisions, mesh, X = args[:3]
         return self._eval(collisions, mesh, X, psd, False, True)[2]
+
+    # -- the extras ------------------------------------------------------
+
+    def force_magnitudes(self, collisions: Any, mesh: Any,
+                         X: Any) -> Tuple[np.ndarray, List[np.ndarray]]:
+        """fricl's extension: each collision's force magnitude at its
+        squared distance in X (ipctk's force_magnitude(d^2, dmin)) and its
+        gradient (force_magnitude_gradient with d^2's gradient), in the
+        set's order: (N (n,), [local gradients (ndof,) per collision])."""
+        X, rest, entry = self._set(collisions, mesh, X)
+        dim = X.shape[1]
+        outs, fms, fmg = [], [], []
+        for grp in entry.groups:
+            m = len(grp[1]) // _K_OF[grp[0]]
+            nd = _K_OF[grp[0]] * dim
+            a, b = np.empty(m), np.empty(m * nd)
+            fms.append(a)
+            fmg.append(b.reshape(m, nd))
+            outs.append((a, b, None, None, None, None, None, None))
+        self._run(entry.groups, X, rest, entry, outs=tuple(outs))
+        N = np.concatenate(fms) if fms else np.zeros(0)
+        return N, [r for blk in fmg for r in blk]
+
+    def force_magnitude_of(self, collision: Any, x: Any) -> float:
+        """fricl's extension: the force magnitude of one collision at its
+        stencil positions x."""
+        return self._local(collision, x, 3)[0]
+
+    def gauss_newton_hessian_diagonal(self, *args: Any) -> np.ndarray:
+        """The diagonal of the Gauss-Newton Hessian of a set
+        (collisions, mesh, vertices) or of one collision (collision,
+        positions), as ipctk 1.6.1."""
+        if _is_single(args):
+            return self._local(args[0], args[1], 4)
+        collisions, mesh, V = args
+        X, rest, entry = self._set(collisions, mesh, V)
+        out = np.empty(X.size)
+        self._run(entry.groups, X, rest, entry, gn_diag=out)
+        return out
+
+    def gauss_newton_hessian_quadratic_form(self, *args: Any) -> float:
+        """p^T H_GN p of a set (collisions, mesh, vertices, p) or of one
+        collision (collision, positions, p), as ipctk 1.6.1."""
+        if _is_single(args):
+            return self._local(args[0], args[1], 5, p=args[2])
+        collisions, mesh, V, p = args
+        X, rest, entry = self._set(collisions, mesh, V)
+        p = np.ascontiguousarray(np.asarray(p, float).ravel())
+        q = np.empty(1)
+        self._run(entry.groups, X, rest, entry, direction=p, gnq=q)
+        return float(q[0])
+
+    def shape_derivative(self, collisions: Any, mesh: Any,
+                         vertices: Any) -> Any:
+        """The derivative of the gradient with respect to the rest
+        positions, as ipctk 1.6.1: per collision (grad/w) (x) grad w (the
+        weight gradients of ipctk's collisions built with
+        ``enable_shape_derivatives``) plus the collision's own term (from
+        fricl: the unprojected local Hessian, with a mollified edge-edge
+        collision's rest-position terms). A scipy.sparse.csc_matrix."""
+        import scipy.sparse as sp
+        if isinstance(collisions, NormalCollisions):
+            raise UnsupportedError(
+                "shape_derivative needs the weight gradients of ipctk's "
+                "NormalCollisions built with enable_shape_derivatives = "
+                "True; fricl's collision sets do not carry them")
+        X, rest, entry = self._set(collisions, mesh, vertices)
+        dim = X.shape[1]
+        n = X.size
+        # each collision's own term, assembled through the set's plan
+        # (FRICL_BARRIER_FLAG_SHAPE), with the local gradients
+        outs, lgs = [], []
+        for grp in entry.groups:
+            k = _K_OF[grp[0]]
+            m = len(grp[1]) // k
+            a = np.empty(m * k * dim)
+            lgs.append(a.reshape(m, k * dim))
+            outs.append((None, None, None, None, None, a, None, None))
+        if not entry.groups:
+            return sp.csc_matrix((n, n))
+        H = self._run(entry.groups, X, rest, entry, psd=0, hessian=True,
+                      outs=tuple(outs), extra_flags=_FLAG_SHAPE)[2]
+        # (grad / w) (x) grad w summed over the collisions: G W^T with G's
+        # and W's column c the collision's gradient / w and weight gradient
+        wrows, wcols, wvals = _weight_gradients(collisions, entry)
+        if wrows is None:
+            return H
+        rows, cols, vals = [], [], []
+        ci = 0
+        for grp, lg in zip(entry.groups, lgs):
+            k = _K_OF[grp[0]]
+            ids = grp[1].reshape(-1, k).astype(np.int64)
+            m, nd = ids.shape[0], k * dim
+            w = grp[2] if grp[2] is not None else np.ones(m)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                gw = np.where(w[:, None] != 0, lg / w[:, None], 0.0)
+            rows.append((ids[:, :, None] * dim +
+                         np.arange(dim)[None, None, :]).ravel())
+            cols.append(np.repeat(np.arange(ci, ci + m), nd))
+            vals.append(gw.ravel())
+            ci += m
+        G = sp.csc_matrix((np.concatenate(vals),
+                           (np.concatenate(rows), np.concatenate(cols))),
+                          shape=(n, ci))
+        W = sp.csc_matrix((wvals, (wcols, wrows)), shape=(n, ci))
+        return (H + G @ W.T).tocsc()
+
+
+class BarrierPotential(NormalPotential):
+    """ipctk.BarrierPotential(dhat, stiffness, use_physical_barrier), or
+    (barrier, dhat, stiffness, use_physical_barrier) with ipctk's
+    ClampedLogBarrier (the one barrier fricl has), on fricl (f64, on
+    ``device``: host threads by default). The collisions are evaluated as
+    ipctk evaluates them; ``as_classified=False`` takes each edge-vertex
+    and face-vertex contact's nearest feature instead."""
+
+    def __init__(self, *args: Any, device: str = "host",
+                 as_classified: bool = True, **kw: Any) -> None:
+        barrier = None
+        if args and not isinstance(args[0], (int, float, np.floating,
+                                             np.integer)):
+            barrier, args = args[0], args[1:]
+        elif "barrier" in kw:
+            barrier = kw.pop("barrier")
+        names = ("dhat", "stiffness", "use_physical_barrier")
+        vals = dict(zip(names, args))
+        for key in list(kw):
+            if key not in names or key in vals:
+                raise TypeError("unexpected argument %s" % key)
+            vals[key] = kw.pop(key)
+        if "dhat" not in vals or "stiffness" not in vals:
+            raise TypeError("BarrierPotential needs dhat and stiffness")
+        if barrier is not None and \
+                type(barrier).__name__ != "ClampedLogBarrier":
+            raise UnsupportedError(
+                "fricl's barrier potential has ipctk's ClampedLogBarrier "
+                "only, got %s" % type(barrier).__name__)
+        self._barrier = barrier
+        self.dhat = float(vals["dhat"])
+        self.stiffness = float(vals["stiffness"])
+        self.use_physical_barrier = bool(vals.get("use_physical_barrier",
+                                                  False))
+        self.device = device
+        self.as_classified = bool(as_classified)
+
+    @property
+    def barrier(self) -> Any:
+        """The barrier function: ipctk's ClampedLogBarrier."""
+        if self._barrier is None:
+            import ipctk
+            self._barrier = ipctk.ClampedLogBarrier()
+        return self._barrier
+
+    def _params(self) -> Tuple[float, float, int]:
+        return (self.dhat, self.stiffness,
+                _FLAG_PHYSICAL if self.use_physical_barrier else 0)
+
+    def _units(self, dmin: Any) -> Any:
+        xh = (2 * dmin + self.dhat) * self.dhat
+        return self.dhat / (xh * xh) if self.use_physical_barrier else 1.0
+
+    def force_magnitude(self, distance_squared: float, dmin: float) -> float:
+        """ipctk's force_magnitude(d^2, dmin): -kappa b'(d^2 - dmin^2) 2 d,
+        through fricl on a one-contact plane-vertex stencil at that
+        distance when d^2 is a square of a double, else this formula."""
+        return float(self._scalar_force(float(distance_squared),
+                                        float(dmin))[0])
+
+    def force_magnitude_gradient(self, distance_squared: float,
+                                 distance_squared_gradient: Any,
+                                 dmin: float) -> np.ndarray:
+        """ipctk's force_magnitude_gradient: dN/d(d^2) times the given
+        gradient of d^2."""
+        dN = self._scalar_force(float(distance_squared), float(dmin))[1]
+        return dN * np.asarray(distance_squared_gradient, float).ravel()
+
+    def _scalar_force(self, d2: float, dmin: float) -> Tuple[float, float]:
+        """N and dN/d(d^2) of fricl_barrier_eval's extras on one vertex
+        against the plane {y: y_0 = 0} at height sqrt(d^2) (d^2 is then
+        the contact's up to one rounding of the square root)."""
+        import math
+        x = np.array([math.sqrt(max(d2, 0.0)), 0.0])
+        grp = ((4, np.zeros(1, np.int32), None, np.asarray([dmin]), None,
+                np.array([1.0, 0.0]), np.zeros(1)),)
+        fm, fmg = np.empty(1), np.empty(2)
+        self._run(grp, x.reshape(1, 2), None,
+                  outs=((fm, fmg, None, None, None, None, None, None),))
+        # d(d^2)/dx_0 = 2 x_0
+        dN = fmg[0] / (2 * x[0]) if x[0] > 0 else 0.0
+        return fm[0], dN
 
     def __repr__(self) -> str:
         return ("fricl.ipctk.BarrierPotential(dhat=%g, stiffness=%g, "
                 "use_physical_barrier=%s%s)"
                 % (self.dhat, self.stiffness, self.use_physical_barrier,
                    "" if self.as_classified else ", as_classified=False"))
+
+
+class NormalAdhesionPotential(NormalPotential):
+    """ipctk.NormalAdhesionPotential(dhat_p, dhat_a, Y, eps_c) on fricl:
+    the normal adhesion potential of Fang, Li et al. over the barrier's
+    collisions (fricl_barrier_eval with FRICL_NORMAL_ADHESION)."""
+
+    def __init__(self, dhat_p: float, dhat_a: float, Y: float, eps_c: float,
+                 *, device: str = "host", as_classified: bool = True) -> None:
+        self.dhat_p = float(dhat_p)
+        self.dhat_a = float(dhat_a)
+        self.Y = float(Y)
+        self.eps_c = float(eps_c)
+        self.device = device
+        self.as_classified = bool(as_classified)
+
+    def _function(self) -> Any:
+        return (1, self.dhat_p, self.dhat_a, self.Y, self.eps_c)
+
+    def _params(self) -> Tuple[float, float, int]:
+        return (1.0, 1.0, 0)
+
+    def force_magnitude(self, distance_squared: float, dmin: float) -> float:
+        """ipctk's: the largest adhesion force 2 a2 (xp - xa), constant in
+        the positions (through fricl on a one-contact stencil)."""
+        grp = ((4, np.zeros(1, np.int32), None, np.asarray([float(dmin)]),
+                None, np.array([1.0, 0.0]), np.zeros(1)),)
+        fm = np.empty(1)
+        self._run(grp, np.ones((1, 2)), None,
+                  outs=((fm, None, None, None, None, None, None, None),))
+        return float(fm[0])
+
+    def force_magnitude_gradient(self, distance_squared: float,
+                                 distance_squared_gradient: Any,
+                                 dmin: float) -> np.ndarray:
+        """Zero: the force magnitude does not depend on the positions."""
+        return np.zeros(np.asarray(distance_squared_gradient).size)
+
+    def __repr__(self) -> str:
+        return ("fricl.ipctk.NormalAdhesionPotential(dhat_p=%g, dhat_a=%g, "
+                "Y=%g, eps_c=%g)" % (self.dhat_p, self.dhat_a, self.Y,
+                                     self.eps_c))

@@ -14,6 +14,7 @@
 
 typedef struct barrier_call {
   fricl_barrier_batch b;
+  fricl_barrier_extras extras[FRICL_MAX_GROUPS];
   int want_hessian;
   const native_plan *plan; /* or NULL: a plan for the call, CSR out */
   void *bsr_out;           /* with plan: the BSR values */
@@ -143,9 +144,67 @@ static int parse_groups(native_views *views, PyObject *items, int dim,
   return 0;
 }
 
+/* The extra outputs (0.4): outs is None or a tuple per group of
+ * (force_magnitude, force_magnitude_gradient, gauss_newton_diagonal,
+ * gauss_newton_quadratic_form, potential, local_gradient, local_hessian,
+ * shape_derivative),
+ * each a writable buffer or None. */
+static int parse_outputs(native_views *views, PyObject *outs, int dim,
+                         barrier_call *c, fricl_barrier_group *groups,
+                         Py_ssize_t ng) {
+  static const char *const names[8] = {"force_magnitude",
+                                       "force_magnitude_gradient",
+                                       "gauss_newton_diagonal",
+                                       "gauss_newton_quadratic_form",
+                                       "potential",
+                                       "local_gradient",
+                                       "local_hessian",
+                                       "shape_derivative"};
+  if (outs == Py_None)
+    return 0;
+  if (!PyTuple_Check(outs) || PyTuple_GET_SIZE(outs) != ng) {
+    PyErr_SetString(PyExc_TypeError,
+                    "outputs: a tuple with one entry per group");
+    return -1;
+  }
+  for (Py_ssize_t g = 0; g < ng; g++) {
+    PyObject *it = PyTuple_GET_ITEM(outs, g);
+    const size_t m = groups[g].count;
+    const size_t nd =
+        (size_t)fricl_stencil_vertex_count(groups[g].type) * (size_t)dim;
+    const size_t counts[8] = {m, m * nd, m * nd,      m,
+                              m, m * nd, m * nd * nd, m * nd * nd};
+    void *p[8];
+    if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != 8) {
+      PyErr_SetString(PyExc_TypeError, "outputs: a group's entry is a tuple "
+                                       "of 8 buffers or None");
+      return -1;
+    }
+    for (int i = 0; i < 8; i++)
+      if (native_get(views, PyTuple_GET_ITEM(it, i), names[i], NATIVE_REAL,
+                     c->b.precision, counts[i], 1, 1, &p[i]) != 0)
+        return -1;
+    c->extras[g].force_magnitude = p[0];
+    c->extras[g].force_magnitude_gradient = p[1];
+    c->extras[g].gauss_newton_diagonal = p[2];
+    c->extras[g].gauss_newton_quadratic_form = p[3];
+    groups[g].potential = p[4];
+    groups[g].local_gradient = p[5];
+    groups[g].local_hessian = p[6];
+    c->extras[g].shape_derivative = p[7];
+  }
+  c->b.extras = c->extras;
+  return 0;
+}
+
 /* barrier_eval(ctx, precision, dim, flags, psd, positions,
  *              rest_positions|None, dhat, kappa, dmin, groups, gradient|None,
- *              want_hessian)
+ *              want_hessian, plan|None, hessian_values|None,
+ *              function|None, outputs|None, gn_diagonal|None,
+ *              direction|None, gn_quadratic_form|None)
+ * function: None (the barrier) or (1, dhat_p, dhat_a, Y, eps_c) for
+ * adhesion; outputs as parse_outputs; gn_quadratic_form a writable
+ * buffer of one real (needs direction).
  *   -> (potential, None | (row_ptr int64 bytes, cols int32 bytes,
  *                          values bytes, n_rows))
  * groups: tuples (type, vertices, weight, dmin, distance_type (uint8 bytes
@@ -153,7 +212,9 @@ static int parse_groups(native_views *views, PyObject *items, int dim,
  * None. */
 PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
   PyObject *ctx_obj, *prec_obj, *X, *rest, *items, *grad, *result = NULL;
-  PyObject *plan_obj = Py_None, *hv_obj = Py_None;
+  PyObject *plan_obj = Py_None, *hv_obj = Py_None, *fn_obj = Py_None;
+  PyObject *outs = Py_None, *gnd_obj = Py_None, *dir_obj = Py_None;
+  PyObject *gnq_obj = Py_None;
   native_context *ctx;
   native_views *views;
   barrier_call c;
@@ -165,10 +226,10 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
   Py_ssize_t ng;
   void *p;
   (void)self;
-  if (!PyArg_ParseTuple(args, "OOiIiOOdddO!Op|OO", &ctx_obj, &prec_obj, &dim,
-                        &flags, &psd, &X, &rest, &dhat, &kappa, &dmin,
+  if (!PyArg_ParseTuple(args, "OOiIiOOdddO!Op|OOOOOOO", &ctx_obj, &prec_obj,
+                        &dim, &flags, &psd, &X, &rest, &dhat, &kappa, &dmin,
                         &PyTuple_Type, &items, &grad, &want_h, &plan_obj,
-                        &hv_obj))
+                        &hv_obj, &fn_obj, &outs, &gnd_obj, &dir_obj, &gnq_obj))
     return NULL;
   if ((ctx = native_context_check(ctx_obj)) == NULL)
     return NULL;
@@ -207,6 +268,18 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
   c.b.kappa = kappa;
   c.b.dmin = dmin;
   c.want_hessian = want_h;
+  if (fn_obj != Py_None) {
+    int fn;
+    if (!PyArg_ParseTuple(fn_obj,
+                          "idddd;function: (kind, dhat_p, dhat_a, Y, "
+                          "eps_c)",
+                          &fn, &c.b.adhesion_dhat_p, &c.b.adhesion_dhat_a,
+                          &c.b.adhesion_Y, &c.b.adhesion_eps_c)) {
+      free(views);
+      return NULL;
+    }
+    c.b.function = (fricl_normal_function)fn;
+  }
   if (native_get_any(views, X, "positions", NATIVE_REAL, c.b.precision, 0, &p,
                      &nx) != 0)
     goto done;
@@ -229,6 +302,20 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
   c.b.gradient = p;
   if (parse_groups(views, items, dim, c.b.precision, groups) != 0)
     goto done;
+  if (parse_outputs(views, outs, dim, &c, groups, ng) != 0)
+    goto done;
+  if (native_get(views, gnd_obj, "gauss_newton_diagonal", NATIVE_REAL,
+                 c.b.precision, nx, 1, 1, &p) != 0)
+    goto done;
+  c.b.gauss_newton_diagonal = p;
+  if (native_get(views, dir_obj, "direction", NATIVE_REAL, c.b.precision, nx, 0,
+                 1, &p) != 0)
+    goto done;
+  c.b.direction = p;
+  if (native_get(views, gnq_obj, "gauss_newton_quadratic_form", NATIVE_REAL,
+                 c.b.precision, 1, 1, 1, &p) != 0)
+    goto done;
+  c.b.gauss_newton_quadratic_form = p;
   if (c.plan != NULL && want_h &&
       native_get(views, hv_obj, "hessian_values", NATIVE_REAL, c.b.precision,
                  c.plan->nnz_blocks * (size_t)dim * (size_t)dim, 1, 0,
@@ -236,8 +323,16 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
     goto done;
   c.b.n_groups = (size_t)ng;
   c.b.groups = groups;
-  c.b.potential = c.b.precision == FRICL_F32 ? (void *)&c.potential32
-                                             : (void *)&c.potential64;
+  /* A call for extras alone does not compute the potential (returned as
+   * 0): the library then skips the contacts' records. */
+  if (outs == Py_None && gnd_obj == Py_None && gnq_obj == Py_None)
+    c.b.potential = c.b.precision == FRICL_F32 ? (void *)&c.potential32
+                                               : (void *)&c.potential64;
+  else if (!want_h && c.b.gradient == NULL)
+    c.b.potential = NULL;
+  else
+    c.b.potential = c.b.precision == FRICL_F32 ? (void *)&c.potential32
+                                               : (void *)&c.potential64;
   if (native_call(ctx, call_barrier, &c, 0, NULL) != 0)
     goto done;
   {

@@ -106,10 +106,55 @@ fricl_status fricl__barrier_check_params(fricl_context *ctx,
   return st;
 }
 
+/* The normal function and its parameters (0.4 fields). */
+static fricl_status check_function(fricl_context *ctx,
+                                   const fricl_barrier_batch *b) {
+  if ((unsigned)b->function > (unsigned)FRICL_NORMAL_ADHESION)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.function %d is not barrier (0) or adhesion (1)",
+                       (int)b->function);
+  if (b->function != FRICL_NORMAL_ADHESION)
+    return FRICL_STATUS_OK;
+  if (b->flags & FRICL_BARRIER_FLAG_PHYSICAL)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.flags: FRICL_BARRIER_FLAG_PHYSICAL does not "
+                       "apply to the adhesion function");
+  FRICL__TRY(fricl__check_real(ctx, b->precision, "batch.", "adhesion_dhat_p",
+                               b->adhesion_dhat_p, FRICL__RULE_GT0));
+  FRICL__TRY(fricl__check_real(ctx, b->precision, "batch.", "adhesion_dhat_a",
+                               b->adhesion_dhat_a, FRICL__RULE_GT0));
+  FRICL__TRY(fricl__check_real(ctx, b->precision, "batch.", "adhesion_Y",
+                               b->adhesion_Y, FRICL__RULE_GT0));
+  FRICL__TRY(fricl__check_real(ctx, b->precision, "batch.", "adhesion_eps_c",
+                               b->adhesion_eps_c, FRICL__RULE_GT0));
+  if (!(b->adhesion_dhat_p < b->adhesion_dhat_a))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.adhesion_dhat_p = %g must be below "
+                       "batch.adhesion_dhat_a = %g",
+                       b->adhesion_dhat_p, b->adhesion_dhat_a);
+  return FRICL_STATUS_OK;
+}
+
 static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
                              int *want, size_t *total_out) {
+  /* batch.dhat is not read by the adhesion function */
+  const double dhat = b->function == FRICL_NORMAL_ADHESION ? 1.0 : b->dhat;
+  /* FRICL_BARRIER_FLAG_SHAPE is the host tier's alone */
+  if (b->flags & ~(FRICL_BARRIER_FLAG_PHYSICAL |
+                   FRICL_BARRIER_FLAG_AS_CLASSIFIED | FRICL_BARRIER_FLAG_SHAPE))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.flags = 0x%x has unknown bits",
+                       (unsigned)b->flags);
   fricl_status st = fricl__barrier_check_params(
-      ctx, b->precision, b->psd, b->flags, b->dhat, b->kappa, b->dmin);
+      ctx, b->precision, b->psd, b->flags & ~FRICL_BARRIER_FLAG_SHAPE, dhat,
+      b->kappa, b->dmin);
+  if (st == FRICL_STATUS_OK && (b->flags & FRICL_BARRIER_FLAG_SHAPE) &&
+      b->psd != FRICL_PSD_NONE)
+    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.flags: FRICL_BARRIER_FLAG_SHAPE needs batch.psd "
+                     "none (the shape derivative is not projected)");
+  if (st == FRICL_STATUS_OK)
+    st = check_function(ctx, b);
   if (st == FRICL_STATUS_OK)
     st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
   if (st != FRICL_STATUS_OK)
@@ -120,8 +165,10 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
   FRICL__TRY(fricl__check_vertex_arrays(
       ctx, b->n_vertices, dim, esz, b->positions, "positions",
       b->hessian_product, b->direction, &vbytes));
-  int any =
-      b->potential || b->gradient || b->hessian_values || b->hessian_product;
+  int any = b->potential || b->gradient || b->hessian_values ||
+            b->hessian_product || b->gauss_newton_diagonal ||
+            b->gauss_newton_quadratic_form;
+  int want_p = b->gauss_newton_quadratic_form != NULL;
   int w = b->gradient ? 1 : 0;
   if (b->hessian_values || b->hessian_product)
     w = 2;
@@ -129,6 +176,13 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
   for (size_t g = 0; g < b->n_groups; ++g) {
     const fricl_barrier_group *G = &b->groups[g];
     any |= G->potential || G->local_gradient || G->local_hessian;
+    if (b->extras) {
+      const fricl_barrier_extras *X = &b->extras[g];
+      any |= X->force_magnitude || X->force_magnitude_gradient ||
+             X->gauss_newton_diagonal || X->gauss_newton_quadratic_form ||
+             X->shape_derivative;
+      want_p |= X->gauss_newton_quadratic_form != NULL;
+    }
     if (G->local_gradient && w < 1)
       w = 1;
     if (G->local_hessian)
@@ -137,6 +191,10 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
   }
   if (!any)
     return fricl__no_output(ctx);
+  if (want_p && !b->direction && b->n_vertices)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "a gauss_newton_quadratic_form is requested but "
+                       "batch.direction is NULL");
   *want = w;
   *total_out = total;
   const fricl_tangential_plan *plan = b->plan;
@@ -156,7 +214,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
                          "indices differ): make a new plan");
   }
   /* Inputs: positions (NaN propagates), then per group. */
-  fricl__region r[7 + 9 * FRICL_MAX_GROUPS];
+  fricl__region r[9 + 14 * FRICL_MAX_GROUPS];
   size_t nr = 0;
   r[nr++] = (fricl__region){b->positions, vbytes, "positions", SIZE_MAX, 0};
   r[nr++] =
@@ -166,6 +224,10 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
   r[nr++] = (fricl__region){b->gradient, vbytes, "gradient", SIZE_MAX, 1};
   r[nr++] = (fricl__region){b->hessian_product, vbytes, "hessian_product",
                             SIZE_MAX, 1};
+  r[nr++] = (fricl__region){b->gauss_newton_diagonal, vbytes,
+                            "gauss_newton_diagonal", SIZE_MAX, 1};
+  r[nr++] = (fricl__region){b->gauss_newton_quadratic_form, esz,
+                            "gauss_newton_quadratic_form", SIZE_MAX, 1};
   for (size_t g = 0; g < b->n_groups; ++g) {
     const fricl_barrier_group *G = &b->groups[g];
     const char *gn = fricl_stencil_name(G->type);
@@ -217,6 +279,21 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
         {G->local_hessian, n * ndof * ndof * esz, "local_hessian", g, 1}};
     for (size_t i = 0; i < sizeof gr / sizeof gr[0]; ++i)
       r[nr++] = gr[i];
+    if (b->extras) {
+      const fricl_barrier_extras *X = &b->extras[g];
+      const fricl__region xr[] = {
+          {X->force_magnitude, n * esz, "extras.force_magnitude", g, 1},
+          {X->force_magnitude_gradient, n * ndof * esz,
+           "extras.force_magnitude_gradient", g, 1},
+          {X->gauss_newton_diagonal, n * ndof * esz,
+           "extras.gauss_newton_diagonal", g, 1},
+          {X->gauss_newton_quadratic_form, n * esz,
+           "extras.gauss_newton_quadratic_form", g, 1},
+          {X->shape_derivative, n * ndof * ndof * esz,
+           "extras.shape_derivative", g, 1}};
+      for (size_t i = 0; i < sizeof xr / sizeof xr[0]; ++i)
+        r[nr++] = xr[i];
+    }
   }
   if (plan)
     r[nr++] = (fricl__region){b->hessian_values, plan->nnz * dim * dim * esz,

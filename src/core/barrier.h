@@ -36,6 +36,22 @@ fricl_status fricl__barrier_host(fricl_context *ctx,
                                  const fricl__barrier_work *w, int threaded,
                                  const fricl__barrier_source *src);
 
+/* Whether the batch asks for what only the host pass computes: the shape
+ * terms or any extra output (0.4). The adhesion function is the kernels'
+ * too. */
+static inline int fricl__barrier_host_only(const fricl_barrier_batch *b) {
+  if ((b->flags & FRICL_BARRIER_FLAG_SHAPE) || b->gauss_newton_diagonal ||
+      b->gauss_newton_quadratic_form)
+    return 1;
+  for (size_t g = 0; b->extras && g < b->n_groups; ++g)
+    if (b->extras[g].force_magnitude || b->extras[g].force_magnitude_gradient ||
+        b->extras[g].gauss_newton_diagonal ||
+        b->extras[g].gauss_newton_quadratic_form ||
+        b->extras[g].shape_derivative)
+      return 1;
+  return 0;
+}
+
 /* The batch parameters both tiers check (src/api/barrier.c): precision,
  * psd, flags, dhat, kappa, dmin; the message names the field. */
 fricl_status fricl__barrier_check_params(fricl_context *ctx,

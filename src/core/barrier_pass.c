@@ -27,14 +27,21 @@
 #define BH_CHUNK 4096
 /* Reals of one contact record: B, gradient (12), Hessian (144). */
 #define BH_REC 157
+/* Reals of one contact's extras (barrier_contact_extras): N, its gradient
+ * (12), the Gauss-Newton diagonal (12) and quadratic form. */
+#define BH_XREC 26
+/* barrier_contact_extras reads barrier_force (fricl_geometry_math.h) */
+#define FRICL_BARRIER_FORCE_MAGNITUDE 1
 
 #define FRICL_REAL double
 #define FRICL_FN(name) fricl__bar_##name##_d
 #define FRICL_SQRT sqrt
 #define FRICL_LOG log
 #define FRICL_BH_FN barrier_host_d
-#include "fricl_distance_math.h"
-/* then the eigen solver and the barrier, which use it */
+/* the distance math, and with it the lagged build's barrier force */
+#include "fricl_geometry_math.h"
+/* then the eigen solver, adhesion and the barrier, which use them */
+#include "fricl_adhesion_math.h"
 #include "fricl_eigen_math.h"
 
 #include "fricl_barrier_math.h"
@@ -51,8 +58,10 @@
 #define FRICL_SQRT sqrtf
 #define FRICL_LOG logf
 #define FRICL_BH_FN barrier_host_f
-#include "fricl_distance_math.h"
-/* then the eigen solver and the barrier, which use it */
+/* the distance math, and with it the lagged build's barrier force */
+#include "fricl_geometry_math.h"
+/* then the eigen solver, adhesion and the barrier, which use them */
+#include "fricl_adhesion_math.h"
 #include "fricl_eigen_math.h"
 
 #include "fricl_barrier_math.h"

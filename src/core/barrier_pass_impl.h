@@ -27,7 +27,10 @@ struct BH_JOB {
   const fricl__barrier_work *w;
   size_t g, lo; /* the chunk: group g, contacts lo .. */
   FRICL_REAL *rec;
-  size_t *blk; /* or NULL: the BSR blocks of each contact's k x k pairs */
+  size_t *blk;      /* or NULL: the BSR blocks of each contact's k x k pairs */
+  FRICL_REAL *xrec; /* or NULL: the extras (BH_XREC reals per contact) */
+  int extras_only;  /* the records come from elsewhere: extras only */
+  size_t rs;        /* the records' stride (reals) */
 };
 
 /* Contacts [lo, hi) of the chunk (relative to its start), with the
@@ -47,6 +50,10 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
   const real dhat = (real)b->dhat, kappa = (real)b->kappa;
   const int physical = (b->flags & FRICL_BARRIER_FLAG_PHYSICAL) != 0;
   const int as_cls = (b->flags & FRICL_BARRIER_FLAG_AS_CLASSIFIED) != 0;
+  const int shape = (b->flags & FRICL_BARRIER_FLAG_SHAPE) != 0;
+  const int fn = (int)b->function;
+  const real adh[4] = {(real)b->adhesion_dhat_p, (real)b->adhesion_dhat_a,
+                       (real)b->adhesion_Y, (real)b->adhesion_eps_c};
   real work[288];
   for (size_t t = lo; t < hi; ++t) {
     const size_t c = j->lo + t;
@@ -66,10 +73,37 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
     const real dmin = G->dmin ? ((const real *)G->dmin)[c] : (real)b->dmin;
     const int dtype = FRICL_FN(bar_dtype)(
         type, G->distance_type ? G->distance_type[c] : -1, as_cls);
-    real *R = j->rec + t * BH_REC;
-    R[0] = FRICL_FN(barrier_contact)(type, dim, x, xr, pn, pc, dtype, dhat,
-                                     kappa, dmin, wt, physical, (int)b->psd,
-                                     j->w->want, R + 1, R + 13, work);
+    real *R = j->rec + t * j->rs;
+    if (j->xrec) {
+      real p[12];
+      if (b->direction)
+        for (int i = 0; i < k; ++i)
+          for (int s = 0; s < dim; ++s)
+            p[i * dim + s] =
+                ((const real *)
+                     b->direction)[(size_t)vx[i] * (size_t)dim + (size_t)s];
+      FRICL_FN(barrier_contact_extras)
+      (type, dim, x, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn, adh,
+       b->direction ? p : 0, j->xrec + t * BH_XREC);
+    }
+    const fricl_barrier_extras *E = b->extras ? &b->extras[j->g] : NULL;
+    if (E && E->shape_derivative) {
+      real gs[12];
+      FRICL_FN(barrier_contact_shape)
+      (type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn,
+       adh, gs, (real *)E->shape_derivative + c * (size_t)(k * dim * k * dim),
+       work);
+    }
+    if (j->extras_only)
+      continue;
+    if (shape)
+      R[0] = FRICL_FN(barrier_contact_shape)(type, dim, x, xr, pn, pc, dtype,
+                                             dhat, kappa, dmin, wt, physical,
+                                             fn, adh, R + 1, R + 13, work);
+    else
+      R[0] = FRICL_FN(barrier_contact)(
+          type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn,
+          adh, (int)b->psd, j->w->want, R + 1, R + 13, work);
     if (j->blk)
       for (int i = 0; i < k; ++i)
         for (int jj = 0; jj < k; ++jj)
@@ -128,6 +162,7 @@ typedef struct BH_ACC {
   const size_t *blkidx;
   FRICL_REAL *grad, *hv, *prod;
   int k, dim;
+  size_t rs; /* the records' stride */
 } BH_ACC;
 
 /* With the stencil's size and the dimension as arguments: the callers in
@@ -139,7 +174,7 @@ FRICL_FN(bh_acc_body)(const BH_ACC *a, size_t vlo, size_t vhi, int k, int dim) {
   const int ndof = k * dim;
   for (size_t t = 0; t < a->n; ++t) {
     const size_t c = a->c0 + t;
-    const real *R = a->rec + t * BH_REC;
+    const real *R = a->rec + t * a->rs;
     const int32_t *vx = a->G->vertices + c * (size_t)k;
 #if defined(__GNUC__) || defined(__clang__)
     /* The BSR blocks are scattered over a matrix far larger than the
@@ -220,14 +255,37 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   size_t chunk = BH_CHUNK;
   if (w->total < chunk)
     chunk = w->total ? w->total : 1;
-  real *rec = fricl__malloc(chunk * BH_REC * sizeof *rec);
+  real *gnd = (real *)b->gauss_newton_diagonal;
+  int extras = gnd || b->gauss_newton_quadratic_form;
+  for (size_t g = 0; b->extras && g < b->n_groups; ++g) {
+    const fricl_barrier_extras *X = &b->extras[g];
+    extras |= X->force_magnitude || X->force_magnitude_gradient ||
+              X->gauss_newton_diagonal || X->gauss_newton_quadratic_form ||
+              X->shape_derivative;
+  }
+  /* Extras alone: the records (B, gradient, Hessian) are not computed. */
+  int primary = b->potential || grad || hv || prod;
+  for (size_t g = 0; g < b->n_groups; ++g)
+    primary |= b->groups[g].potential || b->groups[g].local_gradient ||
+               b->groups[g].local_hessian;
+  /* The records' stride: what the call reads of them (B; the gradient;
+   * the Hessian) when the host threads make them, a backend's full
+   * records otherwise. A large scratch array would be mapped and faulted
+   * in on every call. */
+  const size_t rs = src || w->want >= 2 || (b->flags & FRICL_BARRIER_FLAG_SHAPE)
+                        ? BH_REC
+                    : w->want == 1 ? 13
+                                   : 1;
+  real *rec = fricl__malloc(chunk * rs * sizeof *rec);
+  real *xrec = extras ? fricl__malloc(chunk * BH_XREC * sizeof *xrec) : NULL;
   /* The workers also find each contact's BSR blocks (the binary searches
    * are then off the serial accumulation below). */
   size_t *blkidx =
       hv && !src ? fricl__malloc(chunk * 16 * sizeof *blkidx) : NULL;
-  if (!rec || (hv && !src && !blkidx)) {
+  if (!rec || (hv && !src && !blkidx) || (extras && !xrec)) {
     free(rec);
     free(blkidx);
+    free(xrec);
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "allocating %zu contact records", chunk);
   }
@@ -237,6 +295,9 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   if (prod)
     for (size_t i = 0; i < nvd; ++i)
       prod[i] = (real)0;
+  if (gnd)
+    for (size_t i = 0; i < nvd; ++i)
+      gnd[i] = (real)0;
   if (hv) {
     /* tens of MB for a large plan: cleared on the host threads */
     if (threaded)
@@ -255,6 +316,7 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
                                                             : 2048);
   const size_t acc_grain = fricl__grain(ctx, hv ? 256 : 4096);
   real pot_total = (real)0, pot_block = (real)0;
+  real gnq_total = (real)0, gnq_block = (real)0;
   size_t cg = 0;
   for (size_t g = 0; g < b->n_groups; ++g) {
     const fricl_barrier_group *G = &b->groups[g];
@@ -262,13 +324,18 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
     const int ndof = k * dim;
     for (size_t lo = 0; lo < G->count; lo += chunk) {
       const size_t n = G->count - lo < chunk ? G->count - lo : chunk;
-      BH_JOB j = {w, g, lo, rec, blkidx};
+      BH_JOB j = {w, g, lo, rec, blkidx, xrec, !primary, rs};
       if (src) {
         const fricl_status st = src->records(src->state, w, g, lo, n, rec);
         if (st != FRICL_STATUS_OK) {
           free(rec);
           free(blkidx);
+          free(xrec);
           return st;
+        }
+        if (xrec) {
+          BH_JOB jx = {w, g, lo, rec, NULL, xrec, 1, rs};
+          BH_RUN(&jx, 0, n, 0);
         }
       } else if (threaded)
         fricl__pool_for(ctx->pool, n, rec_grain, 1, BH_RUN, &j);
@@ -276,7 +343,7 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
         BH_RUN(&j, 0, n, 0);
       for (size_t t = 0; t < n; ++t, ++cg) {
         const size_t c = lo + t;
-        const real *R = rec + t * BH_REC;
+        const real *R = rec + t * rs;
         if (G->potential)
           ((real *)G->potential)[c] = R[0];
         if (G->local_gradient)
@@ -294,9 +361,41 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
             pot_block = (real)0;
           }
         }
+        if (xrec) {
+          const real *X = xrec + t * BH_XREC;
+          const fricl_barrier_extras *E = b->extras ? &b->extras[g] : NULL;
+          if (E && E->force_magnitude)
+            ((real *)E->force_magnitude)[c] = X[0];
+          if (E && E->force_magnitude_gradient)
+            for (int i = 0; i < ndof; ++i)
+              ((real *)
+                   E->force_magnitude_gradient)[c * (size_t)ndof + (size_t)i] =
+                  X[1 + i];
+          if (E && E->gauss_newton_diagonal)
+            for (int i = 0; i < ndof; ++i)
+              ((real *)E->gauss_newton_diagonal)[c * (size_t)ndof + (size_t)i] =
+                  X[13 + i];
+          if (E && E->gauss_newton_quadratic_form)
+            ((real *)E->gauss_newton_quadratic_form)[c] = X[25];
+          if (gnd) {
+            const int32_t *vx = G->vertices + c * (size_t)k;
+            for (int i = 0; i < k; ++i)
+              for (int s = 0; s < dim; ++s)
+                gnd[(size_t)vx[i] * (size_t)dim + (size_t)s] +=
+                    X[13 + i * dim + s];
+          }
+          if (b->gauss_newton_quadratic_form) {
+            gnq_block += X[25];
+            if ((cg + 1) % FRICL__POT_BLOCK == 0) {
+              gnq_total += gnq_block;
+              gnq_block = (real)0;
+            }
+          }
+        }
       }
       if (grad || hv || prod) {
-        BH_ACC acc = {G, plan, lo, n, rec, dir, blkidx, grad, hv, prod, k, dim};
+        BH_ACC acc = {G,    plan, lo,   n, rec, dir, blkidx,
+                      grad, hv,   prod, k, dim, rs};
         if (threaded)
           fricl__pool_for(ctx->pool, b->n_vertices, acc_grain, 1,
                           FRICL_FN(bh_acc), &acc);
@@ -310,8 +409,14 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
       pot_total += pot_block;
     *(real *)b->potential = pot_total;
   }
+  if (b->gauss_newton_quadratic_form) {
+    if (w->total % FRICL__POT_BLOCK)
+      gnq_total += gnq_block;
+    *(real *)b->gauss_newton_quadratic_form = gnq_total;
+  }
   free(rec);
   free(blkidx);
+  free(xrec);
   return FRICL_STATUS_OK;
 }
 

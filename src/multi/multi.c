@@ -434,6 +434,10 @@ static fricl_status multi_barrier(fricl__backend *be,
   fricl_context *ctx = m->base.ctx;
   if (!w->total)
     return fricl__barrier_host(ctx, w, 0, NULL);
+  /* The shape terms and the extras (0.4): on the host threads, as on one
+   * device. */
+  if (fricl__barrier_host_only(w->b))
+    return fricl__barrier_host(ctx, w, 1, NULL);
   barrier_multi s;
   memset(&s, 0, sizeof s);
   s.m = m;

@@ -31,9 +31,13 @@ typedef struct ocl_barrier {
   cl_kernel kernel[FRICL_STENCIL_COUNT];
 } ocl_barrier;
 
-static const char *const headers[] = {
-    "fricl_cl_compat.h",    "fricl_distance_math.h", "fricl_eigen_math.h",
-    "fricl_barrier_math.h", "fricl_assembly.h",      NULL};
+static const char *const headers[] = {"fricl_cl_compat.h",
+                                      "fricl_distance_math.h",
+                                      "fricl_eigen_math.h",
+                                      "fricl_adhesion_math.h",
+                                      "fricl_barrier_math.h",
+                                      "fricl_assembly.h",
+                                      NULL};
 
 static fricl_status make_kernel(ocl_barrier *s, fricl_precision p, int dim,
                                 fricl_stencil type, cl_kernel *k) {
@@ -171,6 +175,14 @@ fricl_status fricl__ocl_barrier_records(void *state,
     err = fricl__ocl_set_real(kern, 7, b->precision, b->dmin);
   for (cl_uint i = 0; i < 9 && err == CL_SUCCESS; ++i)
     err = clSetKernelArg(kern, 8 + i, sizeof(cl_mem), &bufs[i]);
+  /* the normal function and its parameters (0.4) */
+  const cl_int fn = (cl_int)b->function;
+  const double adh[4] = {b->adhesion_dhat_p, b->adhesion_dhat_a, b->adhesion_Y,
+                         b->adhesion_eps_c};
+  if (err == CL_SUCCESS)
+    err = clSetKernelArg(kern, 17, sizeof fn, &fn);
+  for (cl_uint i = 0; i < 4 && err == CL_SUCCESS; ++i)
+    err = fricl__ocl_set_real(kern, 18 + i, b->precision, adh[i]);
   if (err == CL_SUCCESS)
     err = fricl__ocl_launch(s->o, kern, n, 0, NULL, NULL);
   if (err == CL_SUCCESS) {
@@ -199,6 +211,10 @@ fricl_status fricl__ocl_barrier(fricl__backend *be,
   fricl__ocl *o = (fricl__ocl *)be;
   if (!w->total)
     return fricl__barrier_host(be->ctx, w, 0, NULL);
+  /* The shape terms and the extras (0.4) run on the host threads: the
+   * kernel makes the records (B, gradient, Hessian) only. */
+  if (fricl__barrier_host_only(w->b))
+    return fricl__barrier_host(be->ctx, w, 1, NULL);
   fricl__barrier_source src = {fricl__ocl_barrier_records, NULL};
   fricl_status st = fricl__ocl_barrier_open(o, w->b, &src.state);
   if (st == FRICL_STATUS_OK)
