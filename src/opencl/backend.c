@@ -283,3 +283,24 @@ cl_int fricl__ocl_set_real(cl_kernel k, cl_uint idx, fricl_precision p,
   const float f = (float)v;
   return clSetKernelArg(k, idx, sizeof(float), &f);
 }
+
+cl_int fricl__ocl_args_int(cl_kernel k, cl_uint first, const cl_int *v,
+                           cl_uint n, cl_int err) {
+  for (cl_uint i = 0; i < n && err == CL_SUCCESS; ++i)
+    err = clSetKernelArg(k, first + i, sizeof(cl_int), &v[i]);
+  return err;
+}
+
+cl_int fricl__ocl_args_real(cl_kernel k, cl_uint first, fricl_precision p,
+                            const double *v, cl_uint n, cl_int err) {
+  for (cl_uint i = 0; i < n && err == CL_SUCCESS; ++i)
+    err = fricl__ocl_set_real(k, first + i, p, v[i]);
+  return err;
+}
+
+cl_int fricl__ocl_args_mem(cl_kernel k, cl_uint first, const cl_mem *v,
+                           cl_uint n, cl_int err) {
+  for (cl_uint i = 0; i < n && err == CL_SUCCESS; ++i)
+    err = clSetKernelArg(k, first + i, sizeof(cl_mem), &v[i]);
+  return err;
+}

@@ -51,21 +51,6 @@ static fricl_status make_kernel(ocl_barrier *s, fricl_precision p, int dim,
                            "fricl_barrier_records", defines, k, NULL);
 }
 
-static cl_mem make_buffer(ocl_barrier *s, const void *host, size_t bytes,
-                          cl_int *err) {
-  if (!host || !bytes)
-    return NULL;
-  fricl__ocl_moved(s->o, bytes, 0);
-  return FRICL__CL(clCreateBuffer)(s->o->cl_ctx,
-                                   CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                   bytes, (void *)host, err);
-}
-
-static void release(cl_mem m) {
-  if (m)
-    clReleaseMemObject(m);
-}
-
 fricl_status fricl__ocl_barrier_open(fricl__ocl *o,
                                      const fricl_barrier_batch *b,
                                      void **state) {
@@ -78,9 +63,9 @@ fricl_status fricl__ocl_barrier_open(fricl__ocl *o,
   const size_t vb =
       b->n_vertices * (size_t)b->dim * fricl__elem_bytes(b->precision);
   cl_int err = CL_SUCCESS;
-  s->pos = make_buffer(s, b->positions, vb, &err);
-  if (err == CL_SUCCESS && b->rest_positions)
-    s->rest = make_buffer(s, b->rest_positions, vb, &err);
+  s->pos = fricl__ocl_upload(s->o, b->positions, vb, &err);
+  if (b->rest_positions)
+    s->rest = fricl__ocl_upload(s->o, b->rest_positions, vb, &err);
   *state = s;
   if (err != CL_SUCCESS)
     return fricl__fail_cl(ctx, err, "clCreateBuffer (barrier positions)");
@@ -91,9 +76,9 @@ void fricl__ocl_barrier_close(void *state) {
   ocl_barrier *s = state;
   if (!s)
     return;
-  release(s->pos);
-  release(s->rest);
-  release(s->rec);
+  fricl__ocl_release(s->pos);
+  fricl__ocl_release(s->rest);
+  fricl__ocl_release(s->rec);
   free(s);
 }
 
@@ -115,35 +100,30 @@ fricl_status fricl__ocl_barrier_records(void *state,
       return st;
     s->kernel[G->type] = kern;
   }
-  cl_int err = CL_SUCCESS;
   const size_t rb = n * REC * esz;
-  if (rb > s->rec_bytes) {
-    release(s->rec);
-    s->rec = FRICL__CL(clCreateBuffer)(s->o->cl_ctx, CL_MEM_WRITE_ONLY, rb,
-                                       NULL, &err);
-    if (err != CL_SUCCESS) {
-      s->rec = NULL;
-      s->rec_bytes = 0;
-      return fricl__fail_cl(ctx, err, "clCreateBuffer (barrier records)");
-    }
-    s->rec_bytes = rb;
-  }
+  st = fricl__ocl_grow(s->o, &s->rec, &s->rec_bytes, rb,
+                       "clCreateBuffer (barrier records)");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  cl_int err = CL_SUCCESS;
   const int pv = G->type == FRICL_STENCIL_PV;
-  cl_mem ids =
-      make_buffer(s, G->vertices + lo * k, n * k * sizeof(int32_t), &err);
+  cl_mem ids = fricl__ocl_upload(s->o, G->vertices + lo * k,
+                                 n * k * sizeof(int32_t), &err);
   cl_mem wt = NULL, dm = NULL, pn = NULL, pc = NULL, dt = NULL;
-  if (err == CL_SUCCESS && G->weight)
-    wt = make_buffer(s, (const char *)G->weight + lo * esz, n * esz, &err);
-  if (err == CL_SUCCESS && G->dmin)
-    dm = make_buffer(s, (const char *)G->dmin + lo * esz, n * esz, &err);
-  if (err == CL_SUCCESS && pv)
-    pn = make_buffer(s, (const char *)G->plane_normal + lo * dim * esz,
-                     n * dim * esz, &err);
-  if (err == CL_SUCCESS && pv)
-    pc =
-        make_buffer(s, (const char *)G->plane_offset + lo * esz, n * esz, &err);
-  if (err == CL_SUCCESS && G->distance_type)
-    dt = make_buffer(s, G->distance_type + lo, n, &err);
+  if (G->weight)
+    wt = fricl__ocl_upload(s->o, (const char *)G->weight + lo * esz, n * esz,
+                           &err);
+  if (G->dmin)
+    dm = fricl__ocl_upload(s->o, (const char *)G->dmin + lo * esz, n * esz,
+                           &err);
+  if (pv)
+    pn = fricl__ocl_upload(s->o, (const char *)G->plane_normal + lo * dim * esz,
+                           n * dim * esz, &err);
+  if (pv)
+    pc = fricl__ocl_upload(s->o, (const char *)G->plane_offset + lo * esz,
+                           n * esz, &err);
+  if (G->distance_type)
+    dt = fricl__ocl_upload(s->o, G->distance_type + lo, n, &err);
   if (err != CL_SUCCESS) {
     st = fricl__fail_cl(ctx, err, "clCreateBuffer (barrier contacts)");
     goto done;
@@ -158,38 +138,20 @@ fricl_status fricl__ocl_barrier_records(void *state,
                        (G->distance_type ? 4 : 0) | (s->rest ? 8 : 0) |
                        (b->flags & FRICL_BARRIER_FLAG_AS_CLASSIFIED ? 16 : 0);
   const cl_mem bufs[9] = {s->pos, s->rest, ids, wt, dm, pn, pc, dt, s->rec};
-  err = clSetKernelArg(kern, 0, sizeof nn, &nn);
-  if (err == CL_SUCCESS)
-    err = clSetKernelArg(kern, 1, sizeof psd, &psd);
-  if (err == CL_SUCCESS)
-    err = clSetKernelArg(kern, 2, sizeof physical, &physical);
-  if (err == CL_SUCCESS)
-    err = clSetKernelArg(kern, 3, sizeof want, &want);
-  if (err == CL_SUCCESS)
-    err = clSetKernelArg(kern, 4, sizeof given, &given);
-  if (err == CL_SUCCESS)
-    err = fricl__ocl_set_real(kern, 5, b->precision, b->dhat);
-  if (err == CL_SUCCESS)
-    err = fricl__ocl_set_real(kern, 6, b->precision, b->kappa);
-  if (err == CL_SUCCESS)
-    err = fricl__ocl_set_real(kern, 7, b->precision, b->dmin);
-  for (cl_uint i = 0; i < 9 && err == CL_SUCCESS; ++i)
-    err = clSetKernelArg(kern, 8 + i, sizeof(cl_mem), &bufs[i]);
+  const cl_int ints[4] = {psd, physical, want, given};
+  const double reals[3] = {b->dhat, b->kappa, b->dmin};
   /* the normal function and its parameters (0.4) */
   const cl_int fn = (cl_int)b->function;
   const double adh[4] = {b->adhesion_dhat_p, b->adhesion_dhat_a, b->adhesion_Y,
                          b->adhesion_eps_c};
+  err = clSetKernelArg(kern, 0, sizeof nn, &nn);
+  err = fricl__ocl_args_int(kern, 1, ints, 4, err);
+  err = fricl__ocl_args_real(kern, 5, b->precision, reals, 3, err);
+  err = fricl__ocl_args_mem(kern, 8, bufs, 9, err);
+  err = fricl__ocl_args_int(kern, 17, &fn, 1, err);
+  err = fricl__ocl_args_real(kern, 18, b->precision, adh, 4, err);
   if (err == CL_SUCCESS)
-    err = clSetKernelArg(kern, 17, sizeof fn, &fn);
-  for (cl_uint i = 0; i < 4 && err == CL_SUCCESS; ++i)
-    err = fricl__ocl_set_real(kern, 18 + i, b->precision, adh[i]);
-  if (err == CL_SUCCESS)
-    err = fricl__ocl_launch(s->o, kern, n, 0, NULL, NULL);
-  if (err == CL_SUCCESS) {
-    err = FRICL__CL(clEnqueueReadBuffer)(s->o->queue, s->rec, CL_TRUE, 0, rb,
-                                         rec, 0, NULL, NULL);
-    fricl__ocl_moved(s->o, 0, rb);
-  }
+    err = fricl__ocl_run_records(s->o, kern, n, s->rec, rb, rec);
   if (err != CL_SUCCESS)
     st = fricl__fail_cl(ctx, err, "barrier kernel");
   {
@@ -197,12 +159,12 @@ fricl_status fricl__ocl_barrier_records(void *state,
     fricl__kernel_unbind(kern, idx, 9);
   }
 done:
-  release(ids);
-  release(wt);
-  release(dm);
-  release(pn);
-  release(pc);
-  release(dt);
+  fricl__ocl_release(ids);
+  fricl__ocl_release(wt);
+  fricl__ocl_release(dm);
+  fricl__ocl_release(pn);
+  fricl__ocl_release(pc);
+  fricl__ocl_release(dt);
   return st;
 }
 

@@ -136,3 +136,46 @@ fricl_status fricl__ocl_read_back(fricl__ocl *o, cl_mem mem, void *dst,
              ? FRICL_STATUS_OK
              : fricl__fail_cl(o->base.ctx, err, "reading results back");
 }
+
+cl_mem fricl__ocl_upload(fricl__ocl *o, const void *host, size_t bytes,
+                         cl_int *err) {
+  if (!host || !bytes || *err != CL_SUCCESS)
+    return NULL;
+  fricl__ocl_moved(o, bytes, 0);
+  return FRICL__CL(clCreateBuffer)(o->cl_ctx,
+                                   CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                   bytes, (void *)host, err);
+}
+
+void fricl__ocl_release(cl_mem m) {
+  if (m)
+    clReleaseMemObject(m);
+}
+
+fricl_status fricl__ocl_grow(fricl__ocl *o, cl_mem *buf, size_t *have,
+                             size_t bytes, const char *what) {
+  if (bytes <= *have)
+    return FRICL_STATUS_OK;
+  fricl__ocl_release(*buf);
+  cl_int err = CL_SUCCESS;
+  *buf = FRICL__CL(clCreateBuffer)(o->cl_ctx, CL_MEM_WRITE_ONLY, bytes, NULL,
+                                   &err);
+  if (err != CL_SUCCESS) {
+    *buf = NULL;
+    *have = 0;
+    return fricl__fail_cl(o->base.ctx, err, what);
+  }
+  *have = bytes;
+  return FRICL_STATUS_OK;
+}
+
+cl_int fricl__ocl_run_records(fricl__ocl *o, cl_kernel kern, size_t n,
+                              cl_mem rec, size_t bytes, void *host) {
+  cl_int err = fricl__ocl_launch(o, kern, n, 0, NULL, NULL);
+  if (err == CL_SUCCESS) {
+    err = FRICL__CL(clEnqueueReadBuffer)(o->queue, rec, CL_TRUE, 0, bytes, host,
+                                         0, NULL, NULL);
+    fricl__ocl_moved(o, 0, bytes);
+  }
+  return err;
+}

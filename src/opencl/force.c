@@ -45,28 +45,13 @@ static fricl_status make_kernel(ocl_force *s, fricl_precision p, int dim,
                            "fricl_force_records", defines, k, NULL);
 }
 
-static cl_mem make_buffer(ocl_force *s, const void *host, size_t bytes,
-                          cl_int *err) {
-  if (!host || !bytes || *err != CL_SUCCESS)
-    return NULL;
-  fricl__ocl_moved(s->o, bytes, 0);
-  return FRICL__CL(clCreateBuffer)(s->o->cl_ctx,
-                                   CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                   bytes, (void *)host, err);
-}
-
-static void release(cl_mem m) {
-  if (m)
-    clReleaseMemObject(m);
-}
-
 static void close_state(ocl_force *s) {
   if (!s)
     return;
-  release(s->rest);
-  release(s->disp);
-  release(s->vel);
-  release(s->rec);
+  fricl__ocl_release(s->rest);
+  fricl__ocl_release(s->disp);
+  fricl__ocl_release(s->vel);
+  fricl__ocl_release(s->rec);
   free(s);
 }
 
@@ -91,38 +76,35 @@ static fricl_status records(void *state, const fricl__force_work *w, size_t g,
       return st;
     s->kernel[G->type] = kern;
   }
-  cl_int err = CL_SUCCESS;
   const size_t rb = n * REC * esz;
-  if (rb > s->rec_bytes) {
-    release(s->rec);
-    s->rec = FRICL__CL(clCreateBuffer)(s->o->cl_ctx, CL_MEM_WRITE_ONLY, rb,
-                                       NULL, &err);
-    if (err != CL_SUCCESS) {
-      s->rec = NULL;
-      s->rec_bytes = 0;
-      return fricl__fail_cl(ctx, err, "clCreateBuffer (force records)");
-    }
-    s->rec_bytes = rb;
-  }
+  st = fricl__ocl_grow(s->o, &s->rec, &s->rec_bytes, rb,
+                       "clCreateBuffer (force records)");
+  if (st != FRICL_STATUS_OK)
+    return st;
+  cl_int err = CL_SUCCESS;
   const int pv = G->type == FRICL_STENCIL_PV;
   const int no_mu = (b->flags & FRICL_FORCE_FLAG_NO_MU) != 0;
-  cl_mem ids =
-      make_buffer(s, G->vertices + lo * k, n * k * sizeof(int32_t), &err);
+  cl_mem ids = fricl__ocl_upload(s->o, G->vertices + lo * k,
+                                 n * k * sizeof(int32_t), &err);
   cl_mem wt = NULL, ms = NULL, mk = NULL, an = NULL, pn = NULL, pc = NULL;
   if (G->weight)
-    wt = make_buffer(s, (const char *)G->weight + lo * esz, n * esz, &err);
+    wt = fricl__ocl_upload(s->o, (const char *)G->weight + lo * esz, n * esz,
+                           &err);
   if (!no_mu) {
-    ms = make_buffer(s, (const char *)G->mu_s + lo * esz, n * esz, &err);
-    mk = make_buffer(s, (const char *)G->mu_k + lo * esz, n * esz, &err);
+    ms = fricl__ocl_upload(s->o, (const char *)G->mu_s + lo * esz, n * esz,
+                           &err);
+    mk = fricl__ocl_upload(s->o, (const char *)G->mu_k + lo * esz, n * esz,
+                           &err);
   }
   if (G->mu_aniso)
-    an = make_buffer(s, (const char *)G->mu_aniso + lo * (dim - 1) * esz,
-                     n * (dim - 1) * esz, &err);
+    an = fricl__ocl_upload(s->o,
+                           (const char *)G->mu_aniso + lo * (dim - 1) * esz,
+                           n * (dim - 1) * esz, &err);
   if (pv) {
-    pn = make_buffer(s, (const char *)G->plane_normal + lo * dim * esz,
-                     n * dim * esz, &err);
-    pc =
-        make_buffer(s, (const char *)G->plane_offset + lo * esz, n * esz, &err);
+    pn = fricl__ocl_upload(s->o, (const char *)G->plane_normal + lo * dim * esz,
+                           n * dim * esz, &err);
+    pc = fricl__ocl_upload(s->o, (const char *)G->plane_offset + lo * esz,
+                           n * esz, &err);
   }
   if (err != CL_SUCCESS) {
     st = fricl__fail_cl(ctx, err, "clCreateBuffer (force contacts)");
@@ -135,48 +117,28 @@ static fricl_status records(void *state, const fricl__force_work *w, size_t g,
         (G->weight ? 1 : 0) | (G->mu_aniso ? 2 : 0) | (s->rest ? 4 : 0);
     const cl_int physical = (b->flags & FRICL_FORCE_FLAG_PHYSICAL_BARRIER) != 0;
     const cl_int profile = (cl_int)b->mu_profile, nomu = no_mu, nn = (cl_int)n;
-    for (cl_uint i = 0; i < 10 && err == CL_SUCCESS; ++i)
-      err = clSetKernelArg(kern, i, sizeof(cl_mem), &bufs[i]);
+    const cl_int ints[4] = {has, nomu, physical, profile};
+    const double reals[4] = {b->eps_v, b->kappa, b->dhat, b->dmin};
+    err = fricl__ocl_args_mem(kern, 0, bufs, 10, err);
+    err = fricl__ocl_args_int(kern, 10, ints, 4, err);
+    err = fricl__ocl_args_real(kern, 14, b->precision, reals, 4, err);
+    err = fricl__ocl_args_int(kern, 18, &nn, 1, err);
+    err = fricl__ocl_args_mem(kern, 19, &s->rec, 1, err);
     if (err == CL_SUCCESS)
-      err = clSetKernelArg(kern, 10, sizeof has, &has);
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg(kern, 11, sizeof nomu, &nomu);
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg(kern, 12, sizeof physical, &physical);
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg(kern, 13, sizeof profile, &profile);
-    if (err == CL_SUCCESS)
-      err = fricl__ocl_set_real(kern, 14, b->precision, b->eps_v);
-    if (err == CL_SUCCESS)
-      err = fricl__ocl_set_real(kern, 15, b->precision, b->kappa);
-    if (err == CL_SUCCESS)
-      err = fricl__ocl_set_real(kern, 16, b->precision, b->dhat);
-    if (err == CL_SUCCESS)
-      err = fricl__ocl_set_real(kern, 17, b->precision, b->dmin);
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg(kern, 18, sizeof nn, &nn);
-    if (err == CL_SUCCESS)
-      err = clSetKernelArg(kern, 19, sizeof(cl_mem), &s->rec);
-    if (err == CL_SUCCESS)
-      err = fricl__ocl_launch(s->o, kern, n, 0, NULL, NULL);
-    if (err == CL_SUCCESS) {
-      err = FRICL__CL(clEnqueueReadBuffer)(s->o->queue, s->rec, CL_TRUE, 0, rb,
-                                           rec, 0, NULL, NULL);
-      fricl__ocl_moved(s->o, 0, rb);
-    }
+      err = fricl__ocl_run_records(s->o, kern, n, s->rec, rb, rec);
     if (err != CL_SUCCESS)
       st = fricl__fail_cl(ctx, err, "force kernel");
     const cl_uint idx[11] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 19};
     fricl__kernel_unbind(kern, idx, 11);
   }
 done:
-  release(ids);
-  release(wt);
-  release(ms);
-  release(mk);
-  release(an);
-  release(pn);
-  release(pc);
+  fricl__ocl_release(ids);
+  fricl__ocl_release(wt);
+  fricl__ocl_release(ms);
+  fricl__ocl_release(mk);
+  fricl__ocl_release(an);
+  fricl__ocl_release(pn);
+  fricl__ocl_release(pc);
   return st;
 }
 
@@ -193,9 +155,9 @@ fricl_status fricl__ocl_force(fricl__backend *be, const fricl__force_work *w) {
   const size_t vb =
       b->n_vertices * (size_t)b->dim * fricl__elem_bytes(b->precision);
   cl_int err = CL_SUCCESS;
-  s->rest = make_buffer(s, b->rest_positions, vb, &err);
-  s->disp = make_buffer(s, b->lagged_displacements, vb, &err);
-  s->vel = make_buffer(s, b->velocities, vb, &err);
+  s->rest = fricl__ocl_upload(s->o, b->rest_positions, vb, &err);
+  s->disp = fricl__ocl_upload(s->o, b->lagged_displacements, vb, &err);
+  s->vel = fricl__ocl_upload(s->o, b->velocities, vb, &err);
   fricl_status st = FRICL_STATUS_OK;
   if (err != CL_SUCCESS) {
     st = fricl__fail_cl(ctx, err, "clCreateBuffer (force positions)");

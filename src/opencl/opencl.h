@@ -173,6 +173,15 @@ int fricl__ocl_precision_defines(char *buf, size_t size, fricl_precision p);
 /* Bind a real kernel argument in the working precision. */
 cl_int fricl__ocl_set_real(cl_kernel k, cl_uint idx, fricl_precision p,
                            double v);
+/* Bind n consecutive arguments from `first`: ints, reals in the working
+ * precision, buffers. Each does nothing when `err` already holds an
+ * error, and returns the first error. */
+cl_int fricl__ocl_args_int(cl_kernel k, cl_uint first, const cl_int *v,
+                           cl_uint n, cl_int err);
+cl_int fricl__ocl_args_real(cl_kernel k, cl_uint first, fricl_precision p,
+                            const double *v, cl_uint n, cl_int err);
+cl_int fricl__ocl_args_mem(cl_kernel k, cl_uint first, const cl_mem *v,
+                           cl_uint n, cl_int err);
 
 /* Largest element count one launch may cover for arrays of elem_bytes. */
 size_t fricl__ocl_chunk_elements(const fricl__ocl *o, size_t elem_bytes);
@@ -199,6 +208,22 @@ static inline void fricl__ocl_moved(fricl__ocl *o, size_t in, size_t out) {
   o->moved_in += in;
   o->moved_out += out;
 }
+
+/* The per-contact record kernels (barrier, force): a read-only device
+ * copy of `bytes` at `host`, counted as moved; NULL for a NULL host or 0
+ * bytes, and when *err already holds an error (*err set on failure). */
+cl_mem fricl__ocl_upload(fricl__ocl *o, const void *host, size_t bytes,
+                         cl_int *err);
+/* clReleaseMemObject, for a buffer that may be NULL. */
+void fricl__ocl_release(cl_mem m);
+/* *buf (*have bytes; write-only, contents not kept) grown to `bytes`;
+ * `what` is the failure's message. */
+fricl_status fricl__ocl_grow(fricl__ocl *o, cl_mem *buf, size_t *have,
+                             size_t bytes, const char *what);
+/* Run `kern` over n work items, then read the first `bytes` of `rec` into
+ * `host` (blocking, counted as moved). */
+cl_int fricl__ocl_run_records(fricl__ocl *o, cl_kernel kern, size_t n,
+                              cl_mem rec, size_t bytes, void *host);
 
 /* Make the device's writes to `mem` (bytes from its start) visible at dst
  * (blocking). */
