@@ -59,27 +59,6 @@ fricl_status fricl_barrier_plan_create(fricl_context *ctx, int dim,
   return fricl_tangential_plan_create(ctx, dim, n_vertices, n_groups, cg, out);
 }
 
-/* A PV group's normals: finite and nonzero. */
-static fricl_status check_normals(fricl_context *ctx, fricl_precision p,
-                                  size_t g, int dim, const void *n,
-                                  size_t count) {
-  FRICL__TRY(fricl__check_group_reals(ctx, p, g, "pv", "plane_normal", n, count,
-                                      (size_t)dim, 0));
-  for (size_t c = 0; c < count; ++c) {
-    double s = 0;
-    for (int r = 0; r < dim; ++r) {
-      const double v = fricl__real_at(p, n, c * (size_t)dim + (size_t)r);
-      s += v * v;
-    }
-    if (s == 0)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (pv) contact %zu: plane_normal is zero "
-                         "(first bad contact)",
-                         g, c);
-  }
-  return FRICL_STATUS_OK;
-}
-
 fricl_status fricl__barrier_check_params(fricl_context *ctx,
                                          fricl_precision precision,
                                          fricl_psd psd, uint32_t flags,
@@ -245,7 +224,8 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
                          "groups[%zu] (pv): plane_%s is NULL with count = %zu",
                          g, G->plane_normal ? "offset" : "normal", n);
       if (st == FRICL_STATUS_OK)
-        st = check_normals(ctx, b->precision, g, b->dim, G->plane_normal, n);
+        st = fricl__check_plane_normals(ctx, b->precision, g, b->dim,
+                                        G->plane_normal, n);
       if (st == FRICL_STATUS_OK)
         st = fricl__check_group_reals(ctx, b->precision, g, gn, "plane_offset",
                                       G->plane_offset, n, 1, 0);

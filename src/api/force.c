@@ -62,27 +62,6 @@ static fricl_status check_finite(fricl_context *ctx, fricl_precision p,
                      name, i / dim, i % dim, fricl__real_at(p, a, i));
 }
 
-/* A PV group's normals: finite and nonzero. */
-static fricl_status check_normals(fricl_context *ctx, fricl_precision p,
-                                  size_t g, int dim, const void *n,
-                                  size_t count) {
-  FRICL__TRY(fricl__check_group_reals(ctx, p, g, "pv", "plane_normal", n, count,
-                                      (size_t)dim, 0));
-  for (size_t c = 0; c < count; ++c) {
-    double s = 0;
-    for (int r = 0; r < dim; ++r) {
-      const double v = fricl__real_at(p, n, c * (size_t)dim + (size_t)r);
-      s += v * v;
-    }
-    if (s == 0)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (pv) contact %zu: plane_normal is zero "
-                         "(first bad contact)",
-                         g, c);
-  }
-  return FRICL_STATUS_OK;
-}
-
 static fricl_status check_group(fricl_context *ctx, const fricl_force_batch *b,
                                 size_t g) {
   const fricl_force_group *G = &b->groups[g];
@@ -112,7 +91,8 @@ static fricl_status check_group(fricl_context *ctx, const fricl_force_batch *b,
       return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                          "groups[%zu] (pv): plane_%s is NULL with count = %zu",
                          g, G->plane_normal ? "offset" : "normal", n);
-    FRICL__TRY(check_normals(ctx, p, g, b->dim, G->plane_normal, n));
+    FRICL__TRY(
+        fricl__check_plane_normals(ctx, p, g, b->dim, G->plane_normal, n));
     FRICL__TRY(fricl__check_group_reals(ctx, p, g, gn, "plane_offset",
                                         G->plane_offset, n, 1, 0));
   }

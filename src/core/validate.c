@@ -280,3 +280,23 @@ fricl_status fricl__check_group(fricl_context *ctx, int dim, size_t g,
   *total += count;
   return FRICL_STATUS_OK;
 }
+
+fricl_status fricl__check_plane_normals(fricl_context *ctx, fricl_precision p,
+                                        size_t g, int dim, const void *n,
+                                        size_t count) {
+  FRICL__TRY(fricl__check_group_reals(ctx, p, g, "pv", "plane_normal", n, count,
+                                      (size_t)dim, 0));
+  for (size_t c = 0; c < count; ++c) {
+    double s = 0;
+    for (int r = 0; r < dim; ++r) {
+      const double v = fricl__real_at(p, n, c * (size_t)dim + (size_t)r);
+      s += v * v;
+    }
+    if (s == 0)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "groups[%zu] (pv) contact %zu: plane_normal is zero "
+                         "(first bad contact)",
+                         g, c);
+  }
+  return FRICL_STATUS_OK;
+}

@@ -52,6 +52,12 @@ fricl_status fricl__check_group_reals(fricl_context *ctx, fricl_precision p,
                                       const char *field, const void *a,
                                       size_t count, size_t per, int nonneg);
 
+/* Group g's pv plane normals (count x dim): finite and nonzero, the first
+ * bad contact named. */
+fricl_status fricl__check_plane_normals(fricl_context *ctx, fricl_precision p,
+                                        size_t g, int dim, const void *n,
+                                        size_t count);
+
 /* A batch scalar in the working precision: message
  * "<prefix><name> = <v>[ (in float32)] is invalid: it must be <rule>". */
 fricl_status fricl__check_real(fricl_context *ctx, fricl_precision p,
