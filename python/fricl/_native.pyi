@@ -29,6 +29,10 @@ class Groups:
     def __new__(cls, dim: int, precision: int,
                 groups: Tuple[Tuple[Any, ...], ...]) -> "Groups": ...
 
+class BarrierGroups:
+    def __new__(cls, dim: int, precision: int,
+                groups: Tuple[Tuple[Any, ...], ...]) -> "BarrierGroups": ...
+
 class Plan:
     dim: int
     n_vertices: int

@@ -97,13 +97,21 @@ class _Entry:
     and vertex count) and their CSC patterns: made once per set."""
 
     __slots__ = ("groups", "_plans", "_scratch", "_weight_gradients",
-                 "__weakref__")
+                 "_native", "__weakref__")
 
     def __init__(self, groups: Tuple[Any, ...]) -> None:
         self.groups = groups
+        self._native: Any = None  # (dim, BarrierGroups): read once
         self._plans: Dict[Tuple[int, int], Any] = {}
         self._scratch: Any = None  # the BSR values, reused call to call
         self._weight_gradients: Any = None  # shape_derivative's, once
+
+    def native(self, dim: int) -> Any:
+        """The groups as a native BarrierGroups (f64), read and checked
+        once: a call then passes them without re-reading every array."""
+        if self._native is None or self._native[0] != dim:
+            self._native = (dim, _native.BarrierGroups(dim, 0, self.groups))
+        return self._native[1]
 
     def bsr(self, n: int) -> np.ndarray:
         if self._scratch is None or self._scratch.size != n:
@@ -115,8 +123,8 @@ class _Entry:
         key = (id(ctx), n)
         hit = self._plans.get(key)
         if hit is None or hit[0].closed or hit[1] is not ctx:
-            hit = self._plans[key] = [_native.barrier_plan(ctx, dim, n,
-                                                           self.groups),
+            hit = self._plans[key] = [_native.barrier_plan(
+                ctx, dim, n, self.native(dim)),
                                       ctx, None]
         return hit[0]
 
@@ -310,6 +318,8 @@ class NormalPotential:
         dhat, kappa, flags = self._params()
         flags |= _FLAG_AS_CLASSIFIED if self.as_classified else 0
         flags |= extra_flags
+        if entry is not None and groups is entry.groups:
+            groups = entry.native(dim)
         pot, _ = _native.barrier_eval(
             ctx, 0, dim, flags, psd, X.ravel(),
             None if rest is None else rest.ravel(), dhat, kappa, 0.0,

@@ -151,6 +151,19 @@ typedef struct native_groups {
 
 extern PyTypeObject native_groups_type;
 
+/* The barrier's groups (fricl_barrier_group inputs), parsed and checked
+ * once and held with their buffers for any number of barrier_eval calls
+ * (a small call otherwise spent most of its time reading the tuples). */
+typedef struct native_barrier_groups {
+  PyObject_HEAD int dim;
+  fricl_precision precision;
+  size_t n_groups;
+  fricl_barrier_group *groups;
+  native_views *views; /* the borrowed arrays, released in dealloc */
+} native_barrier_groups;
+
+extern PyTypeObject native_barrier_groups_type;
+
 /* ------------------------------------------------------ entry points */
 
 PyObject *native_scalar_eval(PyObject *self, PyObject *args);

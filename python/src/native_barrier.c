@@ -144,6 +144,93 @@ static int parse_groups(native_views *views, PyObject *items, int dim,
   return 0;
 }
 
+/* ---------------------------------------------------- BarrierGroups */
+
+static void bgroups_dealloc(native_barrier_groups *g) {
+  if (g->views != NULL)
+    native_release(g->views);
+  free(g->views);
+  free(g->groups);
+  Py_TYPE(g)->tp_free((PyObject *)g);
+}
+
+/* BarrierGroups(dim, precision, ((type, vertices, weight, dmin,
+ *               distance_type, plane_normal, plane_offset), ...)) */
+static PyObject *bgroups_new(PyTypeObject *type, PyObject *args,
+                             PyObject *kwds) {
+  PyObject *prec_obj, *items;
+  native_barrier_groups *g;
+  int dim;
+  (void)kwds;
+  if (!PyArg_ParseTuple(args, "iOO!", &dim, &prec_obj, &PyTuple_Type, &items))
+    return NULL;
+  if (dim != 2 && dim != 3)
+    return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                         "dim must be 2 or 3, got %d", dim);
+  g = (native_barrier_groups *)type->tp_alloc(type, 0);
+  if (g == NULL)
+    return NULL;
+  g->dim = dim;
+  if (native_precision(prec_obj, &g->precision) != 0)
+    goto fail;
+  g->groups = calloc(FRICL_MAX_GROUPS, sizeof *g->groups);
+  g->views = malloc(sizeof *g->views);
+  if (g->groups == NULL || g->views == NULL) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  g->views->n = 0;
+  if (parse_groups(g->views, items, dim, g->precision, g->groups) != 0)
+    goto fail;
+  g->n_groups = (size_t)PyTuple_GET_SIZE(items);
+  return (PyObject *)g;
+fail:
+  Py_DECREF(g);
+  return NULL;
+}
+
+PyTypeObject native_barrier_groups_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "fricl._native.BarrierGroups",
+    .tp_basicsize = sizeof(native_barrier_groups),
+    .tp_dealloc = (destructor)bgroups_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The barrier's contact groups, read once and held.",
+    .tp_new = bgroups_new,
+};
+
+/* items: a BarrierGroups of this dim and precision (its groups are used
+ * as they are) or a tuple of group tuples (parsed into `groups`).
+ * @return the groups, or NULL with an exception set. */
+static fricl_barrier_group *groups_of(native_views *views, PyObject *items,
+                                      int dim, fricl_precision precision,
+                                      fricl_barrier_group *groups,
+                                      size_t *n_groups) {
+  if (PyObject_TypeCheck(items, &native_barrier_groups_type)) {
+    const native_barrier_groups *g = (const native_barrier_groups *)items;
+    if (g->dim != dim || g->precision != precision) {
+      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                    "groups: made for dim %d and precision %d, the call has "
+                    "dim %d and precision %d",
+                    g->dim, (int)g->precision, dim, (int)precision);
+      return NULL;
+    }
+    /* copied: the call sets the groups' output pointers */
+    memcpy(groups, g->groups, g->n_groups * sizeof *groups);
+    *n_groups = g->n_groups;
+    return groups;
+  }
+  if (!PyTuple_Check(items)) {
+    PyErr_Format(PyExc_TypeError,
+                 "groups: expected a tuple or a BarrierGroups, got %s",
+                 Py_TYPE(items)->tp_name);
+    return NULL;
+  }
+  if (parse_groups(views, items, dim, precision, groups) != 0)
+    return NULL;
+  *n_groups = (size_t)PyTuple_GET_SIZE(items);
+  return groups;
+}
+
 /* The extra outputs (0.4): outs is None or a tuple per group of
  * (force_magnitude, force_magnitude_gradient, gauss_newton_diagonal,
  * gauss_newton_quadratic_form, potential, local_gradient, local_hessian,
@@ -226,10 +313,10 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
   Py_ssize_t ng;
   void *p;
   (void)self;
-  if (!PyArg_ParseTuple(args, "OOiIiOOdddO!Op|OOOOOOO", &ctx_obj, &prec_obj,
+  if (!PyArg_ParseTuple(args, "OOiIiOOdddOOp|OOOOOOO", &ctx_obj, &prec_obj,
                         &dim, &flags, &psd, &X, &rest, &dhat, &kappa, &dmin,
-                        &PyTuple_Type, &items, &grad, &want_h, &plan_obj,
-                        &hv_obj, &fn_obj, &outs, &gnd_obj, &dir_obj, &gnq_obj))
+                        &items, &grad, &want_h, &plan_obj, &hv_obj, &fn_obj,
+                        &outs, &gnd_obj, &dir_obj, &gnq_obj))
     return NULL;
   if ((ctx = native_context_check(ctx_obj)) == NULL)
     return NULL;
@@ -252,11 +339,6 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
   if (dim != 2 && dim != 3)
     return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
                          "dim must be 2 or 3, got %d", dim);
-  ng = PyTuple_GET_SIZE(items);
-  if (ng > FRICL_MAX_GROUPS)
-    return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                         "n_groups = %ld: at most %d groups per call", (long)ng,
-                         FRICL_MAX_GROUPS);
   views = malloc(sizeof *views);
   if (views == NULL)
     return PyErr_NoMemory();
@@ -300,8 +382,12 @@ PyObject *native_barrier_eval(PyObject *self, PyObject *args) {
                  &p) != 0)
     goto done;
   c.b.gradient = p;
-  if (parse_groups(views, items, dim, c.b.precision, groups) != 0)
-    goto done;
+  {
+    size_t n_groups = 0;
+    if (groups_of(views, items, dim, c.b.precision, groups, &n_groups) == NULL)
+      goto done;
+    ng = (Py_ssize_t)n_groups;
+  }
   if (parse_outputs(views, outs, dim, &c, groups, ng) != 0)
     goto done;
   if (native_get(views, gnd_obj, "gauss_newton_diagonal", NATIVE_REAL,
@@ -401,8 +487,8 @@ PyObject *native_barrier_plan(PyObject *self, PyObject *args) {
   int dim;
   Py_ssize_t nv;
   (void)self;
-  if (!PyArg_ParseTuple(args, "OinO!", &ctx_obj, &dim, &nv, &PyTuple_Type,
-                        &items))
+  size_t n_groups = 0;
+  if (!PyArg_ParseTuple(args, "OinO", &ctx_obj, &dim, &nv, &items))
     return NULL;
   if ((ctx = native_context_check(ctx_obj)) == NULL)
     return NULL;
@@ -410,7 +496,12 @@ PyObject *native_barrier_plan(PyObject *self, PyObject *args) {
     return native_raise(FRICL_STATUS_INVALID_ARGUMENT,
                         "n_vertices must be >= 0");
   views.n = 0;
-  if (parse_groups(&views, items, dim, FRICL_F64, groups) != 0)
+  /* only the types and vertices are read: any precision will do */
+  if (groups_of(&views, items, dim,
+                PyObject_TypeCheck(items, &native_barrier_groups_type)
+                    ? ((const native_barrier_groups *)items)->precision
+                    : FRICL_F64,
+                groups, &n_groups) == NULL)
     goto done;
   native_plan *p =
       (native_plan *)native_plan_type.tp_alloc(&native_plan_type, 0);
@@ -423,7 +514,7 @@ PyObject *native_barrier_plan(PyObject *self, PyObject *args) {
   a.p = p;
   a.dim = dim;
   a.n_vertices = (size_t)nv;
-  a.n_groups = (size_t)PyTuple_GET_SIZE(items);
+  a.n_groups = n_groups;
   a.groups = groups;
   if (native_call(ctx, call_barrier_plan, &a, 0, NULL) != 0) {
     Py_DECREF(p);

@@ -288,7 +288,8 @@ PyMODINIT_FUNC PyInit__native(void) {
   PyObject *m;
   if (PyType_Ready(&native_context_type) < 0 ||
       PyType_Ready(&native_plan_type) < 0 ||
-      PyType_Ready(&native_groups_type) < 0)
+      PyType_Ready(&native_groups_type) < 0 ||
+      PyType_Ready(&native_barrier_groups_type) < 0)
     return NULL;
   m = PyModule_Create(&module);
   if (m == NULL)
@@ -296,9 +297,12 @@ PyMODINIT_FUNC PyInit__native(void) {
   Py_INCREF(&native_context_type);
   Py_INCREF(&native_plan_type);
   Py_INCREF(&native_groups_type);
+  Py_INCREF(&native_barrier_groups_type);
   if (PyModule_AddObject(m, "Context", (PyObject *)&native_context_type) < 0 ||
       PyModule_AddObject(m, "Plan", (PyObject *)&native_plan_type) < 0 ||
-      PyModule_AddObject(m, "Groups", (PyObject *)&native_groups_type) < 0) {
+      PyModule_AddObject(m, "Groups", (PyObject *)&native_groups_type) < 0 ||
+      PyModule_AddObject(m, "BarrierGroups",
+                         (PyObject *)&native_barrier_groups_type) < 0) {
     Py_DECREF(m);
     return NULL;
   }

@@ -215,3 +215,35 @@ def test_upstream_barrier_fd_cube():
             fails.append((bp.__name__, area, str(cst), physical))
     assert runs == 60
     assert not fails, "%d of %d fail: %s" % (len(fails), runs, fails)
+
+
+def test_prepared_groups_give_the_tuples_results():
+    """fricl._native.BarrierGroups (the drop-in's groups, read once) give
+    bitwise what the group tuples give, and refuse a call of another dim
+    or precision by name."""
+    from fricl import _native
+    from fricl.ipctk_barrier import _context
+    rng = np.random.default_rng(7)
+    mesh, V, E, F, nc, plane, info = bc.build(rng, "triangles", 0.0)
+    fmesh = fi.CollisionMesh(V, E, F)
+    D = fi.NormalCollisions()
+    D.build(fmesh, V, info["dhat"])
+    groups = D._groups
+    assert groups
+    ctx = _context("host")
+    prepared = _native.BarrierGroups(3, 0, groups)
+    X = np.ascontiguousarray(V, float).ravel()
+    out = []
+    for g in (groups, prepared):
+        grad = np.zeros(X.size)
+        pot, _ = _native.barrier_eval(ctx, 0, 3, 2, 0, X, None, info["dhat"],
+                                      2.0, 0.0, g, grad, False)
+        out.append((pot, grad))
+    assert out[0][0] == out[1][0]
+    assert np.array_equal(out[0][1], out[1][1])
+    with pytest.raises(ValueError, match="groups: made for dim 3"):
+        _native.barrier_eval(ctx, 1, 3, 2, 0, X.astype(np.float32), None,
+                             info["dhat"], 2.0, 0.0, prepared, None, False)
+    with pytest.raises(TypeError, match="BarrierGroups"):
+        _native.barrier_eval(ctx, 0, 3, 2, 0, X, None, info["dhat"], 2.0,
+                             0.0, [], None, False)
