@@ -62,11 +62,73 @@ static int format_matches(const char *fmt, Py_ssize_t itemsize,
   return 0;
 }
 
+/* The struct-module format of an exact numpy array, from its dtype's
+ * `str` ("<f8", "|u1", ...), into buf (4 bytes); NULL for anything else.
+ * numpy builds the format string of a buffer with snprintf on every
+ * request (a small call borrows dozens of arrays): asked for none, it
+ * builds none. */
+static const char *numpy_format(PyObject *obj, char *buf) {
+  static PyTypeObject *ndarray = NULL;
+  PyObject *dt, *str;
+  const char *s;
+  char c = 0;
+  if (ndarray == NULL) {
+    if (strcmp(Py_TYPE(obj)->tp_name, "numpy.ndarray") != 0)
+      return NULL;
+    ndarray = Py_TYPE(obj); /* numpy's type lives as long as numpy */
+  }
+  if (Py_TYPE(obj) != ndarray)
+    return NULL;
+  if ((dt = PyObject_GetAttrString(obj, "dtype")) == NULL) {
+    PyErr_Clear();
+    return NULL;
+  }
+  str = PyObject_GetAttrString(dt, "str");
+  Py_DECREF(dt);
+  if (str == NULL) {
+    PyErr_Clear();
+    return NULL;
+  }
+  s = PyUnicode_AsUTF8(str);
+  if (s != NULL && strlen(s) == 3) {
+    const char kind = s[1], size = s[2];
+    if (kind == 'f' && size == '8')
+      c = 'd';
+    else if (kind == 'f' && size == '4')
+      c = 'f';
+    else if (kind == 'i' && size == '4')
+      c = 'i';
+    else if (kind == 'i' && size == '8')
+      c = 'q';
+    else if (kind == 'u' && size == '1')
+      c = 'B';
+    else if (kind == 'u' && size == '8')
+      c = 'Q';
+    if (c != 0) {
+      const uint16_t one = 1;
+      const int little = *(const unsigned char *)&one == 1;
+      const char order = s[0];
+      int i = 0;
+      /* native order: no prefix; the other one: numpy's own prefix */
+      if ((order == '<' && !little) || (order == '>' && little))
+        buf[i++] = order;
+      buf[i++] = c;
+      buf[i] = '\0';
+    }
+  }
+  if (s == NULL)
+    PyErr_Clear();
+  Py_DECREF(str);
+  return c != 0 ? buf : NULL;
+}
+
 static int acquire(native_views *views, PyObject *obj, const char *name,
                    native_kind kind, fricl_precision precision, int writable,
                    Py_buffer **out) {
   Py_buffer *view;
-  int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT;
+  char np_format[4];
+  const char *known = numpy_format(obj, np_format);
+  int flags = PyBUF_C_CONTIGUOUS | (known ? 0 : PyBUF_FORMAT);
   if (views->n >= NATIVE_MAX_VIEWS) {
     native_raisef(FRICL_STATUS_INTERNAL, "too many arrays in one call");
     return -1;
@@ -83,13 +145,16 @@ static int acquire(native_views *views, PyObject *obj, const char *name,
     return -1;
   }
   views->n++;
-  if (!format_matches(view->format, view->itemsize, kind, precision)) {
-    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                  "argument '%s': expected %s elements, got format '%s' "
-                  "(itemsize %zd)",
-                  name, kind_name(kind, precision),
-                  view->format ? view->format : "B", view->itemsize);
-    return -1;
+  {
+    const char *fmt = known ? known : view->format;
+    if (!format_matches(fmt, view->itemsize, kind, precision)) {
+      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                    "argument '%s': expected %s elements, got format '%s' "
+                    "(itemsize %zd)",
+                    name, kind_name(kind, precision), fmt ? fmt : "B",
+                    view->itemsize);
+      return -1;
+    }
   }
   *out = view;
   return 0;
