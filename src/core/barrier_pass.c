@@ -9,19 +9,10 @@
 
 #include "core/barrier.h"
 #include "core/fault.h"
+#include "core/pass_common.h"
 #include "core/pool.h"
 
 #include "fricl_cl_compat.h"
-
-/* The loop body is inlined into each specialised caller, and with it the
- * math (flatten), so that constant stencil and dimension fold away. */
-#if defined(__GNUC__) || defined(__clang__)
-#define FRICL_HOST_INLINE __attribute__((always_inline)) inline
-#define FRICL_FLATTEN __attribute__((flatten))
-#else
-#define FRICL_HOST_INLINE inline
-#define FRICL_FLATTEN
-#endif
 
 /* Contacts per chunk (a multiple of FRICL__POT_BLOCK). */
 #define BH_CHUNK 4096

@@ -10,19 +10,6 @@
 #define BH_AHEAD 6
 
 typedef struct BH_JOB BH_JOB;
-/* The BSR block (row vi, column vj) of the plan: binary search, without
- * branches on the data (the last column at most vj; the row holds vj). */
-static FRICL_HOST_INLINE size_t
-FRICL_FN(bh_block)(const fricl_tangential_plan *p, int32_t vi, int32_t vj) {
-  int64_t lo = p->row_ptr[vi], len = p->row_ptr[vi + 1] - lo;
-  while (len > 1) {
-    const int64_t half = len / 2;
-    lo = p->cols[lo + half] <= vj ? lo + half : lo;
-    len -= half;
-  }
-  return (size_t)lo;
-}
-
 struct BH_JOB {
   const fricl__barrier_work *w;
   size_t g, lo; /* the chunk: group g, contacts lo .. */
@@ -108,7 +95,7 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
       for (int i = 0; i < k; ++i)
         for (int jj = 0; jj < k; ++jj)
           j->blk[t * 16 + (size_t)(i * k + jj)] =
-              FRICL_FN(bh_block)(j->w->plan, vx[i], vx[jj]);
+              fricl__plan_block(j->w->plan, vx[i], vx[jj]);
   }
 }
 
@@ -201,7 +188,7 @@ FRICL_FN(bh_acc_body)(const BH_ACC *a, size_t vlo, size_t vhi, int k, int dim) {
         for (int jj = 0; jj < k; ++jj) {
           real *blk =
               a->hv + (a->blkidx ? a->blkidx[t * 16 + (size_t)(i * k + jj)]
-                                 : FRICL_FN(bh_block)(a->plan, vx[i], vx[jj])) *
+                                 : fricl__plan_block(a->plan, vx[i], vx[jj])) *
                           (size_t)(dim * dim);
           for (int r = 0; r < dim; ++r)
             for (int s = 0; s < dim; ++s)

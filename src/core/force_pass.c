@@ -7,35 +7,15 @@
 
 #include "core/fault.h"
 #include "core/force.h"
+#include "core/pass_common.h"
 #include "core/pool.h"
 
 #include "fricl_cl_compat.h"
-
-#if defined(__GNUC__) || defined(__clang__)
-#define FRICL_HOST_INLINE __attribute__((always_inline)) inline
-#define FRICL_FLATTEN __attribute__((flatten))
-#else
-#define FRICL_HOST_INLINE inline
-#define FRICL_FLATTEN
-#endif
 
 /* Contacts per chunk. */
 #define FH_CHUNK 4096
 /* Reals of one contact record: N, force (12), Jacobian (144). */
 #define FH_REC 157
-
-/* The BSR block (row vi, column vj) of the plan: binary search, without
- * branches on the data (both precisions' passes and plan_blocks). */
-static FRICL_HOST_INLINE size_t fh_block(const fricl_tangential_plan *p,
-                                         int32_t vi, int32_t vj) {
-  int64_t lo = p->row_ptr[vi], len = p->row_ptr[vi + 1] - lo;
-  while (len > 1) {
-    const int64_t half = len / 2;
-    lo = p->cols[lo + half] <= vj ? lo + half : lo;
-    len -= half;
-  }
-  return (size_t)lo;
-}
 
 #define FRICL_REAL double
 #define FRICL_FN(name) fricl__frc_##name##_d
@@ -98,7 +78,8 @@ static void blocks_range(void *arg, size_t lo, size_t hi, unsigned worker) {
     const int32_t *vx = j->G->vertices + c * (size_t)k;
     for (int a = 0; a < k; ++a)
       for (int b = 0; b < k; ++b)
-        j->out[c * 16 + (size_t)(a * k + b)] = fh_block(j->plan, vx[a], vx[b]);
+        j->out[c * 16 + (size_t)(a * k + b)] =
+            fricl__plan_block(j->plan, vx[a], vx[b]);
   }
 }
 

@@ -62,7 +62,7 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
       for (int i = 0; i < k; ++i)
         for (int jj = 0; jj < k; ++jj)
           j->blk[t * 16 + (size_t)(i * k + jj)] =
-              fh_block(j->w->plan, vx[i], vx[jj]);
+              fricl__plan_block(j->w->plan, vx[i], vx[jj]);
   }
 }
 
@@ -233,7 +233,7 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
           for (size_t t = 0; t < n; ++t)
             for (int a = 0; a < k; ++a)
               for (int c = 0; c < k; ++c)
-                blk[t * 16 + (size_t)(a * k + c)] = fh_block(
+                blk[t * 16 + (size_t)(a * k + c)] = fricl__plan_block(
                     plan, G->vertices[(lo + t) * (size_t)k + (size_t)a],
                     G->vertices[(lo + t) * (size_t)k + (size_t)c]);
       } else if (threaded)
