@@ -23,6 +23,7 @@ typedef struct barrier_args {
   const char *device;        /* NULL: FRICL_DEVICE, else auto */
   int physical_barrier;
   int distances; /* 0 nearest (default), 1 as-classified */
+  int function;  /* fricl_normal_function: 0 barrier (default), 1 adhesion */
   int repeat;    /* --repeat N: evaluate N times (timings with --verbose) */
   int compress;
   int verbose;

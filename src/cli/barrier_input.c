@@ -78,6 +78,9 @@ static const npz_row globals[] = {
     NPZ_ROW_SCALAR("dhat", NPZ_REQUIRED, F(dhat), NPZ_GT0, NULL),
     NPZ_ROW_SCALAR("kappa", NPZ_REQUIRED, F(kappa), NPZ_GT0, NULL),
     NPZ_ROW_SCALAR("dmin", 0, F(dmin), NPZ_GE0, NULL),
+    NPZ_ROW_SCALAR("dhat_p", 0, F(dhat_p), NPZ_GT0, "--function adhesion"),
+    NPZ_ROW_SCALAR("Y", 0, F(Y), NPZ_GT0, "--function adhesion"),
+    NPZ_ROW_SCALAR("eps_c", 0, F(eps_c), NPZ_GT0, "--function adhesion"),
     NPZ_ROW_IGNORED("mu_s", 0),
     NPZ_ROW_IGNORED("mu_k", 0),
 };
@@ -98,8 +101,9 @@ static const npz_row fields[] = {
 
 static const npz_schema schema = NPZ_SCHEMA(
     globals, fields, barrier_input, g, barrier_type, NULL,
-    "the barrier schema has positions, rest_positions, dhat, kappa, dmin "
-    "and per stencil type T in vv ev ee fv pv: T, T_weight, T_dmin, T_dtype, "
+    "the barrier schema has positions, rest_positions, dhat, kappa, dmin, "
+    "dhat_p, Y, eps_c and per stencil type T in vv ev ee fv pv: T, T_weight, "
+    "T_dmin, T_dtype, "
     "pv_plane_normal, pv_plane_offset; see 'fricl barrier --help'");
 
 int barrier_input_read(barrier_input *b, const npz_archive *in) {

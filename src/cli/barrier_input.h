@@ -29,6 +29,8 @@ typedef struct barrier_input {
   size_t n;
   void *positions, *rest;
   double dhat, kappa, dmin;
+  /* --function adhesion's parameters (0: absent) */
+  double dhat_p, Y, eps_c;
   barrier_type g[BARRIER_N_TYPES];
 } barrier_input;
 

@@ -104,6 +104,15 @@ static int run_barrier(const void *args) {
   if ((rc = npz_load_input(CMD, a->in_path, a->out_path, &in)) != 0 ||
       (rc = barrier_input_read(&r.in, &in)) != 0)
     goto done;
+  if (a->function == FRICL_NORMAL_ADHESION &&
+      !(r.in.dhat_p > 0 && r.in.Y > 0 && r.in.eps_c > 0)) {
+    fprintf(stderr,
+            "fricl barrier: %s: --function adhesion needs the "
+            "scalars dhat_p, Y and eps_c (> 0)\n",
+            a->in_path);
+    rc = EXIT_USAGE;
+    goto done;
+  }
   rc = EXIT_RUNTIME;
   if (make_groups(&r) != 0 ||
       !(r.gradient = cli_alloc_array(r.in.n * (size_t)r.in.dim, r.esz))) {
@@ -128,6 +137,11 @@ static int run_barrier(const void *args) {
   b.dhat = r.in.dhat;
   b.kappa = r.in.kappa;
   b.dmin = r.in.dmin;
+  b.function = (fricl_normal_function)a->function;
+  b.adhesion_dhat_p = r.in.dhat_p;
+  b.adhesion_dhat_a = r.in.dhat;
+  b.adhesion_Y = r.in.Y;
+  b.adhesion_eps_c = r.in.eps_c;
   b.n_groups = r.ng;
   b.groups = r.groups;
   b.potential = a->precision == FRICL_F32 ? (void *)&r.pot32 : (void *)&r.pot64;

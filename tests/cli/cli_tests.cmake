@@ -120,8 +120,9 @@ endif()
 
 # `fricl barrier` (test_cli_barrier.py): an mpmath oracle of B and its
 # gradient, global = summed local Hessians, f32; 3,000 EE contacts on
-# opencl:0:0 against the host backend; bad inputs; usage.
-foreach(scenario oracle device errors usage)
+# opencl:0:0 against the host backend; bad inputs; --function adhesion
+# against the adhesion's definition; usage.
+foreach(scenario oracle device errors adhesion usage)
   if(Python3_Interpreter_FOUND)
     add_test(NAME cli_barrier_${scenario}
              COMMAND ${Python3_EXECUTABLE}

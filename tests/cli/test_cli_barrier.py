@@ -245,6 +245,79 @@ def scenario_errors(tmp):
     run("barrier", inp, "-o", inp, expect=2)  # output is the input
 
 
+def oracle_a(d2, dmin, dhat_p, dhat_a, Y, eps_c, kappa, w):
+    """kappa w a(d^2 - dmin^2) and its derivative, ipctk 1.6.1's normal
+    adhesion (docs/barrier.md section 13) in 50-digit arithmetic."""
+    try:
+        import mpmath as mp
+        mp.mp.dps = 50
+        f = mp.mpf
+    except ImportError:
+        f = float
+    x = f(d2) - f(dmin) ** 2
+    xp = 2 * f(dmin) * f(dhat_p) + f(dhat_p) ** 2
+    xa = 2 * f(dmin) * f(dhat_a) + f(dhat_a) ** 2
+    a2 = f(Y) * f(eps_c) / (4 * (f(dhat_p) + f(dmin)) * (xp - xa))
+    a1 = a2 * (1 - xa / xp)
+    c1 = a2 * (xa - xp) ** 2 - xp ** 2 * a1
+    if x < xp:
+        a, da = a1 * x * x + c1, 2 * a1 * x
+    elif x < xa:
+        a, da = a2 * (x - xa) ** 2, 2 * a2 * (x - xa)
+    else:
+        a, da = f(0), f(0)
+    s = f(kappa) * f(w)
+    return float(s * a), float(s * da)
+
+
+def scenario_adhesion(tmp):
+    """--function adhesion: each vv contact's value and the gradient
+    against the adhesion's definition, on both pieces and beyond d_a;
+    the parameters' absence refused."""
+    rng = np.random.default_rng(11)
+    dhat_a, dhat_p, Y, eps_c, kappa, dmin = 0.1, 0.04, 2e3, 0.3, 1.5, 0.01
+    n = 30
+    X = rng.uniform(0, 1, (n, 3))
+    vv = []
+    for c, i in enumerate(range(0, n - 1, 2)):
+        dist = dmin + (0.02, 0.06, 0.15)[c % 3] * (1 + 0.1 * rng.random())
+        u = rng.normal(size=3)
+        X[i + 1] = X[i] + dist * u / np.linalg.norm(u)
+        vv.append([i, i + 1])
+    vv = np.array(vv)
+    w = rng.uniform(0.5, 2, len(vv))
+    inp = os.path.join(tmp, "in.npz")
+    np.savez(inp, positions=X, dhat=dhat_a, kappa=kappa, dmin=dmin, vv=vv,
+             vv_weight=w, dhat_p=dhat_p, Y=Y, eps_c=eps_c)
+    out = os.path.join(tmp, "out.npz")
+    run("barrier", inp, "-o", out, "--function", "adhesion")
+    r = np.load(out)
+    g = np.zeros((n, 3))
+    pieces = set()
+    for c, (i, j) in enumerate(vv):
+        d = X[i] - X[j]
+        A, dA = oracle_a(d @ d, dmin, dhat_p, dhat_a, Y, eps_c, kappa, w[c])
+        pieces.add(np.sign(A))
+        got = float(r["vv_potential"][c])
+        check(abs(got - A) <= 1e-12 * max(abs(A), 1e-300) or (A == 0 and
+                                                               got == 0),
+              "vv %d: adhesion %r, oracle %r" % (c, got, A))
+        g[i] += 2 * dA * d
+        g[j] -= 2 * dA * d
+    check(pieces == {-1.0, 0.0}, "the scene misses a piece: %s" % pieces)
+    err = np.abs(r["gradient"] - g.ravel()).max()
+    check(err <= 1e-10 * np.abs(g).max(), "adhesion gradient error %g" % err)
+    # the barrier on the same input is another function
+    run("barrier", inp, "-o", out)
+    check(float(np.load(out)["potential"]) > 0, "barrier: B > 0")
+    bad = os.path.join(tmp, "bad.npz")
+    np.savez(bad, positions=X, dhat=dhat_a, kappa=kappa, vv=vv)
+    p = run("barrier", bad, "-o", out, "--function", "adhesion", expect=2)
+    check("dhat_p" in p.stderr, "missing dhat_p: not named (%s)" % p.stderr)
+    p = run("barrier", inp, "-o", out, "--function", "glue", expect=2)
+    check("--function" in p.stderr, "--function glue: not named")
+
+
 def scenario_usage(tmp):
     inp = os.path.join(tmp, "in.npz")
     np.savez(inp, positions=np.zeros((2, 3)), dhat=0.1, kappa=1.0)
@@ -272,7 +345,7 @@ if __name__ == "__main__":
     scenario, FRICL, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(tmp, exist_ok=True)
     {"oracle": scenario_oracle, "device": scenario_device,
-     "errors": scenario_errors,
+     "errors": scenario_errors, "adhesion": scenario_adhesion,
      "usage": scenario_usage}[scenario](tmp)
     if FAILS:
         print("%d failure(s)" % len(FAILS))
