@@ -210,6 +210,7 @@ static int run_tangential(const void *args) {
   fricl_tangential_batch_init(&batch);
   batch.precision = a->precision;
   batch.mu_profile = a->profile;
+  batch.mollifier = (fricl_mollifier)a->mollifier;
   batch.psd = a->psd;
   batch.flags = (a->ipctk_abs ? FRICL_TANGENTIAL_FLAG_IPCTK_ABS : 0u) |
                 (a->check_basis ? FRICL_TANGENTIAL_FLAG_CHECK_BASIS : 0u);

@@ -8,6 +8,9 @@
 static const char *const hessian_names[] = {"none", "local", "factored",
                                             "global", NULL};
 
+/* Indexed as fricl_mollifier. */
+static const char *const mollifier_names[] = {"friction", "adhesion", NULL};
+
 #define HINT " (see 'fricl tangential --help')"
 #define F(field) offsetof(tangential_args, field)
 
@@ -25,6 +28,8 @@ static const cli_option options[] = {
     CLI_OPT_CHECK_BASIS(tangential_args),
     CLI_OPT("--build", CLI_FLAG, F(build)),
     CLI_OPT_PHYSICAL_BARRIER(tangential_args),
+    {"--mollifier", NULL, CLI_CHOICE, F(mollifier), mollifier_names,
+     "not friction or adhesion", 0, 0},
 };
 
 /* --blend and --physical-barrier apply to the build. */
@@ -52,7 +57,8 @@ void tangential_print_help(FILE *f) {
       "           [--hessian none|local|factored|global] [--precision "
       "f64|f32]\n"
       "           [--device SPEC] [--mu-profile cubic|ipctk] [--ipctk-abs]\n"
-      "           [--check-basis] [--compress] [--verbose]\n"
+      "           [--check-basis] [--mollifier friction|adhesion]\n"
+      "           [--compress] [--verbose]\n"
       "       fricl tangential IN.npz -o OUT.npz --build [--blend B]\n"
       "           [--physical-barrier] [the options above]\n"
       "\n"
@@ -79,6 +85,9 @@ void tangential_print_help(FILE *f) {
       "                    or several: opencl:0:0,opencl:0:1 or all-gpu.\n"
       "                    Default: FRICL_DEVICE, else auto (host for small\n"
       "                    calls, an OpenCL GPU for large ones).\n"
+      "  --mollifier M     friction (default) or adhesion: IPC Toolkit\n"
+      "                    1.6.1's tangential adhesion (eps_v is then its\n"
+      "                    eps_a).\n"
       "  --mu-profile P    static-to-kinetic transition of mu: cubic\n"
       "                    (default) or ipctk (what IPC Toolkit >= 1.4\n"
       "                    computes).\n"

@@ -25,6 +25,7 @@ typedef struct tangential_args {
   const char *device;         /* NULL: FRICL_DEVICE, else auto */
   int ipctk_abs;              /* FRICL_TANGENTIAL_FLAG_IPCTK_ABS */
   int check_basis;            /* FRICL_TANGENTIAL_FLAG_CHECK_BASIS */
+  int mollifier;              /* fricl_mollifier: 0 friction (default) */
   int compress;               /* deflate the output members */
   int verbose;
   /* --build: the input is a build input (fricl build) plus velocities and

@@ -232,6 +232,7 @@ fricl_status tangential_device_run(fricl_context *ctx, build_input *b,
   fricl_tangential_batch_cl_init(&eb);
   eb.precision = eval->precision;
   eb.mu_profile = eval->mu_profile;
+  eb.mollifier = eval->mollifier;
   eb.psd = eval->psd;
   eb.flags = eval->flags;
   eb.dim = eval->dim;

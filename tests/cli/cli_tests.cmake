@@ -93,7 +93,7 @@ set_tests_properties(cli_build_device PROPERTIES ENVIRONMENT
 # (tangential_cli_test.py; each scenario SKIPs, exit 77, without numpy).
 set(FRICL_TANGENTIAL_CLI_SCENARIOS
     example consistency variants f32 compress empty errors usage atomic
-    npz_numpy)
+    npz_numpy adhesion)
 if(FRICL_VALGRIND AND NOT FRICL_SANITIZE)
   list(APPEND FRICL_TANGENTIAL_CLI_SCENARIOS valgrind)
 endif()

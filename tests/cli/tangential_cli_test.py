@@ -449,6 +449,38 @@ def scenario_empty():
           tuple(o["hessian_shape"]) == (0, 0), "zero vertices")
 
 
+def scenario_adhesion():
+    """--mollifier adhesion: D = N mu f0_a(|tau|) of one fv contact (mu_s =
+    mu_k) against ipctk 1.6.1's tangential_adhesion_f0, below, inside
+    and beyond [eps_a, 2 eps_a]; friction stays ipctk's smooth_friction_f0
+    (skipped without ipctk)."""
+    try:
+        import ipctk
+    except ImportError:
+        print("SKIPPED: no ipctk")
+        sys.exit(77)
+    N, mu, eps = 3.5, 0.4, 1e-4
+    base = dict(
+        eps_v=np.float64(eps), fv=np.array([[0, 1, 2, 3]]),
+        fv_closest_point=np.array([[0.2, 0.2]]),
+        fv_tangent_basis=np.array([[[1.0, 0], [0, 1], [0, 0]]]),
+        fv_normal_force=np.array([N]), fv_mu_s=np.array([mu]),
+        fv_mu_k=np.array([mu]))
+    for speed in (0.3, 1.0, 1.6, 2.5):
+        v = np.zeros((4, 3))
+        v[0] = (0.6 * speed * eps, 0.8 * speed * eps, 0.0)
+        y = speed * eps
+        for moll, f0 in (("adhesion", ipctk.tangential_adhesion_f0),
+                         ("friction", ipctk.smooth_friction_f0)):
+            o = tangential(dict(base, velocities=v), ["--mollifier", moll,
+                                                      "--mu-profile",
+                                                      "ipctk"])
+            close(o["potential"], N * mu * f0(y, eps), 1e-12,
+                  "%s at |tau| = %g eps_a" % (moll, speed))
+    expect_error(dict(base, velocities=np.zeros((4, 3))), "--mollifier",
+                 ["--mollifier", "glue"])
+
+
 def expect_error(data, want, extra=(), code=2, raw=None):
     """The run fails with `code`, stderr names `want`, the existing output
     is untouched and no temporary file is left."""
