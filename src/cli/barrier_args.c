@@ -13,20 +13,16 @@ static const char *const function_names[] = {"barrier", "adhesion", NULL};
 #define F(field) offsetof(barrier_args, field)
 
 static const cli_option options[] = {
-    CLI_OPT("--out", CLI_STRING, F(out_path)),
-    CLI_OPT("--psd", CLI_PSD, F(psd)),
+    CLI_NPZ_OPTIONS(barrier_args),
+    CLI_OPT_PSD(barrier_args),
     {"--hessian", NULL, CLI_CHOICE, F(hessian), hessian_names,
      "not none, local or global", 0, 0},
-    CLI_OPT("--precision", CLI_PRECISION, F(precision)),
-    CLI_OPT("--device", CLI_STRING, F(device)),
+    CLI_OPT_PRECISION(barrier_args),
     {"--repeat", NULL, CLI_INT, F(repeat), NULL, "not an integer in 1..100000",
      1, 100000},
-    {"--verbose", "-v", CLI_FLAG, F(verbose), NULL, NULL, 0, 0},
-    {"--physical-barrier", NULL, CLI_FLAG, F(physical_barrier), NULL, NULL, 0,
-     0},
+    CLI_OPT_PHYSICAL_BARRIER(barrier_args),
     {"--distances", NULL, CLI_CHOICE, F(distances), distances_names,
      "not nearest or as-classified", 0, 0},
-    CLI_OPT("--compress", CLI_FLAG, F(compress)),
     {"--function", NULL, CLI_CHOICE, F(function), function_names,
      "not barrier or adhesion", 0, 0},
 };
