@@ -307,7 +307,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(force_contact)(
       m == 1 ? FRICL_FABS(ta[0]) : FRICL_SQRT(ta[0] * ta[0] + ta[1] * ta[1]);
   const FRICL_REAL g = FRICL_FN(smooth_mu_f1_over_x)(y, e, ms, mk, profile);
   const FRICL_REAL f2 =
-      (y == zero) | (wrt == FRICL_FM_WRT_NONE)
+      ((y == zero) | (wrt == FRICL_FM_WRT_NONE))
           ? zero
           : FRICL_FN(smooth_mu_f2_x_minus_mu_f1_over_x3)(y, e, ms, mk, profile);
   /* P ta (dim): the force on vertex i is -w N g gamma_i P ta. */
