@@ -57,6 +57,16 @@ int native_get(native_views *views, PyObject *obj, const char *name,
                int writable, int optional, void **ptr);
 /* Like native_get for an array whose length is not known in advance:
  * *count receives the number of elements. */
+/* The head every group tuple shares: @p it is a tuple of @p entries
+ * (`what` names it in the message), entry 0 its stencil type and entry 1
+ * its vertex ids (a multiple of the type's vertex count), borrowed
+ * through @p views. Sets *type, *name (the type's), *vertices and *count.
+ * @return 0, or -1 with the exception set. */
+int native_group_head(native_views *views, PyObject *it, Py_ssize_t entries,
+                      const char *what, size_t i, fricl_precision precision,
+                      fricl_stencil *type, const char **name,
+                      const int32_t **vertices, size_t *count);
+
 int native_get_any(native_views *views, PyObject *obj, const char *name,
                    native_kind kind, fricl_precision precision, int writable,
                    void **ptr, size_t *count);

@@ -93,37 +93,13 @@ static int parse_groups(native_views *views, PyObject *items, int dim,
     fricl_barrier_group *g = &groups[i];
     const char *name;
     char label[64];
-    size_t ids, m, k, d = (size_t)dim;
-    long t;
+    size_t m, d = (size_t)dim;
     memset(g, 0, sizeof *g);
-    if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != GROUP_ENTRIES) {
-      PyErr_SetString(PyExc_TypeError,
-                      "a barrier group is a tuple of 7 entries");
+    if (native_group_head(views, it, GROUP_ENTRIES, "a barrier group", i,
+                          precision, &g->type, &name, &g->vertices,
+                          &g->count) != 0)
       return -1;
-    }
-    t = PyLong_AsLong(PyTuple_GET_ITEM(it, 0));
-    if (t == -1 && PyErr_Occurred())
-      return -1;
-    name = fricl_stencil_name((fricl_stencil)t);
-    if (name == NULL || t < 0 || t >= FRICL_STENCIL_COUNT) {
-      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                    "group %zu: unknown stencil type %ld", i, t);
-      return -1;
-    }
-    k = (size_t)fricl_stencil_vertex_count((fricl_stencil)t);
-    g->type = (fricl_stencil)t;
-    snprintf(label, sizeof label, "%s.vertices", name);
-    if (native_get_any(views, PyTuple_GET_ITEM(it, 1), label, NATIVE_I32,
-                       precision, 0, &p, &ids) != 0)
-      return -1;
-    if (ids % k != 0) {
-      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                    "argument '%s': %zu ids is not a multiple of %zu", label,
-                    ids, k);
-      return -1;
-    }
-    g->vertices = p;
-    m = g->count = ids / k;
+    m = g->count;
 #define GET_(idx, what, kind, count)                                           \
   snprintf(label, sizeof label, "%s." what, name);                             \
   if (native_get(views, PyTuple_GET_ITEM(it, idx), label, kind, precision,     \

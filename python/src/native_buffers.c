@@ -233,3 +233,43 @@ PyObject *native_bytes_or_none(const void *p, size_t n) {
     Py_RETURN_NONE;
   return native_bytes(p, n);
 }
+
+int native_group_head(native_views *views, PyObject *it, Py_ssize_t entries,
+                      const char *what, size_t i, fricl_precision precision,
+                      fricl_stencil *type, const char **name,
+                      const int32_t **vertices, size_t *count) {
+  char label[64];
+  void *p;
+  size_t ids, k;
+  long t;
+  if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != entries) {
+    PyErr_Format(PyExc_TypeError, "%s is a tuple of %zd entries", what,
+                 entries);
+    return -1;
+  }
+  t = PyLong_AsLong(PyTuple_GET_ITEM(it, 0));
+  if (t == -1 && PyErr_Occurred())
+    return -1;
+  if (t < 0 || t >= FRICL_STENCIL_COUNT ||
+      fricl_stencil_name((fricl_stencil)t) == NULL) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "group %zu: unknown stencil type %ld", i, t);
+    return -1;
+  }
+  *type = (fricl_stencil)t;
+  *name = fricl_stencil_name(*type);
+  k = (size_t)fricl_stencil_vertex_count(*type);
+  snprintf(label, sizeof label, "%s.vertices", *name);
+  if (native_get_any(views, PyTuple_GET_ITEM(it, 1), label, NATIVE_I32,
+                     precision, 0, &p, &ids) != 0)
+    return -1;
+  if (ids % k != 0) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "argument '%s': %zu ids is not a multiple of %zu", label, ids,
+                  k);
+    return -1;
+  }
+  *vertices = p;
+  *count = ids / k;
+  return 0;
+}

@@ -120,38 +120,15 @@ PyObject *native_build(PyObject *self, PyObject *args) {
     fricl_build_group *g = &groups[i];
     const char *name;
     char label[64];
-    size_t ids, m, k, nb, d = (size_t)dim;
-    long t;
+    size_t m, k, nb, d = (size_t)dim;
     memset(g, 0, sizeof *g);
-    if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != GROUP_ENTRIES) {
-      PyErr_SetString(PyExc_TypeError,
-                      "a build group is a tuple of 17 entries");
+    if (native_group_head(views, it, GROUP_ENTRIES, "a build group", i,
+                          b.precision, &g->type, &name, &g->vertices,
+                          &g->count) != 0)
       goto done;
-    }
-    t = PyLong_AsLong(PyTuple_GET_ITEM(it, 0));
-    if (t == -1 && PyErr_Occurred())
-      goto done;
-    name = fricl_stencil_name((fricl_stencil)t);
-    k = (size_t)fricl_stencil_vertex_count((fricl_stencil)t);
-    nb = (size_t)fricl_stencil_coord_count((fricl_stencil)t);
-    if (name == NULL || k == 0 || t < 0 || t >= FRICL_STENCIL_COUNT) {
-      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                    "group %zu: unknown stencil type %ld", i, t);
-      goto done;
-    }
-    g->type = (fricl_stencil)t;
-    snprintf(label, sizeof label, "%s.vertices", name);
-    if (native_get_any(views, PyTuple_GET_ITEM(it, 1), label, NATIVE_I32,
-                       b.precision, 0, &p, &ids) != 0)
-      goto done;
-    if (ids % k != 0) {
-      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                    "argument '%s': %zu ids is not a multiple of %zu", label,
-                    ids, k);
-      goto done;
-    }
-    g->vertices = p;
-    m = g->count = ids / k;
+    m = g->count;
+    k = (size_t)fricl_stencil_vertex_count(g->type);
+    nb = (size_t)fricl_stencil_coord_count(g->type);
 #define GET_(idx, field, what, kind, count, writable)                          \
   snprintf(label, sizeof label, "%s." what, name);                             \
   if (native_get(views, PyTuple_GET_ITEM(it, idx), label, kind, b.precision,   \

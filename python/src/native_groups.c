@@ -62,38 +62,12 @@ static PyObject *groups_new(PyTypeObject *type, PyObject *args,
     const char *name;
     char label[64];
     void *p;
-    size_t ids, m = (size_t)dim - 1;
-    int k, nb, t;
-    long tl;
-    if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != 9) {
-      PyErr_SetString(PyExc_TypeError, "a group is a tuple of 9 entries");
+    size_t m = (size_t)dim - 1;
+    int nb;
+    if (native_group_head(views, it, 9, "a group", (size_t)i, g->precision,
+                          &cg->type, &name, &cg->vertices, &cg->count) != 0)
       goto fail_views;
-    }
-    tl = PyLong_AsLong(PyTuple_GET_ITEM(it, 0));
-    if (tl == -1 && PyErr_Occurred())
-      goto fail_views;
-    t = (int)tl;
-    k = fricl_stencil_vertex_count((fricl_stencil)t);
-    nb = fricl_stencil_coord_count((fricl_stencil)t);
-    name = fricl_stencil_name((fricl_stencil)t);
-    if (k == 0 || name == NULL || tl != t) {
-      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                    "group %zd: unknown stencil type %ld", i, tl);
-      goto fail_views;
-    }
-    cg->type = (fricl_stencil)t;
-    snprintf(label, sizeof label, "%s.vertices", name);
-    if (native_get_any(views, PyTuple_GET_ITEM(it, 1), label, NATIVE_I32,
-                       g->precision, 0, &p, &ids) != 0)
-      goto fail_views;
-    if (ids % (size_t)k != 0) {
-      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                    "argument '%s': %zu ids is not a multiple of %d", label,
-                    ids, k);
-      goto fail_views;
-    }
-    cg->vertices = p;
-    cg->count = ids / (size_t)k;
+    nb = fricl_stencil_coord_count(cg->type);
 #define GET_(idx, field, what, count, optional)                                \
   snprintf(label, sizeof label, "%s." what, name);                             \
   if (native_get(views, PyTuple_GET_ITEM(it, idx), label, NATIVE_REAL,         \
