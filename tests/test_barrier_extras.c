@@ -102,31 +102,6 @@ static double adhesion_ref(double x, double dmin, const xp_params *p) {
   return a1 * x * x + c1;
 }
 
-static int cholesky_ok(int n, const double *H, double tau) {
-  double L[144];
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j <= i; ++j) {
-      double s = H[i * n + j] + (i == j ? tau : 0);
-      for (int q = 0; q < j; ++q)
-        s -= L[i * n + q] * L[j * n + q];
-      if (i == j) {
-        if (!(s > 0))
-          return 0;
-        L[i * n + i] = sqrt(s);
-      } else {
-        L[i * n + j] = s / L[j * n + j];
-      }
-    }
-  return 1;
-}
-
-static double max_abs(const double *a, int n) {
-  double m = 0;
-  for (int i = 0; i < n; ++i)
-    m = fmax(m, fabs(a[i]));
-  return m;
-}
-
 /* Squared distance of the contact from its value: only for the test of
  * N, by inverting nothing: the PV and VV distances directly. */
 static double d2_of(int type, int dim, const double *x, const double *pn,
@@ -172,8 +147,8 @@ static void one_case(fricl_context *ctx, int type, int dim, int parallel,
                  0) == FRICL_STATUS_OK,
           "plain: %s", fricl_context_last_error(ctx));
     eval1(ctx, type, dim, x, xr, pn, pc, p, FRICL_PSD_CLAMP, NULL, &hc);
-    const double gs0 = fmax(max_abs(hc.g, n), 1e-300);
-    const double hs0 = fmax(max_abs(hc.H, n * n), 1e-300);
+    const double gs0 = fmax(test_max_abs(hc.g, n), 1e-300);
+    const double hs0 = fmax(test_max_abs(hc.H, n * n), 1e-300);
     CHECK(fabs(d.B - hc.B) <= 1e-10 * (fabs(hc.B) + 1e-300),
           "fn %d type %d dim %d: B on the backend %.17g vs host %.17g", p->fn,
           type, dim, d.B, hc.B);
@@ -187,9 +162,9 @@ static void one_case(fricl_context *ctx, int type, int dim, int parallel,
             type, dim, i, d.H[i], hc.H[i]);
   }
   const double h = 1e-6;
-  const double gs = fmax(max_abs(o.g, n), 1e-300);
-  const double Hs = fmax(max_abs(o.H, n * n), 1e-300);
-  const double Ns = fmax(max_abs(o.gN, n), fabs(o.N) + 1e-300);
+  const double gs = fmax(test_max_abs(o.g, n), 1e-300);
+  const double Hs = fmax(test_max_abs(o.H, n * n), 1e-300);
+  const double Ns = fmax(test_max_abs(o.gN, n), fabs(o.N) + 1e-300);
   /* Central differences: gradient from B, Hessian from g, grad N from N. */
   for (int i = 0; i < n; ++i) {
     double xp[12], xm[12];
@@ -227,7 +202,8 @@ static void one_case(fricl_context *ctx, int type, int dim, int parallel,
       const double xa = p->aa * p->aa + 2 * p->dmin * p->aa;
       const double a2 = p->Y * p->ec / (4 * (p->ap + p->dmin) * (xp - xa));
       const double Nref = p->kappa * 2 * a2 * (xp - xa);
-      CHECK(fabs(o.N - Nref) <= 1e-13 * fabs(Nref) && max_abs(o.gN, n) == 0,
+      CHECK(fabs(o.N - Nref) <= 1e-13 * fabs(Nref) &&
+                test_max_abs(o.gN, n) == 0,
             "adhesion N %.17g vs %.17g", o.N, Nref);
     } else if (p->w != 0) {
       /* N = -2 d dB/d(d^2) / w: dB/d(d^2) from g = B'(d^2) grad d^2 */
@@ -274,7 +250,7 @@ static void one_case(fricl_context *ctx, int type, int dim, int parallel,
     e[i] = 1;
     xp_out a;
     eval1(ctx, type, dim, x, xr, pn, pc, p, FRICL_PSD_NONE, e, &a);
-    CHECK(fabs(a.gnq - o.gnd[i]) <= 1e-12 * (max_abs(o.gnd, n) + 1e-300),
+    CHECK(fabs(a.gnq - o.gnd[i]) <= 1e-12 * (test_max_abs(o.gnd, n) + 1e-300),
           "type %d dim %d: GN q(e_%d) %.17g vs diagonal %.17g", type, dim, i,
           a.gnq, o.gnd[i]);
   }
@@ -321,7 +297,7 @@ static void one_case(fricl_context *ctx, int type, int dim, int parallel,
   for (int psd = 1; psd <= 2; ++psd) {
     xp_out a;
     eval1(ctx, type, dim, x, xr, pn, pc, p, (fricl_psd)psd, NULL, &a);
-    CHECK(cholesky_ok(n, a.H, 1e-12 * Hs + 1e-300),
+    CHECK(test_cholesky_ok(n, a.H, 1e-12 * Hs + 1e-300),
           "fn %d type %d dim %d psd %d: not PSD", p->fn, type, dim, psd);
   }
 }

@@ -23,32 +23,6 @@
 #include "barrier_eval1.h"
 #include "barrier_scene.h"
 
-/* H + tau I has a Cholesky factor (n <= 12). */
-static int cholesky_ok(int n, const double *H, double tau) {
-  double L[144];
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j <= i; ++j) {
-      double s = H[i * n + j] + (i == j ? tau : 0);
-      for (int q = 0; q < j; ++q)
-        s -= L[i * n + q] * L[j * n + q];
-      if (i == j) {
-        if (!(s > 0))
-          return 0;
-        L[i * n + i] = sqrt(s);
-      } else {
-        L[i * n + j] = s / L[j * n + j];
-      }
-    }
-  return 1;
-}
-
-static double max_abs(const double *a, int n) {
-  double m = 0;
-  for (int i = 0; i < n; ++i)
-    m = fmax(m, fabs(a[i]));
-  return m;
-}
-
 static const char *mode_name(const be_params *p) {
   return p->as_classified ? "as-classified" : "nearest";
 }
@@ -76,7 +50,7 @@ static int check_fd(fricl_context *ctx, int type, int dim, const double *x,
   }
   /* Finite differences; near d = dmin the barrier varies fast, so a
    * failing step is retried smaller before it counts as a failure. */
-  const double gs = max_abs(g, n), hs = max_abs(H, n * n);
+  const double gs = test_max_abs(g, n), hs = test_max_abs(H, n * n);
   double gerr = 0, herr = 0;
   int bad = 1;
   for (double h = 1e-6; h > 1e-9 && bad; h /= 10) {
@@ -115,14 +89,14 @@ static int check_fd(fricl_context *ctx, int type, int dim, const double *x,
   be_eval1(ctx, type, dim, x, xr, pn, pc, p, FRICL_PSD_CLAMP, &Bc, gc, Hc);
   be_eval1(ctx, type, dim, x, xr, pn, pc, p, FRICL_PSD_ABS, &Ba, ga, Ha);
   const double tau = 1e-12 * hs + 1e-300;
-  CHECK(cholesky_ok(n, Hc, tau), "%s %dD: clamp not PSD",
+  CHECK(test_cholesky_ok(n, Hc, tau), "%s %dD: clamp not PSD",
         fricl_stencil_name((fricl_stencil)type), dim);
-  CHECK(cholesky_ok(n, Ha, tau), "%s %dD: abs not PSD",
+  CHECK(test_cholesky_ok(n, Ha, tau), "%s %dD: abs not PSD",
         fricl_stencil_name((fricl_stencil)type), dim);
   double D[144];
   for (int i = 0; i < n * n; ++i)
     D[i] = Hc[i] - H[i];
-  CHECK(cholesky_ok(n, D, tau), "%s %dD: clamp - none not PSD",
+  CHECK(test_cholesky_ok(n, D, tau), "%s %dD: clamp - none not PSD",
         fricl_stencil_name((fricl_stencil)type), dim);
   double aerr = 0;
   for (int i = 0; i < n * n; ++i)

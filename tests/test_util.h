@@ -117,6 +117,33 @@ static inline fricl_context *test_context(const char *spec, size_t max_chunk,
 }
 
 /* One unit in the last place of `scale` in the given precision. */
+/* H + tau I (n x n, n <= 12, row-major) has a Cholesky factor: H is
+ * positive semi-definite up to tau. */
+static inline int test_cholesky_ok(int n, const double *H, double tau) {
+  double L[144];
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j <= i; ++j) {
+      double s = H[i * n + j] + (i == j ? tau : 0);
+      for (int q = 0; q < j; ++q)
+        s -= L[i * n + q] * L[j * n + q];
+      if (i == j) {
+        if (!(s > 0))
+          return 0;
+        L[i * n + i] = sqrt(s);
+      } else {
+        L[i * n + j] = s / L[j * n + j];
+      }
+    }
+  return 1;
+}
+
+static inline double test_max_abs(const double *a, int n) {
+  double m = 0;
+  for (int i = 0; i < n; ++i)
+    m = fmax(m, fabs(a[i]));
+  return m;
+}
+
 static inline double ulp_of(double scale, int f32) {
   scale = fabs(scale);
   const int mant = f32 ? 24 : 53;
