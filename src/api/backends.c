@@ -1,13 +1,14 @@
 /* backends.c - the registry core picks backends from. It lives here, above
  * the backends, because only a layer that may know every backend can list
  * them: core defines the entry and walks the list, each backend defines
- * its entry, and the order below is the order specs are tried in (the
- * OpenCL entry takes every spec the host entries do not, and names a bad
- * one in its error). */
+ * its entry, and the order below is the order specs are tried in (device
+ * lists before any one device; the OpenCL entry takes every spec the
+ * others do not, and names a bad one in its error). */
 #include <stdio.h>
 
 #include "api/backends.h"
 #include "host/host_backend.h"
+#include "multi/multi.h"
 #if FRICL_WITH_OPENCL
 #include "opencl/opencl.h"
 #else
@@ -39,6 +40,7 @@ static const fricl__backend_entry no_opencl_backend = {
 const fricl__backend_entry *const fricl__backends[] = {
     &fricl__reference_backend,
     &fricl__host_backend,
+    &fricl__multi_backend,
 #if FRICL_WITH_OPENCL
     &fricl__opencl_backend,
 #else

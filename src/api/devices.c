@@ -1,9 +1,10 @@
-/* devices.c - the device queries: the machine's OpenCL devices and a
- * context's devices and transfers, answered by the OpenCL backend; a build
- * without OpenCL (FRICL_WITH_OPENCL=OFF) has no OpenCL devices, which is
- * not an error. The caller's element size is checked here and is the
- * stride of the output. */
+/* devices.c - the device queries: the machine's OpenCL devices (from the
+ * OpenCL backend; a build without OpenCL, FRICL_WITH_OPENCL=OFF, has none,
+ * which is not an error), and a context's devices and transfers (from its
+ * devices' child tables, src/multi). The caller's element size is checked
+ * here and is the stride of the output. */
 #include "core/abi.h"
+#include "multi/multi.h"
 #if FRICL_WITH_OPENCL
 #include "opencl/opencl.h"
 #endif
@@ -29,12 +30,7 @@ fricl_status fricl_context_devices_sized(const fricl_context *ctx,
   if (!ctx || !count || (capacity && !infos) ||
       fricl__struct_out_check(info_size, FRICL__MIN_CONTEXT_DEVICE))
     return FRICL_STATUS_INVALID_ARGUMENT;
-#if FRICL_WITH_OPENCL
-  return fricl__ocl_context_devices(ctx, infos, info_size, capacity, count);
-#else
-  *count = 0;
-  return FRICL_STATUS_OK;
-#endif
+  return fricl__multi_context_devices(ctx, infos, info_size, capacity, count);
 }
 
 /* The exported names, for binaries built before the header's macros: they
@@ -54,13 +50,5 @@ fricl_status(fricl_context_devices)(const fricl_context *ctx,
 
 void fricl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
                              uint64_t *from_device) {
-#if FRICL_WITH_OPENCL
-  fricl__ocl_context_transfers(ctx, to_device, from_device);
-#else
-  (void)ctx;
-  if (to_device)
-    *to_device = 0;
-  if (from_device)
-    *from_device = 0;
-#endif
+  fricl__multi_context_transfers(ctx, to_device, from_device);
 }

@@ -68,6 +68,66 @@ typedef struct fricl__prepare_work {
   const fricl__law_plan *law;
 } fricl__prepare_work;
 
+/* ------------------------------------------- several devices' children */
+
+/* One device as a combinator over several devices (src/multi) sees it. */
+typedef struct fricl__child_info {
+  const char *name;   /* the device's name (owned by the backend) */
+  char label[32];     /* its explicit spec, e.g. "opencl:0:1" */
+  int platform_index; /* -1 where it has none */
+  int device_index;   /* -1 where it has none */
+  double estimate;    /* relative speed before anything is measured */
+  int is_cpu;         /* it shares the host's cores */
+  int is_gpu;
+  size_t programs;    /* kernel programs built so far */
+  uint64_t moved_in;  /* bytes moved to the device so far */
+  uint64_t moved_out; /* bytes moved from it */
+} fricl__child_info;
+
+/*
+ * What a combinator over several devices asks of each device's backend
+ * beyond its ops, to split one call's work items over the devices with
+ * results bitwise those of one device. A backend whose ops have no child
+ * table cannot be a device of a list.
+ */
+typedef struct fricl__child_ops {
+  void (*info)(const fricl__backend *be, fricl__child_info *out);
+  /* The friction laws over elements [lo, hi) of the batch only. */
+  fricl_status (*laws_range)(fricl__backend *be, const fricl__laws_work *w,
+                             size_t lo, size_t hi);
+  /* The barrier's records (a fricl__barrier_source): open for a batch,
+   * records of a chunk of a group, close (state may be NULL). */
+  fricl_status (*barrier_open)(fricl__backend *be, const fricl_barrier_batch *b,
+                               void **state);
+  fricl_status (*barrier_records)(void *state, const fricl__barrier_work *w,
+                                  size_t g, size_t lo, size_t n, void *rec);
+  void (*barrier_close)(void *state);
+  /*
+   * The tangential potential in two phases per chunk of contacts [c0, c1)
+   * (chunks of at most tan_chunk contacts, multiples of FRICL__POT_BLOCK):
+   * tan_part runs the per-contact kernel over [lo, hi) on this device and
+   * leaves the records (stride reals each, from `rec` at contact c0) and
+   * one potential partial per block (from `part` at block 0 of the chunk)
+   * in host memory, except the gathering device's own, which stay where
+   * its tan_gather finds them; tan_gather, on the gathering device only,
+   * adds every record and partial of the chunk into the outputs in contact
+   * order ([c0, s1) being its own). tan_open sets a device up for a call
+   * (*state is set also on failure, for tan_close); tan_close reads the
+   * outputs back on the gathering device when st is OK and releases
+   * everything.
+   */
+  size_t (*tan_chunk)(fricl__backend *be, const fricl_tangential_batch *b,
+                      size_t total);
+  fricl_status (*tan_open)(fricl__backend *be, const fricl__tangential_work *w,
+                           int gather, void **state);
+  fricl_status (*tan_part)(void *state, size_t c0, size_t c1, size_t lo,
+                           size_t hi, int gather, void *rec, void *part);
+  fricl_status (*tan_gather)(void *state, size_t c0, size_t c1, size_t s1,
+                             void *rec, void *part);
+  fricl_status (*tan_close)(void *state, const fricl_tangential_batch *b,
+                            int gather, fricl_status st);
+} fricl__child_ops;
+
 /* ------------------------------------------------------- the ops table */
 
 typedef struct fricl__backend_ops {
@@ -87,6 +147,9 @@ typedef struct fricl__backend_ops {
   /* The friction force (core/force.h), records added on the host in
    * contact order; NULL: the host pass on the context's threads. */
   fricl_status (*force)(fricl__backend *be, const fricl__force_work *w);
+  /* Splitting a call over several devices (above); NULL: this backend is
+   * not a device a list can name. */
+  const fricl__child_ops *child;
 } fricl__backend_ops;
 
 /* The common head of every backend's state. */
@@ -95,6 +158,9 @@ struct fricl__backend {
   fricl_context *ctx; /* for error messages and the thread pool */
   int has_fp64;
   uint64_t max_alloc_bytes; /* largest single allocation, 0: unlimited */
+  /* A combinator's first device, which device-level queries and the
+   * cl_mem tier address; NULL for a backend on one device. */
+  fricl__backend *primary;
 };
 
 /* ------------------------------------------------------------ registry */
@@ -127,6 +193,9 @@ struct fricl__backend_entry {
   const size_t *crossover;
   /* The device's name, for "auto"'s description. */
   const char *(*device_name)(const fricl__backend *be);
+  /* "all-gpu": the explicit specs of this backend's GPUs (at most cap of
+   * them), their count returned; NULL: it has none to offer. */
+  size_t (*gpu_specs)(char (*specs)[32], size_t cap);
 };
 
 /*

@@ -178,12 +178,15 @@ static void host_destroy(fricl__backend *be) {
   free(h);
 }
 
-static const fricl__backend_ops host_ops = {
-    "host",       FRICL_BACKEND_HOST,
-    host_scalar,  fricl__host_tangential,
-    host_build,   host_laws,
-    host_barrier, NULL,
-    host_destroy, NULL};
+static const fricl__backend_ops host_ops = {.name = "host",
+                                            .kind = FRICL_BACKEND_HOST,
+                                            .scalar = host_scalar,
+                                            .tangential =
+                                                fricl__host_tangential,
+                                            .build = host_build,
+                                            .laws = host_laws,
+                                            .barrier = host_barrier,
+                                            .destroy = host_destroy};
 
 static fricl_status host_create(fricl_context *ctx, const char *spec,
                                 int *found, fricl__backend **out) {

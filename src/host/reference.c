@@ -48,12 +48,15 @@ static fricl_status ref_barrier(fricl__backend *be,
 
 static void ref_destroy(fricl__backend *be) { free(be); }
 
-static const fricl__backend_ops reference_ops = {
-    "reference", FRICL_BACKEND_REFERENCE,
-    ref_scalar,  ref_tangential,
-    ref_build,   ref_laws,
-    ref_barrier, NULL,
-    ref_destroy, NULL};
+static const fricl__backend_ops reference_ops = {.name = "reference",
+                                                 .kind =
+                                                     FRICL_BACKEND_REFERENCE,
+                                                 .scalar = ref_scalar,
+                                                 .tangential = ref_tangential,
+                                                 .build = ref_build,
+                                                 .laws = ref_laws,
+                                                 .barrier = ref_barrier,
+                                                 .destroy = ref_destroy};
 
 static fricl_status reference_create(fricl_context *ctx, const char *spec,
                                      int *found, fricl__backend **out) {

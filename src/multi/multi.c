@@ -1,5 +1,5 @@
 /*
- * multi.c - a context over several OpenCL devices (see multi.h): the device
+ * multi.c - a context over several devices (see multi.h): the device
  * list, the devices' shares, the parallel runner, and the element-wise
  * features split by ranges (scalar family, lagged build, friction laws)
  * and the barrier's per-contact records (split by ranges of each chunk's
@@ -36,7 +36,6 @@
 #include "core/error_sink.h"
 #include "core/fault.h"
 #include "multi/multi.h"
-#include "opencl/devices.h"
 
 _Static_assert((int)FRICL__FEATURE_COUNT == (int)FRICL_FEATURE_COUNT,
                "the public feature list names the internal one");
@@ -52,11 +51,10 @@ static double now_s(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static size_t program_count(const fricl__ocl *o) {
-  size_t n = 0;
-  for (const fricl__program_entry *e = o->programs; e; e = e->next)
-    ++n;
-  return n;
+static size_t program_count(const fricl__multi_dev *v) {
+  fricl__child_info info;
+  v->child->info(v->be, &info);
+  return info.programs;
 }
 
 /* ------------------------------------------------------------ runner */
@@ -72,8 +70,8 @@ typedef struct {
 } part_job;
 
 static void run_part(part_job *j) {
-  const fricl__ocl *o = j->m->dev[j->d].o;
-  const size_t before = program_count(o);
+  const fricl__multi_dev *v = &j->m->dev[j->d];
+  const size_t before = program_count(v);
   fricl__error_sink *sink = &j->m->dev[j->d].sink;
   fricl__sink_clear(sink);
   fricl__error_sink *previous = fricl__sink_enter(sink);
@@ -81,7 +79,7 @@ static void run_part(part_job *j) {
   j->st = j->fn(j->m, j->d, j->arg);
   j->seconds = now_s() - t0;
   fricl__sink_leave(previous);
-  j->built = program_count(o) != before;
+  j->built = program_count(v) != before;
 }
 
 static void *part_thread(void *arg) {
@@ -126,9 +124,9 @@ fricl_status fricl__multi_parallel(fricl__multi *m, const int *active,
     /* The first failure in device order names its device. */
     st = jobs[d].st;
     fricl_context *ctx = m->base.ctx;
-    fricl__fail(ctx, st, "device %zu of %zu (opencl:%d:%d, %s): %s", d + 1,
-                m->n, m->dev[d].platform_index, m->dev[d].device_index,
-                m->dev[d].o->name, fricl__sink_message(&m->dev[d].sink));
+    fricl__fail(ctx, st, "device %zu of %zu (%s, %s): %s", d + 1, m->n,
+                m->dev[d].label, m->dev[d].name,
+                fricl__sink_message(&m->dev[d].sink));
   }
   return st;
 }
@@ -136,7 +134,7 @@ fricl_status fricl__multi_parallel(fricl__multi *m, const int *active,
 /* ------------------------------------------------------------- shares */
 
 static int can_run(const fricl__multi_dev *v, fricl_precision p) {
-  return p != FRICL_F64 || v->o->base.has_fp64;
+  return p != FRICL_F64 || v->be->has_fp64;
 }
 
 int fricl__multi_can_run(const fricl__multi *m, size_t d,
@@ -292,7 +290,7 @@ static fricl_status scalar_part(fricl__multi *m, size_t d, void *arg) {
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
     b.out[t] = (void *)(uintptr_t)at(b.out[t], off);
   const fricl__scalar_work sw = {&b, w->mask};
-  fricl__backend *be = &m->dev[d].o->base;
+  fricl__backend *be = m->dev[d].be;
   return be->ops->scalar(be, &sw);
 }
 
@@ -304,8 +302,8 @@ static fricl_status multi_scalar(fricl__backend *be,
 
 static fricl_status laws_part(fricl__multi *m, size_t d, void *arg) {
   const range_arg *a = arg;
-  return fricl__ocl_laws_range(&m->dev[d].o->base, a->work, a->cuts[d],
-                               a->cuts[d + 1]);
+  return m->dev[d].child->laws_range(m->dev[d].be, a->work, a->cuts[d],
+                                     a->cuts[d + 1]);
 }
 
 static fricl_status multi_laws(fricl__backend *be, const fricl__laws_work *w) {
@@ -369,7 +367,7 @@ static fricl_status build_part(fricl__multi *m, size_t d, void *arg) {
   sb.groups = groups;
   sb.report = NULL;
   const fricl__build_work sw = {&sb, status, hi - lo};
-  fricl__backend *be = &m->dev[d].o->base;
+  fricl__backend *be = m->dev[d].be;
   const fricl_status st = be->ops->build(be, &sw);
   free(groups);
   free(status);
@@ -398,12 +396,11 @@ typedef struct {
 #define BARRIER_REC 157
 
 static fricl_status barrier_part(fricl__multi *m, size_t d, void *arg) {
-  (void)m;
   barrier_multi *s = arg;
   const size_t a = s->cuts[d], n = s->cuts[d + 1] - a;
   const size_t esz = fricl__elem_bytes(s->w->b->precision);
-  return fricl__ocl_barrier_records(s->state[d], s->w, s->g, s->lo + a, n,
-                                    s->rec + a * BARRIER_REC * esz);
+  return m->dev[d].child->barrier_records(s->state[d], s->w, s->g, s->lo + a, n,
+                                          s->rec + a * BARRIER_REC * esz);
 }
 
 static fricl_status barrier_records(void *state, const fricl__barrier_work *w,
@@ -450,25 +447,26 @@ static fricl_status multi_barrier(fricl__backend *be,
     fricl__error_sink *sink = &m->dev[d].sink;
     fricl__sink_clear(sink);
     fricl__error_sink *previous = d > 0 ? fricl__sink_enter(sink) : NULL;
-    st = fricl__ocl_barrier_open(m->dev[d].o, w->b, &s.state[d]);
+    st = m->dev[d].child->barrier_open(m->dev[d].be, w->b, &s.state[d]);
     if (d > 0)
       fricl__sink_leave(previous);
     if (st != FRICL_STATUS_OK && d > 0)
       st = fricl__fail(ctx, st, "device %zu of %zu (%s): %s", d + 1, m->n,
-                       m->dev[d].o->name, fricl__sink_message(sink));
+                       m->dev[d].name, fricl__sink_message(sink));
   }
   if (st == FRICL_STATUS_OK) {
     const fricl__barrier_source src = {barrier_records, &s};
     st = fricl__barrier_host(ctx, w, 0, &src);
   }
   for (size_t d = 0; d < m->n; ++d)
-    fricl__ocl_barrier_close(s.state[d]);
+    if (s.state[d])
+      m->dev[d].child->barrier_close(s.state[d]);
   return st;
 }
 
 static fricl_status prepare_part(fricl__multi *m, size_t d, void *arg) {
-  fricl__backend *o = &m->dev[d].o->base;
-  return o->ops->prepare(o, arg);
+  fricl__backend *be = m->dev[d].be;
+  return be->ops->prepare ? be->ops->prepare(be, arg) : FRICL_STATUS_OK;
 }
 
 static fricl_status multi_prepare(fricl__backend *be,
@@ -488,8 +486,8 @@ static void multi_destroy(fricl__backend *be) {
   /* Every device, and the one whose opening failed (m->n counts only the
    * opened ones). */
   for (size_t d = 0; d < FRICL__MULTI_MAX; ++d) {
-    if (m->dev[d].o)
-      m->dev[d].o->base.ops->destroy(&m->dev[d].o->base);
+    if (m->dev[d].be)
+      m->dev[d].be->ops->destroy(m->dev[d].be);
     fricl__sink_clear(&m->dev[d].sink);
   }
   free(m->rec_host);
@@ -497,20 +495,22 @@ static void multi_destroy(fricl__backend *be) {
   free(m);
 }
 
-const fricl__backend_ops fricl__multi_ops = {
-    "opencl",      FRICL_BACKEND_OPENCL,
-    multi_scalar,  fricl__multi_tangential,
-    multi_build,   multi_laws,
-    multi_barrier, multi_prepare,
-    multi_destroy, NULL};
-
-fricl__ocl *fricl__multi_first(fricl__backend *be) {
-  return ((fricl__multi *)be)->dev[0].o;
-}
+/* The kind of the devices (a list names devices of one kind, checked when
+ * it is opened): OpenCL, as the lists name today. */
+static const fricl__backend_ops fricl__multi_ops = {
+    .name = "opencl",
+    .kind = FRICL_BACKEND_OPENCL,
+    .scalar = multi_scalar,
+    .tangential = fricl__multi_tangential,
+    .build = multi_build,
+    .laws = multi_laws,
+    .barrier = multi_barrier,
+    .prepare = multi_prepare,
+    .destroy = multi_destroy};
 
 /* ------------------------------------------------------------ creation */
 
-int fricl__multi_spec(const char *spec) {
+static int multi_spec(const char *spec) {
   return spec && (strchr(spec, ',') || strcmp(spec, "all-gpu") == 0);
 }
 
@@ -520,17 +520,11 @@ static fricl_status parse_list(fricl_context *ctx, const char *spec,
                                char entries[][32], size_t *count) {
   *count = 0;
   if (strcmp(spec, "all-gpu") == 0) {
-    fricl_device_info infos[64];
-    size_t n = 0;
-    fricl__ocl_devices_list(infos, sizeof infos[0], 64, &n);
-    for (size_t i = 0; i < n && i < 64; ++i) {
-      if (!infos[i].is_gpu)
-        continue;
-      if (*count == FRICL__MULTI_MAX)
-        break; /* the first FRICL__MULTI_MAX GPUs */
-      snprintf(entries[(*count)++], 32, "opencl:%d:%d", infos[i].platform_index,
-               infos[i].device_index);
-    }
+    /* The first FRICL__MULTI_MAX GPUs, in registry order. */
+    for (size_t e = 0; e < ctx->n_backends; ++e)
+      if (ctx->backends[e]->gpu_specs)
+        *count += ctx->backends[e]->gpu_specs(entries + *count,
+                                              FRICL__MULTI_MAX - *count);
     if (!*count)
       return fricl__fail(ctx, FRICL_STATUS_DEVICE_NOT_FOUND,
                          "device \"all-gpu\": no OpenCL GPU found (see "
@@ -610,42 +604,45 @@ static fricl_status pinned_shares(fricl_context *ctx, fricl__multi *m) {
                      s, m->n);
 }
 
-static double device_estimate(cl_device_id dev) {
-  cl_uint cu = 0, mhz = 0;
-  clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL);
-  clGetDeviceInfo(dev, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, NULL);
-  return (double)(cu ? cu : 1) * (double)(mhz ? mhz : 1000);
-}
-
 /* Device d of the list, a backend from the context's registry that serves
- * ctx: device 0 reports into ctx, the others into their error sink, and
- * their message is then named by the device. */
+ * ctx; its messages go into its error sink, and then name its entry. */
 static fricl_status open_device(fricl_context *ctx, fricl__multi *m, size_t d,
-                                const char *spec) {
+                                const char *list, const char *spec) {
   fricl__multi_dev *v = &m->dev[d];
   fricl__backend *be = NULL;
-  fricl__error_sink *previous = d > 0 ? fricl__sink_enter(&v->sink) : NULL;
+  fricl__sink_clear(&v->sink);
+  fricl__error_sink *previous = fricl__sink_enter(&v->sink);
   fricl_status st = fricl__backend_child(ctx, spec, &be);
-  if (d > 0)
-    fricl__sink_leave(previous);
-  if (st == FRICL_STATUS_OK && be->ops != &fricl__ocl_ops) {
-    /* The list names OpenCL devices only (parse_list); what splits a call
-     * below still drives them through the OpenCL backend's functions. */
-    be->ops->destroy(be);
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "device list entry %zu (\"%s\") is not an OpenCL "
-                       "device",
-                       d + 1, spec);
-  }
+  fricl__sink_leave(previous);
   if (st != FRICL_STATUS_OK)
-    return d > 0 ? fricl__fail(ctx, st, "%s", fricl__sink_message(&v->sink))
-                 : st;
-  v->o = (fricl__ocl *)be;
-  v->estimate = device_estimate(v->o->device);
+    return fricl__fail(ctx, st, "device list \"%s\", entry %zu: %s", list,
+                       d + 1, fricl__sink_message(&v->sink));
+  v->be = be; /* destroyed with the list from here on */
+  if (!be->ops->child || be->primary)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "device list \"%s\": entry %zu (\"%s\") is not one "
+                       "device a list can split calls over",
+                       list, d + 1, spec);
+  v->child = be->ops->child;
+  fricl__child_info info;
+  v->child->info(be, &info);
+  v->name = info.name;
+  snprintf(v->label, sizeof v->label, "%s", info.label);
+  v->platform_index = info.platform_index;
+  v->device_index = info.device_index;
+  v->estimate = info.estimate;
+  v->is_cpu = info.is_cpu;
+  /* Two entries naming one device would split its work with itself. */
+  for (size_t j = 0; j < d; ++j)
+    if (strcmp(m->dev[j].label, v->label) == 0)
+      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                         "device list \"%s\": entries %zu and %zu (\"%s\") "
+                         "name the same device, %s",
+                         list, j + 1, d + 1, spec, v->label);
   return FRICL_STATUS_OK;
 }
 
-fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
+static fricl_status multi_create(fricl_context *ctx, const char *spec,
                                  int *found, fricl__backend **out) {
   *out = NULL;
   *found = 0;
@@ -654,40 +651,19 @@ fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
   fricl_status st = parse_list(ctx, spec, entries, &n);
   if (st != FRICL_STATUS_OK)
     return st;
-  /* Every entry resolved before any device is opened: a bad entry late in
-   * the list costs nothing, and two entries naming one device are an
-   * error. */
-  fricl__device_choice ch[FRICL__MULTI_MAX];
-  for (size_t i = 0; i < n; ++i) {
-    char msg[512] = "";
-    fricl__cl_lock();
-    st = fricl__device_resolve(entries[i], &ch[i], msg, sizeof msg);
-    fricl__cl_unlock();
-    if (st != FRICL_STATUS_OK)
-      return fricl__fail(ctx, st, "device list \"%s\", entry %zu: %s", spec,
-                         i + 1, msg);
-    for (size_t j = 0; j < i; ++j)
-      if (ch[j].device == ch[i].device)
-        return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                           "device list \"%s\": entries %zu (\"%s\") and %zu "
-                           "(\"%s\") name the same device, opencl:%d:%d",
-                           spec, j + 1, entries[j], i + 1, entries[i],
-                           ch[i].platform_index, ch[i].device_index);
+  if (n == 1) { /* all-gpu with one GPU: that device alone */
+    st = fricl__backend_child(ctx, entries[0], out);
+    *found = st == FRICL_STATUS_OK;
+    return st;
   }
-  if (n == 1) /* all-gpu with one GPU: that device alone */
-    return fricl__ocl_create(ctx, entries[0], found, out);
   fricl__multi *m = fricl__calloc(1, sizeof *m);
   if (!m)
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "out of memory");
   m->base.ops = &fricl__multi_ops;
   m->base.ctx = ctx;
   for (size_t i = 0; i < n && st == FRICL_STATUS_OK; ++i) {
-    st = open_device(ctx, m, i, entries[i]);
-    if (st == FRICL_STATUS_OK) {
-      m->n = i + 1;
-      m->dev[i].platform_index = m->dev[i].o->platform_index;
-      m->dev[i].device_index = m->dev[i].o->device_index;
-    }
+    st = open_device(ctx, m, i, spec, entries[i]);
+    m->n = i + 1;
   }
   if (st == FRICL_STATUS_OK)
     st = pinned_shares(ctx, m);
@@ -698,58 +674,78 @@ fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
   uint64_t max_alloc = 0;
   m->shared_cores = 1;
   for (size_t d = 0; d < n; ++d) {
-    cl_device_type type = 0;
-    clGetDeviceInfo(m->dev[d].o->device, CL_DEVICE_TYPE, sizeof type, &type,
-                    NULL);
-    m->shared_cores &= (type & CL_DEVICE_TYPE_CPU) != 0;
-    const fricl__ocl *o = m->dev[d].o;
-    m->base.has_fp64 |= o->base.has_fp64;
-    if (!max_alloc || (o->max_alloc_bytes && o->max_alloc_bytes < max_alloc))
-      max_alloc = o->max_alloc_bytes;
+    const fricl__backend *be = m->dev[d].be;
+    m->shared_cores &= m->dev[d].is_cpu;
+    m->base.has_fp64 |= be->has_fp64;
+    if (!max_alloc || (be->max_alloc_bytes && be->max_alloc_bytes < max_alloc))
+      max_alloc = be->max_alloc_bytes;
   }
   m->base.max_alloc_bytes = max_alloc;
+  m->base.primary = m->dev[0].be;
   int off =
       snprintf(ctx->device_name, sizeof ctx->device_name, "%zu devices: ", n);
   for (size_t d = 0; d < n && off > 0 && (size_t)off < sizeof ctx->device_name;
        ++d)
-    off += snprintf(ctx->device_name + off, sizeof ctx->device_name - off,
-                    "%s%s (opencl:%d:%d)", d ? " + " : "", m->dev[d].o->name,
-                    m->dev[d].platform_index, m->dev[d].device_index);
+    off +=
+        snprintf(ctx->device_name + off, sizeof ctx->device_name - off,
+                 "%s%s (%s)", d ? " + " : "", m->dev[d].name, m->dev[d].label);
   *found = 1;
   *out = &m->base;
   return FRICL_STATUS_OK;
 }
 
-/* --------------------------------------------------------------- query */
-
-static void describe(fricl_context_device *info, const fricl__ocl *o, int plat,
-                     int dev) {
-  memset(info, 0, sizeof *info);
-  info->platform_index = plat;
-  info->device_index = dev;
-  info->feature_count = FRICL__FEATURE_COUNT;
-  snprintf(info->device_name, sizeof info->device_name, "%s", o->name);
+/* A list's questions go to its first device. */
+static int multi_is_gpu(const fricl__backend *be) {
+  fricl__child_info info;
+  const fricl__multi_dev *v = &((const fricl__multi *)be)->dev[0];
+  v->child->info(v->be, &info);
+  return info.is_gpu;
 }
 
-fricl_status fricl__ocl_context_devices(const fricl_context *cctx,
-                                        fricl_context_device *infos,
-                                        size_t info_size, size_t capacity,
-                                        size_t *count) {
+static const char *multi_device_name(const fricl__backend *be) {
+  return ((const fricl__multi *)be)->dev[0].name;
+}
+
+const fricl__backend_entry fricl__multi_backend = {.name = "device list",
+                                                   .mode = FRICL__MODE_OPENCL,
+                                                   .accepts = multi_spec,
+                                                   .create = multi_create,
+                                                   .is_gpu = multi_is_gpu,
+                                                   .device_name =
+                                                       multi_device_name};
+
+/* --------------------------------------------------------------- query */
+
+static void describe(fricl_context_device *info, const fricl__child_info *c) {
+  memset(info, 0, sizeof *info);
+  info->platform_index = c->platform_index;
+  info->device_index = c->device_index;
+  info->feature_count = FRICL__FEATURE_COUNT;
+  snprintf(info->device_name, sizeof info->device_name, "%s", c->name);
+}
+
+fricl_status fricl__multi_context_devices(const fricl_context *cctx,
+                                          fricl_context_device *infos,
+                                          size_t info_size, size_t capacity,
+                                          size_t *count) {
   if (!cctx || !count || (capacity && !infos))
     return FRICL_STATUS_INVALID_ARGUMENT;
   /* Filled in full here, then written at the caller's stride and size. */
   unsigned char *out = (unsigned char *)infos;
   fricl_context_device info;
+  fricl__child_info c;
   fricl_context *ctx = (fricl_context *)(uintptr_t)cctx;
   fricl__resolve_device(ctx); /* "auto": a cache fill */
   *count = 0;
   if (!ctx->dev)
     return FRICL_STATUS_OK;
   if (ctx->dev->ops != &fricl__multi_ops) {
-    const fricl__ocl *o = (const fricl__ocl *)ctx->dev;
+    if (!ctx->dev->ops->child)
+      return FRICL_STATUS_OK;
     *count = 1;
     if (capacity) {
-      describe(&info, o, o->platform_index, o->device_index);
+      ctx->dev->ops->child->info(ctx->dev, &c);
+      describe(&info, &c);
       for (int f = 0; f < FRICL__FEATURE_COUNT; ++f)
         info.share[f] = 1.0;
       fricl__struct_out(out, info_size, &info, sizeof info);
@@ -764,8 +760,8 @@ fricl_status fricl__ocl_context_devices(const fricl_context *cctx,
     fricl__multi_shares(m, (fricl__feature)f,
                         m->base.has_fp64 ? FRICL_F64 : FRICL_F32, w[f]);
   for (size_t d = 0; d < m->n && d < capacity; ++d) {
-    describe(&info, m->dev[d].o, m->dev[d].platform_index,
-             m->dev[d].device_index);
+    m->dev[d].child->info(m->dev[d].be, &c);
+    describe(&info, &c);
     for (int f = 0; f < FRICL__FEATURE_COUNT; ++f) {
       info.share[f] = w[f][d];
       info.items_per_second[f] = m->dev[d].rate[f];
@@ -775,19 +771,20 @@ fricl_status fricl__ocl_context_devices(const fricl_context *cctx,
   return FRICL_STATUS_OK;
 }
 
-void fricl__ocl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
-                                  uint64_t *from_device) {
+void fricl__multi_context_transfers(const fricl_context *ctx,
+                                    uint64_t *to_device,
+                                    uint64_t *from_device) {
   uint64_t in = 0, out = 0;
   const fricl__backend *be = ctx ? ctx->dev : NULL;
-  if (be && be->ops == &fricl__multi_ops) {
-    const fricl__multi *m = (const fricl__multi *)be;
-    for (size_t d = 0; d < m->n; ++d) {
-      in += m->dev[d].o->moved_in;
-      out += m->dev[d].o->moved_out;
-    }
-  } else if (be && be->ops == &fricl__ocl_ops) {
-    in = ((const fricl__ocl *)be)->moved_in;
-    out = ((const fricl__ocl *)be)->moved_out;
+  const fricl__multi *m =
+      be && be->ops == &fricl__multi_ops ? (const fricl__multi *)be : NULL;
+  const size_t n = m ? m->n : be && be->ops->child ? 1 : 0;
+  for (size_t d = 0; d < n; ++d) {
+    const fricl__backend *child = m ? m->dev[d].be : be;
+    fricl__child_info c;
+    child->ops->child->info(child, &c);
+    in += c.moved_in;
+    out += c.moved_out;
   }
   if (to_device)
     *to_device = in;

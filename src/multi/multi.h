@@ -1,8 +1,11 @@
 /*
- * multi.h - a context over several OpenCL devices ("opencl:0:0,opencl:0:1",
- * "all-gpu"): a backend that owns one single-device OpenCL backend per
- * device and implements every operation by splitting the call's work items
- * over them in proportion to their measured speed. Results are bitwise
+ * multi.h - a context over several devices ("opencl:0:0,opencl:0:1",
+ * "all-gpu"): a combinator backend that owns one child backend per device
+ * and implements every operation by splitting the call's work items over
+ * them in proportion to their measured speed. It knows no backend: it
+ * drives its children through their ops and their child table
+ * (core/backend.h), and any backend with a child table can be a device of
+ * a list. Results are bitwise
  * those of one device: element-wise features split by ranges of elements;
  * the tangential potential splits its per-contact kernel by ranges of
  * contacts (cut at multiples of FRICL__POT_BLOCK, so that the potential's
@@ -20,16 +23,20 @@
 #ifndef FRICL_MULTI_MULTI_H
 #define FRICL_MULTI_MULTI_H
 
+#include "core/backend.h"
 #include "core/error_sink.h"
-#include "opencl/opencl.h"
 
 #define FRICL__MULTI_MAX 8
 
 typedef struct fricl__multi_dev {
-  fricl__ocl *o;
+  fricl__backend *be;
+  const fricl__child_ops *child; /* be's child table */
+  const char *name;              /* the device's name (be owns it) */
+  char label[32];                /* its explicit spec */
   /* Where the device's messages go while it works for the combinator. */
   fricl__error_sink sink;
   int platform_index, device_index;
+  int is_cpu;
   /* Relative speed before anything is measured: compute units x clock. */
   double estimate;
   /* FRICL_MULTI_SHARES weight (> 0: pinned), else 0. */
@@ -104,5 +111,21 @@ fricl_status fricl__multi_host(fricl__multi *m, void **buf, size_t *have,
 /* The tangential potential split over the devices (multi_tangential.c). */
 fricl_status fricl__multi_tangential(fricl__backend *be,
                                      const fricl__tangential_work *w);
+
+/* The registry entry of device lists (src/api/backends.c lists it before
+ * the single-device entries): it takes a comma-separated list or
+ * "all-gpu", and opens every entry through the context's registry. */
+extern const fricl__backend_entry fricl__multi_backend;
+
+/* The public context queries' implementations (src/api/devices.c calls
+ * them after checking the arguments; info_size is the caller's element
+ * size and stride): a context's devices, their shares and rates, and the
+ * bytes moved - for one device or a list. */
+fricl_status fricl__multi_context_devices(const fricl_context *ctx,
+                                          fricl_context_device *infos,
+                                          size_t info_size, size_t capacity,
+                                          size_t *count);
+void fricl__multi_context_transfers(const fricl_context *ctx,
+                                    uint64_t *to_device, uint64_t *from_device);
 
 #endif

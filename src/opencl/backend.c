@@ -58,12 +58,17 @@ static fricl_status ocl_prepare(fricl__backend *be,
                                   NULL);
 }
 
-const fricl__backend_ops fricl__ocl_ops = {
-    "opencl",           FRICL_BACKEND_OPENCL,
-    fricl__ocl_scalar,  fricl__ocl_tangential,
-    fricl__ocl_build,   fricl__ocl_laws,
-    fricl__ocl_barrier, ocl_prepare,
-    ocl_destroy,        fricl__ocl_force};
+const fricl__backend_ops fricl__ocl_ops = {.name = "opencl",
+                                           .kind = FRICL_BACKEND_OPENCL,
+                                           .scalar = fricl__ocl_scalar,
+                                           .tangential = fricl__ocl_tangential,
+                                           .build = fricl__ocl_build,
+                                           .laws = fricl__ocl_laws,
+                                           .barrier = fricl__ocl_barrier,
+                                           .prepare = ocl_prepare,
+                                           .destroy = ocl_destroy,
+                                           .force = fricl__ocl_force,
+                                           .child = &fricl__ocl_child_ops};
 
 /* Fill the device-derived fields of a backend whose device, context and
  * queue are set. */
@@ -96,8 +101,6 @@ static fricl_status adopt_device(fricl__ocl *o, fricl_context *ctx) {
 
 fricl_status fricl__ocl_create(fricl_context *ctx, const char *spec, int *found,
                                fricl__backend **out) {
-  if (fricl__multi_spec(spec))
-    return fricl__multi_create(ctx, spec, found, out);
   *out = NULL;
   *found = 0;
   char msg[512] = "";
@@ -172,7 +175,6 @@ static int ocl_accepts(const char *spec) {
   return 1;
 }
 
-/* A context over several devices asks its first (fricl__ocl_cast). */
 static int ocl_is_gpu(const fricl__backend *be) {
   return fricl__ocl_cast((fricl__backend *)(uintptr_t)be)->is_gpu;
 }
@@ -181,14 +183,15 @@ static const char *ocl_device_name(const fricl__backend *be) {
   return fricl__ocl_cast((fricl__backend *)(uintptr_t)be)->name;
 }
 
-const fricl__backend_entry fricl__opencl_backend = {.name = "opencl",
-                                                    .mode = FRICL__MODE_OPENCL,
-                                                    .accepts = ocl_accepts,
-                                                    .create = fricl__ocl_create,
-                                                    .is_gpu = ocl_is_gpu,
-                                                    .crossover = gpu_crossover,
-                                                    .device_name =
-                                                        ocl_device_name};
+const fricl__backend_entry fricl__opencl_backend = {
+    .name = "opencl",
+    .mode = FRICL__MODE_OPENCL,
+    .accepts = ocl_accepts,
+    .create = fricl__ocl_create,
+    .is_gpu = ocl_is_gpu,
+    .crossover = gpu_crossover,
+    .device_name = ocl_device_name,
+    .gpu_specs = fricl__ocl_gpu_specs};
 
 fricl_status fricl__ocl_adopt(fricl_context *ctx, cl_context cl_ctx,
                               cl_device_id device, cl_command_queue queue,

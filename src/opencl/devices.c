@@ -228,3 +228,14 @@ fricl_status fricl__ocl_devices_list(fricl_device_info *infos, size_t info_size,
   *count = l.count;
   return FRICL_STATUS_OK;
 }
+
+size_t fricl__ocl_gpu_specs(char (*specs)[32], size_t cap) {
+  fricl_device_info infos[64];
+  size_t n = 0, count = 0;
+  fricl__ocl_devices_list(infos, sizeof infos[0], 64, &n);
+  for (size_t i = 0; i < n && i < 64 && count < cap; ++i)
+    if (infos[i].is_gpu)
+      snprintf(specs[count++], 32, "opencl:%d:%d", infos[i].platform_index,
+               infos[i].device_index);
+  return count;
+}

@@ -270,41 +270,39 @@ fricl_status fricl__ocl_laws_range(fricl__backend *be,
 fricl_status fricl__ocl_law_kernel(fricl__ocl *o, const fricl__law_plan *pl,
                                    cl_kernel *kernel, double *build_ms);
 
-/* The public device queries' implementations (src/api/devices.c calls
- * them, after checking the arguments; info_size is the caller's element
- * size and stride): the OpenCL devices of the machine (devices.c), and a
- * context's devices, shares and transfer counts (multi.c). */
+/* The machine's OpenCL devices, for the public device list (src/api/
+ * devices.c calls it after checking the arguments; info_size is the
+ * caller's element size and stride). */
 fricl_status fricl__ocl_devices_list(fricl_device_info *infos, size_t info_size,
                                      size_t capacity, size_t *count);
-fricl_status fricl__ocl_context_devices(const fricl_context *ctx,
-                                        fricl_context_device *infos,
-                                        size_t info_size, size_t capacity,
-                                        size_t *count);
-void fricl__ocl_context_transfers(const fricl_context *ctx, uint64_t *to_device,
-                                  uint64_t *from_device);
+/* "all-gpu": the specs of the machine's OpenCL GPUs (the registry entry's
+ * gpu_specs). */
+size_t fricl__ocl_gpu_specs(char (*specs)[32], size_t cap);
 
-/* ------------------------------------------- several devices (multi.c) */
+/* ------------------------------------ one device of a list (child.c) */
 
 extern const fricl__backend_ops fricl__ocl_ops;
-extern const fricl__backend_ops fricl__multi_ops;
+extern const fricl__child_ops fricl__ocl_child_ops;
 
-/* 1 for a spec that names several devices: a comma-separated list, or
- * "all-gpu". */
-int fricl__multi_spec(const char *spec);
-/* The backend over the devices of such a spec (one device alone when
- * "all-gpu" finds one GPU). Errors name the bad entry. */
-fricl_status fricl__multi_create(fricl_context *ctx, const char *spec,
-                                 int *found, fricl__backend **out);
-/* Its first device: the one the cl_mem tier of the context uses. */
-fricl__ocl *fricl__multi_first(fricl__backend *be);
+/* The tangential potential's per-device parts (tangential_split.c). */
+size_t fricl__ocl_tan_chunk(fricl__backend *be, const fricl_tangential_batch *b,
+                            size_t total);
+fricl_status fricl__ocl_tan_open(fricl__backend *be,
+                                 const fricl__tangential_work *w, int gather,
+                                 void **state);
+fricl_status fricl__ocl_tan_part(void *state, size_t c0, size_t c1, size_t lo,
+                                 size_t hi, int gather, void *rec, void *part);
+fricl_status fricl__ocl_tan_gather(void *state, size_t c0, size_t c1, size_t s1,
+                                   void *rec, void *part);
+fricl_status fricl__ocl_tan_close(void *state, const fricl_tangential_batch *b,
+                                  int gather, fricl_status st);
 
 /* The context's device backend as one OpenCL device (for a context over
- * several devices, the first), or NULL. */
+ * several devices, its first), or NULL. */
 static inline fricl__ocl *fricl__ocl_cast(fricl__backend *be) {
-  if (!be || be->ops->kind != FRICL_BACKEND_OPENCL)
-    return NULL;
-  return be->ops == &fricl__multi_ops ? fricl__multi_first(be)
-                                      : (fricl__ocl *)be;
+  if (be && be->primary)
+    be = be->primary;
+  return be && be->ops == &fricl__ocl_ops ? (fricl__ocl *)be : NULL;
 }
 
 #endif

@@ -53,19 +53,6 @@ TOOL_CMAKE = ["src/cli/CMakeLists.txt", "src/cli/cli_sources.cmake",
 # Known exceptions: (file, what it reaches). Keep each with its reason;
 # remove an entry when its violation is gone (a stale entry fails).
 ALLOWED = {
-    # The several-devices combinator is in src/multi and creates no
-    # context (children from the core registry, errors into sinks), and it
-    # calls the scalar, build and tangential ops through the children's ops
-    # table; but it still splits calls through the OpenCL backend's own
-    # functions and state (laws ranges, the barrier's and the tangential
-    # potential's per-contact records, device type and compute units,
-    # programs built, bytes moved), and the OpenCL backend still creates it
-    # for a device list. To fix: backend-neutral ops for those, and a
-    # registry entry of its own in src/api/backends.c (issue 20).
-    ("src/multi/multi.h", "opencl/opencl.h"),
-    ("src/multi/multi.c", "opencl/devices.h"),
-    ("src/multi/multi_tangential.c", "opencl/tangential_run.h"),
-    #
     # The bench target (not installed): fricl-bench, the benchmark harness,
     # is a program of its own that `fricl bench` runs; its kernel-level
     # suites time the OpenCL backend's and core's internals directly, which
