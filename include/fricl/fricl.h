@@ -47,7 +47,9 @@
  *    the struct's smallest accepted layout (named at its struct_size: the
  *    end of its last input that has no default, or for
  *    fricl_context_params the 0.1 layout; every layout a header ever
- *    declared is at least that long), and
+ *    declared is at least that long), when it is not a multiple of the
+ *    struct's alignment (no compiled layout has such a size; it would end
+ *    inside a field), and
  *    when it is above the library's sizeof with a nonzero byte past it (a
  *    newer caller set a field this library does not know). Above sizeof
  *    with only zero bytes past it is accepted: zero is "absent" for every

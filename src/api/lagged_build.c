@@ -236,9 +236,9 @@ fricl_status fricl_build_validate(fricl_context *ctx,
    * fricl_build reads it. */
   fricl_build_batch in;
   fricl_build_batch_init(&in);
-  const fricl_status st =
-      fricl__struct_in(ctx, "batch", &in, sizeof in, batch,
-                       FRICL__MIN_BUILD_BATCH, "fricl_build_batch_init");
+  const fricl_status st = fricl__struct_in(
+      ctx, "batch", &in, sizeof in, batch, FRICL__MIN_BUILD_BATCH,
+      _Alignof(fricl_build_batch), "fricl_build_batch_init");
   return st != FRICL_STATUS_OK ? st : validate(ctx, &in);
 }
 

@@ -53,8 +53,8 @@ typedef struct {
   type in;                                                                     \
   type##_init(&in, fricl__struct_size_of(b) >= (min) ? (b)->law                \
                                                      : FRICL_LAW_COULOMB);     \
-  FRICL__TRY(                                                                  \
-      fricl__struct_in(ctx, "batch", &in, sizeof in, b, min, #type "_init"));  \
+  FRICL__TRY(fricl__struct_in(ctx, "batch", &in, sizeof in, b, min,            \
+                              _Alignof(type), #type "_init"));                 \
   b = &in
 
 /* The view *w of batch b. */

@@ -41,10 +41,12 @@ static int all_zero(const unsigned char *p, size_t n) {
 }
 
 fricl__abi_result fricl__struct_copy_in(void *dst, size_t size, const void *src,
-                                        size_t min_size) {
+                                        size_t min_size, size_t align) {
   const size_t caller = fricl__struct_size_of(src);
   if (caller < min_size)
     return FRICL__ABI_TOO_SMALL;
+  if (align > 1 && caller % align)
+    return FRICL__ABI_MISALIGNED;
   if (caller > size &&
       !all_zero((const unsigned char *)src + size, caller - size))
     return FRICL__ABI_UNKNOWN_TAIL;
@@ -62,6 +64,12 @@ void fricl__struct_message(char *buf, size_t buf_size, const char *what,
              "%s.struct_size is %u, below the smallest layout this library "
              "accepts (%zu bytes; its own is %zu): initialise the %s with %s",
              what, (unsigned)struct_size, min_size, size, what, init_fn);
+  else if (r == FRICL__ABI_MISALIGNED)
+    snprintf(buf, buf_size,
+             "%s.struct_size is %u, which no compiled layout of the struct "
+             "has (every one is a multiple of its alignment): set it with %s "
+             "or to sizeof the struct",
+             what, (unsigned)struct_size, init_fn);
   else
     snprintf(buf, buf_size,
              "%s.struct_size is %u, larger than this library's %zu, and "
@@ -72,8 +80,9 @@ void fricl__struct_message(char *buf, size_t buf_size, const char *what,
 
 fricl_status fricl__struct_in(fricl_context *ctx, const char *what, void *dst,
                               size_t size, const void *src, size_t min_size,
-                              const char *init_fn) {
-  const fricl__abi_result r = fricl__struct_copy_in(dst, size, src, min_size);
+                              size_t align, const char *init_fn) {
+  const fricl__abi_result r =
+      fricl__struct_copy_in(dst, size, src, min_size, align);
   if (r == FRICL__ABI_OK)
     return FRICL_STATUS_OK;
   char msg[320];

@@ -100,8 +100,9 @@
 
 typedef enum fricl__abi_result {
   FRICL__ABI_OK = 0,
-  FRICL__ABI_TOO_SMALL = 1,   /* struct_size below the minimum */
-  FRICL__ABI_UNKNOWN_TAIL = 2 /* larger than sizeof, nonzero past it */
+  FRICL__ABI_TOO_SMALL = 1,    /* struct_size below the minimum */
+  FRICL__ABI_UNKNOWN_TAIL = 2, /* larger than sizeof, nonzero past it */
+  FRICL__ABI_MISALIGNED = 3    /* not a multiple of the struct's alignment */
 } fricl__abi_result;
 
 /* The caller's struct_size (the first 4 bytes of every versioned struct). */
@@ -110,10 +111,14 @@ uint32_t fricl__struct_size_of(const void *s);
 /*
  * Copy the caller's `src` over `dst` (`size` = sizeof *dst, already set by
  * the struct's _init) as described at the top, and set dst's struct_size to
- * `size`. dst is left untouched unless the result is FRICL__ABI_OK.
+ * `size`. A struct_size that is not a multiple of `align` (the struct's
+ * _Alignof) is rejected: every layout a compiler gives, older or newer,
+ * is a multiple of it, and a size that ends inside a field would have the
+ * library keep half of that field. dst is left untouched unless the result
+ * is FRICL__ABI_OK.
  */
 fricl__abi_result fricl__struct_copy_in(void *dst, size_t size, const void *src,
-                                        size_t min_size);
+                                        size_t min_size, size_t align);
 
 /* The message for a rejected struct_size: "<what>.struct_size is X: ...". */
 void fricl__struct_message(char *buf, size_t buf_size, const char *what,
@@ -124,7 +129,7 @@ void fricl__struct_message(char *buf, size_t buf_size, const char *what,
  * (INVALID_ARGUMENT). */
 fricl_status fricl__struct_in(fricl_context *ctx, const char *what, void *dst,
                               size_t size, const void *src, size_t min_size,
-                              const char *init_fn);
+                              size_t align, const char *init_fn);
 
 /*
  * The entry of a function that reads the caller's input struct `arg` of
@@ -136,8 +141,8 @@ fricl_status fricl__struct_in(fricl_context *ctx, const char *what, void *dst,
 #define FRICL__STRUCT_IN(ctx, type, arg, in, min)                              \
   type in;                                                                     \
   type##_init(&in);                                                            \
-  FRICL__TRY(                                                                  \
-      fricl__struct_in(ctx, #arg, &in, sizeof in, arg, min, #type "_init"));   \
+  FRICL__TRY(fricl__struct_in(ctx, #arg, &in, sizeof in, arg, min,             \
+                              _Alignof(type), #type "_init"));                 \
   arg = &in
 
 /* The start of every _init: `size` bytes of *s zeroed and its struct_size

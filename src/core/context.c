@@ -32,7 +32,8 @@ fricl_status fricl__context_params_in(fricl_context **out,
   if (!params)
     return FRICL_STATUS_OK;
   const fricl__abi_result r =
-      fricl__struct_copy_in(in, sizeof *in, params, FRICL__MIN_CONTEXT_PARAMS);
+      fricl__struct_copy_in(in, sizeof *in, params, FRICL__MIN_CONTEXT_PARAMS,
+                            _Alignof(fricl_context_params));
   if (r == FRICL__ABI_OK)
     return FRICL_STATUS_OK;
   /* Too small: the caller's struct may not even hold the error buffer. */

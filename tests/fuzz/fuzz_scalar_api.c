@@ -530,7 +530,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         b.out[t] = SLOTP((a >> 4) % 16) + off;
       break;
     case 5:
-      switch (a % 5) {
+      switch (a % 6) {
       case 0:
         b.precision = (fricl_precision)(int)(int8_t)(c | 2);
         break;
@@ -547,8 +547,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
          * their defaults) */
         b.struct_size = (uint32_t)((c % sizeof b) & ~(size_t)7);
         break;
+      case 4:
+        /* a size no compiler gives (not a multiple of the alignment):
+         * rejected whole */
+        b.struct_size = (uint32_t)((c % (sizeof b + 64)) | 1);
+        break;
       default:
-        b.struct_size = (uint32_t)(sizeof b + c % 64); /* a newer caller */
+        /* a newer caller (its layout, too, a multiple of the alignment) */
+        b.struct_size = (uint32_t)(sizeof b + (c % 8) * 8);
         break;
       }
       break;
@@ -581,7 +587,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* An older caller's layout (struct_size below sizeof b): the library
    * gives the bytes past it their fricl_scalar_batch_init values, and so
    * does this model, byte for byte. */
-  if (b.struct_size >= SCALAR_MIN && b.struct_size < sizeof b) {
+  const int aligned = b.struct_size % _Alignof(fricl_scalar_batch) == 0;
+  if (b.struct_size >= SCALAR_MIN && b.struct_size < sizeof b && aligned) {
     fricl_scalar_batch d;
     fricl_scalar_batch_init(&d);
     memcpy((unsigned char *)&b + b.struct_size,
@@ -591,7 +598,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* The documented rules, re-derived. */
   int valid = 1;
   unsigned req = 0;
-  if (b.struct_size < SCALAR_MIN)
+  if (b.struct_size < SCALAR_MIN || !aligned)
     valid = 0;
   if (b.precision != FRICL_F64 && b.precision != FRICL_F32)
     valid = 0;
@@ -696,7 +703,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fricl_scalar_prepare(g_ctx, (const fricl_scalar_batch *)(void *)caller);
   free(caller);
   CHECK(pst == FRICL_STATUS_OK || pst == FRICL_STATUS_INVALID_ARGUMENT);
-  if (b.struct_size >= SCALAR_MIN &&
+  if (b.struct_size >= SCALAR_MIN && aligned &&
       (b.precision == FRICL_F64 || b.precision == FRICL_F32) &&
       (b.mu_profile == FRICL_MU_CUBIC || b.mu_profile == FRICL_MU_IPCTK))
     CHECK(pst == FRICL_STATUS_OK);
