@@ -69,8 +69,10 @@ except ImportError as _e:  # pragma: no cover - environment dependent
 from . import _convert as cv
 from . import _ipctk_args as _ia
 from ._tables import BUILD_STATUSES
-from .build import BuildGroup, BuildResult
+from ._tables import BLENDS, lookup
+from .build import BuildGroup, BuildResult, PackedBuild
 from .build import build as _fricl_build
+from .build import prepare as _prepare
 from .context import Context
 from .errors import InvalidArgumentError, UnsupportedError
 from .tangential import ContactGroup, Contacts
@@ -808,6 +810,21 @@ def _fricl_build_groups(collisions: NormalCollisions) -> List[BuildGroup]:
     return out
 
 
+def _fricl_prepared(collisions: NormalCollisions, dim: int,
+                    nfg: bool) -> Tuple[List[BuildGroup], Any]:
+    """The lagged build's groups of fricl's NormalCollisions and their
+    native form (with or without dN/dx outputs), made once per set."""
+    bgroups = _fricl_build_groups(collisions)
+    cache = collisions._build_prep
+    if cache is None:
+        cache = collisions._build_prep = {}
+    prep = cache.get((dim, nfg))
+    if prep is None:
+        prep = cache[(dim, nfg)] = _prepare(bgroups, dim, nfg)
+    return bgroups, prep
+
+
+_BLEND_INDEX = dict((b, i) for i, b in enumerate(BLENDS))
 _SENTINEL = object()
 # Blend callables whose result is one of the build's native rules.
 _NATIVE_BLENDS = [(min, "min"), (max, "max"), (np.minimum, "min"),
@@ -998,14 +1015,15 @@ class TangentialCollisions:
                  context: Optional[Context] = None) -> None:
         self._device = device
         self._ctx = context
-        self.result: Optional[BuildResult] = None
-        self.groups: List[ContactGroup] = []
+        self._packed: Optional[PackedBuild] = None
+        self._result: Optional[BuildResult] = None
+        self._groups: Optional[List[ContactGroup]] = []
         self.dim = 0
         self._cache: Dict[Tuple[int, int], Contacts] = {}
         self._bgroups: List[BuildGroup] = []
         self._base: List[Tuple[np.ndarray, np.ndarray]] = []
         self._aniso: List[Tuple[np.ndarray, np.ndarray]] = []
-        self._keep: List[Optional[np.ndarray]] = []
+        self._keep_masks: List[Optional[np.ndarray]] = []
         self._fgroups: Any = None
 
     @staticmethod
@@ -1073,29 +1091,54 @@ class TangentialCollisions:
         unless ``kappa`` / ``physical_barrier`` are given; ``dhat`` is
         ``normal_potential.dhat`` (``dhat_a`` for adhesion).
         """
-        mu_s, mu_k, blend_mu = self._resolve_mu(args, kw)
-        adhesion = _adhesion_parameters(normal_potential)
+        if not kw and len(args) == 1 and type(args[0]) is float:
+            mu_s = mu_k = args[0]  # ipctk's build(..., mu)
+            blend_mu: Any = "average"
+        else:
+            mu_s, mu_k, blend_mu = self._resolve_mu(args, kw)
+        if type(normal_potential) is BarrierPotential:  # known exactly
+            adhesion = None
+            dhat = normal_potential.dhat
+            if kappa is None:
+                kappa = normal_potential.stiffness
+            if physical_barrier is None:
+                physical_barrier = normal_potential.use_physical_barrier
+        else:
+            adhesion = _adhesion_parameters(normal_potential)
         if adhesion is not None:
             dhat = adhesion[1]
             kappa, physical_barrier = 0.0, False
-        else:
+        elif type(normal_potential) is not BarrierPotential:
             dhat = float(normal_potential.dhat)
             if kappa is None or physical_barrier is None:
                 k, phys = _barrier_parameters(normal_potential, dhat)
                 kappa = k if kappa is None else kappa
                 physical_barrier = phys if physical_barrier is None \
                     else physical_barrier
-        E, F, nv, dim = _mesh_arrays(mesh)
+        fricl_set = isinstance(collisions, NormalCollisions)
+        if isinstance(mesh, CollisionMesh):
+            E = F = None
+            nv, dim = mesh.num_vertices, mesh.dim
+        else:
+            E, F, nv, dim = _mesh_arrays(mesh)
         X = cv.real(vertices, cv.F64, "vertices")
         if X.shape != (nv, dim):
             raise InvalidArgumentError("vertices: expected the collision "
                                        "mesh's (%d, %d) array, got %s"
                                        % (nv, dim, X.shape))
         rest = cv.real(mesh.rest_positions, cv.F64, "mesh.rest_positions")
-        if isinstance(collisions, NormalCollisions):
-            bgroups = _fricl_build_groups(collisions)
+        if rest.shape != X.shape:
+            raise InvalidArgumentError(
+                "argument 'rest_positions': expected shape %s, got %s"
+                % (X.shape, rest.shape))
+        nfg = bool(normal_force_gradient)
+        if fricl_set:
+            bgroups, prep = _fricl_prepared(collisions, dim, nfg)
         else:
+            if E is None:
+                E, F, _, _ = _mesh_arrays(mesh)
             bgroups = _ipctk_build_groups(collisions, E, F)
+            prep = _prepare(bgroups, dim, nfg)
         ctx = self._context()
         custom = not isinstance(blend_mu, str)
         if custom:  # per-vertex arrays, checked by the native build
@@ -1103,14 +1146,22 @@ class TangentialCollisions:
                                   broadcast=True)
             mu_k = cv.real_shaped(mu_k, cv.F64, "mu_k", (nv,),
                                   broadcast=True)
-        self.result = _fricl_build(
-            ctx, X, bgroups, dhat=dhat, kappa=kappa, mu_s=mu_s, mu_k=mu_k,
-            blend="average" if custom else blend_mu, rest_positions=rest,
-            physical_barrier=physical_barrier,
-            normal_force_gradient=normal_force_gradient)
-        self.groups = self.result.groups
+            bl = _BLEND_INDEX["average"]
+        else:
+            bl = _BLEND_INDEX.get(blend_mu)
+            if bl is None:
+                bl = lookup(BLENDS, blend_mu, "blend")
+            if type(mu_s) is not float:
+                mu_s = cv.scalar_or_array(mu_s, cv.F64, "mu_s", (nv,))
+            if type(mu_k) is not float:
+                mu_k = cv.scalar_or_array(mu_k, cv.F64, "mu_k", (nv,))
+        self._packed = PackedBuild(
+            ctx, prep, [b.vertices for b in bgroups], X, rest, dhat=dhat,
+            kappa=float(kappa), mu_s=mu_s, mu_k=mu_k, blend=bl,
+            physical_barrier=bool(physical_barrier), dim=dim)
+        self._groups = None  # made from the packed outputs on first use
+        self._result = None
         self.dim = dim
-        self._drop_parallel()
         if custom:
             self._apply_blend(blend_mu, mu_s, mu_k)
         if adhesion is not None:
@@ -1119,6 +1170,48 @@ class TangentialCollisions:
         # should cost what ipctk's does)
         self._bgroups, self._base, self._aniso = bgroups, None, None
         self._cache = {}
+
+    # -- the build's outputs, made on first use --------------------------
+    def _unpack(self) -> None:
+        """The groups (with ipctk's near-parallel edge-edge pairs dropped)
+        and the result, from the packed outputs of the last build."""
+        res = self._packed.result()
+        self._result = res
+        self._groups = res.groups
+        self._drop_parallel()
+
+    @property
+    def groups(self) -> List[ContactGroup]:
+        """The contact groups (views of the build's outputs)."""
+        if self._groups is None:
+            self._unpack()
+        return self._groups
+
+    @groups.setter
+    def groups(self, value: List[ContactGroup]) -> None:
+        self._groups = value
+        self._packed = None
+
+    @property
+    def result(self) -> Optional[BuildResult]:
+        """The build's :class:`fricl.BuildResult` (None before a build)."""
+        if self._result is None and self._packed is not None:
+            self._unpack()
+        return self._result
+
+    @result.setter
+    def result(self, value: Optional[BuildResult]) -> None:
+        self._result = value
+
+    @property
+    def _keep(self) -> List[Optional[np.ndarray]]:
+        if self._groups is None:
+            self._unpack()
+        return self._keep_masks
+
+    @_keep.setter
+    def _keep(self, value: List[Optional[np.ndarray]]) -> None:
+        self._keep_masks = value
 
     def _context(self) -> Context:
         return self._ctx if self._ctx is not None and not self._ctx.closed \
@@ -1344,7 +1437,10 @@ class TangentialCollisions:
         return c
 
     def __len__(self) -> int:
-        return sum(g.count for g in self.groups)
+        if self._groups is None:  # ipctk's count: the near-parallel out
+            p = self._packed
+            return p.total - p.count(_EE_PARALLEL)
+        return sum(g.count for g in self._groups)
 
     def empty(self) -> bool:
         return len(self) == 0

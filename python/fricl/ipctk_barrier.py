@@ -35,7 +35,7 @@ from . import _native
 from ._tables import PSD
 from .context import Context
 from .errors import UnsupportedError
-from .ipctk_collisions import NormalCollisions
+from .ipctk_collisions import CollisionMesh, NormalCollisions
 
 _KIND = {"VertexVertexNormalCollision": ("vv", 0, 2),
          "EdgeVertexNormalCollision": ("ev", 1, 3),
@@ -97,10 +97,14 @@ class _Entry:
     and vertex count) and their CSC patterns: made once per set."""
 
     __slots__ = ("groups", "_plans", "_scratch", "_weight_gradients",
-                 "_native", "__weakref__")
+                 "_native", "fast", "__weakref__")
 
     def __init__(self, groups: Tuple[Any, ...]) -> None:
         self.groups = groups
+        # (mesh, X's shape, device, context, native groups, rest
+        # positions or None, dim): what a value or gradient call of this
+        # set on that fricl mesh passes as it is (NormalPotential._fast)
+        self.fast: Any = None
         self._native: Any = None  # (dim, BarrierGroups): read once
         self._plans: Dict[Tuple[int, int], Any] = {}
         self._scratch: Any = None  # the BSR values, reused call to call
@@ -348,8 +352,44 @@ class NormalPotential:
     def _eval(self, collisions: Any, mesh: Any, X: Any, psd: int,
               gradient: bool, hessian: bool) -> Tuple[Any, ...]:
         X, rest, entry = self._set(collisions, mesh, X)
-        return self._run(entry.groups, X, rest, entry, psd, gradient,
-                         hessian)
+        out = self._run(entry.groups, X, rest, entry, psd, gradient,
+                        hessian)
+        if type(collisions) is NormalCollisions and \
+                type(mesh) is CollisionMesh:
+            dim = X.shape[1]
+            entry.fast = (mesh, X.shape, self.device,
+                          _context(self.device), entry.native(dim), rest,
+                          dim)
+        return out
+
+    def _fast(self, collisions: Any, mesh: Any, X: Any,
+              gradient: bool) -> Any:
+        """The value (or gradient) of fricl's own set on fricl's mesh at
+        an X that needs no conversion, with what the set's last call
+        prepared (its entry's ``fast``): one native call. None when the
+        full path must run (another mesh, device or shape, a first call,
+        an X to convert, any error: the full path then raises it)."""
+        if type(collisions) is not NormalCollisions or \
+                type(X) is not np.ndarray:
+            return None
+        e = collisions._barrier_entry
+        if e is None:
+            return None
+        f = e.fast
+        if f is None or f[0] is not mesh or f[1] != X.shape or \
+                f[2] != self.device:
+            return None
+        dhat, kappa, flags = self._params()
+        if self.as_classified:
+            flags |= _FLAG_AS_CLASSIFIED
+        g = np.zeros(X.size) if gradient else None
+        try:
+            pot = _native.barrier_eval(
+                f[3], 0, f[6], flags, 0, X, f[5], dhat, kappa, 0.0, f[4], g,
+                False, None, None, self._function())[0]
+        except Exception:  # noqa: BLE001 - the full path says what
+            return None
+        return g if gradient else float(pot)
 
     def _local(self, collision: Any, x: Any, what: int, psd: int = 0,
                p: Any = None) -> Any:
@@ -388,12 +428,20 @@ class NormalPotential:
         return float(bufs[3][0])
 
     def __call__(self, *args: Any) -> float:
+        if len(args) == 3:
+            v = self._fast(args[0], args[1], args[2], False)
+            if v is not None:
+                return v
         if _is_single(args):
             return self._local(args[0], args[1], 0)
         collisions, mesh, X = args
         return float(self._eval(collisions, mesh, X, 0, False, False)[0])
 
     def gradient(self, *args: Any) -> np.ndarray:
+        if len(args) == 3:
+            g = self._fast(args[0], args[1], args[2], True)
+            if g is not None:
+                return g
         if _is_single(args):
             return self._local(args[0], args[1], 1)
         collisions, mesh, X = args

@@ -207,6 +207,7 @@ class NormalCollisions:
             getattr(self, "_prev_entry", None)
         self._barrier_entry = None
         self._build_groups: Optional[List[Any]] = None  # lagged build's
+        self._build_prep: Optional[Dict[Any, Any]] = None  # its native form
 
     # -- options -------------------------------------------------------
     @property
