@@ -216,36 +216,34 @@ _N_STATUS = len(BUILD_STATUSES)
 
 class PackedBuild:
     """One lagged build of prepared groups (:func:`prepare`), its outputs
-    packed into one array of reals and one of status codes: the
-    :class:`ContactGroup` views and the :class:`BuildResult` are made on
-    first access (a small build's arrays cost more than its
-    arithmetic)."""
+    packed into one float64 array (the reals, the report, the status
+    bytes): the :class:`ContactGroup` views and the :class:`BuildResult`
+    are made on first access (a small build's arrays cost more than its
+    arithmetic). ``vertices``: the groups' (m, k) vertex arrays."""
 
-    __slots__ = ("layout", "vertices", "reals", "status", "report", "dim",
-                 "_result")
+    __slots__ = ("layout", "vertices", "out", "n_reals", "n_status", "dim",
+                 "total", "no_force", "_result")
 
     def __init__(self, ctx: Any, prep: Any, vertices: Sequence[np.ndarray],
-                 lagged_positions: np.ndarray, rest_positions: Any, *,
-                 dhat: float, kappa: float, dmin: float = 0.0,
-                 mu_s: Any = 0.0, mu_k: Any = 0.0, blend: int = 0,
-                 physical_barrier: bool = False, dim: int = 3) -> None:
+                 lagged_positions: np.ndarray, rest_positions: Any,
+                 dhat: float, kappa: float, dmin: float, mu_s: Any,
+                 mu_k: Any, blend: int, flags: int, dim: int) -> None:
         self.layout, self.vertices, self.dim = prep.layout, vertices, dim
-        self.reals = np.empty(prep.n_reals)
-        self.status = np.empty(prep.n_status, np.uint8)
-        self.report = np.empty(3 * _N_STATUS + 2, np.uint64)
+        self.n_reals, self.n_status = prep.n_reals, prep.n_status
+        self.out = np.empty(prep.n_words)
         self._result: Optional[BuildResult] = None
-        _native.build_packed(
-            ctx, prep, FLAG_PHYSICAL_BARRIER if physical_barrier else 0,
-            lagged_positions, rest_positions, kappa, dhat, dmin, mu_s, mu_k,
-            blend, self.reals, self.status, self.report)
+        self.total, self.no_force = _native.build_packed(
+            ctx, prep, flags, lagged_positions, rest_positions, kappa, dhat,
+            dmin, mu_s, mu_k, blend, self.out)
+
+    def report(self) -> np.ndarray:
+        """The counts, first groups and first contacts per status."""
+        n = self.n_reals
+        return self.out[n:n + 3 * _N_STATUS].view(np.uint64)
 
     def count(self, status: int) -> int:
         """Contacts with one status code."""
-        return int(self.report[status])
-
-    @property
-    def total(self) -> int:
-        return int(self.report[3 * _N_STATUS])
+        return int(self.report()[status])
 
     def result(self) -> BuildResult:
         """The :class:`BuildResult` (its groups views of the packed
@@ -253,7 +251,8 @@ class PackedBuild:
         if self._result is not None:
             return self._result
         d = self.dim
-        R, S = self.reals, self.status
+        R = self.out
+        S = R[self.n_reals + 3 * _N_STATUS:].view(np.uint8)
         groups = []
         for (t, m, ocp, oP, oN, odN, oW, oS, oK, oSt), V in zip(
                 self.layout, self.vertices):
@@ -268,13 +267,13 @@ class PackedBuild:
                 cg.normal_force_gradient = R[odN:odN + m * k * d].reshape(
                     m, k * d)
             groups.append(cg)
-        rep = [int(x) for x in self.report]
+        rep = [int(x) for x in self.report()]
         res = BuildResult()
         res.groups = groups
         n = _N_STATUS
         res.status_counts = dict(zip(BUILD_STATUSES, rep[:n]))
         res.first = dict((BUILD_STATUSES[s], (rep[n + s], rep[2 * n + s]))
                          for s in range(n) if rep[n + s] != _NONE)
-        res.total, res.no_force = rep[3 * n], rep[3 * n + 1]
+        res.total, res.no_force = self.total, self.no_force
         self._result = res
         return res

@@ -70,15 +70,19 @@ from . import _convert as cv
 from . import _ipctk_args as _ia
 from ._tables import BUILD_STATUSES
 from ._tables import BLENDS, lookup
+from .build import FLAG_PHYSICAL_BARRIER as _PHYSICAL
 from .build import BuildGroup, BuildResult, PackedBuild
 from .build import build as _fricl_build
 from .build import prepare as _prepare
 from .context import Context
 from .errors import InvalidArgumentError, UnsupportedError
 from .tangential import ContactGroup, Contacts
+from ._tables import MOLLIFIERS as _MOLLIFIERS
 from ._tables import MU_PROFILES as _MU_PROFILES
+from . import _native
 
 _PROFILES = dict((p, i) for i, p in enumerate(_MU_PROFILES))
+_MOLLIFIER_INDEX = dict((m, i) for i, m in enumerate(_MOLLIFIERS))
 
 from .ipctk_barrier import (BarrierPotential,  # noqa: E402
                             NormalAdhesionPotential, NormalPotential)
@@ -373,24 +377,75 @@ class FrictionPotential:
         ``(collision, x)``, of one collision on its stencil's DOFs)."""
         if X is None:
             return float(self._single(collisions, mesh).potential)
+        v = self._fast(collisions, mesh, X, False)
+        if v is not None:
+            return v
         Xa = self._X(mesh, X)
         c = self._contacts(collisions, mesh, Xa)
         if c is None:
             return 0.0
-        return float(c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
-                                mollifier=self._mollifier).potential)
+        out = float(c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
+                               mollifier=self._mollifier).potential)
+        self._fast_keep(collisions, mesh, Xa, c)
+        return out
 
     def gradient(self, collisions: Any, mesh: Any, X: Any = None) -> np.ndarray:
         """The gradient w.r.t. ``X`` (flat, ``X.size``, vertex-major)."""
         if X is None:
             return self._single(collisions, mesh, gradient=True).gradient
+        g = self._fast(collisions, mesh, X, True)
+        if g is not None:
+            return g
         Xa = self._X(mesh, X)
         c = self._contacts(collisions, mesh, Xa)
         if c is None:
             return np.zeros(Xa.size)
-        return c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
-                          mollifier=self._mollifier,
-                          potential=False, gradient=True).gradient.reshape(-1)
+        out = c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
+                         mollifier=self._mollifier,
+                         potential=False, gradient=True).gradient.reshape(-1)
+        self._fast_keep(collisions, mesh, Xa, c)
+        return out
+
+    @staticmethod
+    def _fast_keep(collisions: Any, mesh: Any, X: np.ndarray,
+                   c: Contacts) -> None:
+        """After a full call on fricl's collisions and mesh: what the next
+        value or gradient call passes as it is (``_fast``)."""
+        if type(collisions) is TangentialCollisions and \
+                type(mesh) is CollisionMesh:
+            collisions._fast = (mesh, X.shape, c.ctx, c, collisions._cache)
+
+    def _fast(self, collisions: Any, mesh: Any, X: Any,
+              gradient: bool) -> Any:
+        """The value (or gradient) of fricl's own TangentialCollisions on
+        fricl's mesh at an X that needs no conversion: one native call
+        with the contacts and plan the last full call used. None when the
+        full path must run (another mesh, context or shape, a rebuilt
+        set, an X to convert, any error: the full path then raises it)."""
+        if type(collisions) is not TangentialCollisions or \
+                type(X) is not np.ndarray:
+            return None
+        f = collisions._fast
+        if f is None or f[0] is not mesh or f[1] != X.shape or \
+                f[2] is not self._ctx or f[4] is not collisions._cache:
+            return None
+        c = f[3]
+        prof = _PROFILES.get(self.mu_profile)
+        moll = _MOLLIFIER_INDEX.get(self._mollifier)
+        if prof is None or moll is None:
+            return None
+        pot = None if gradient else np.empty(1)
+        grad = np.empty(X.shape) if gradient else None
+        plan = c._plan
+        if gradient and plan is None:
+            return None
+        try:
+            _native.tangential_eval(c.ctx, c._native, plan, prof, 0, 0,
+                                    c.n_vertices, X, self._eps_v, None, pot,
+                                    grad, None, None, None, None, moll)
+        except Exception:  # noqa: BLE001 - the full path says what
+            return None
+        return grad.reshape(-1) if gradient else float(pot[0])
 
     def hessian(self, collisions: Any, mesh: Any, X: Any = _NOT_GIVEN,
                 project_hessian_to_psd: Any = _ia.PSD_DEFAULT) -> Any:
@@ -811,17 +866,19 @@ def _fricl_build_groups(collisions: NormalCollisions) -> List[BuildGroup]:
 
 
 def _fricl_prepared(collisions: NormalCollisions, dim: int,
-                    nfg: bool) -> Tuple[List[BuildGroup], Any]:
-    """The lagged build's groups of fricl's NormalCollisions and their
-    native form (with or without dN/dx outputs), made once per set."""
-    bgroups = _fricl_build_groups(collisions)
+                    nfg: bool) -> Tuple[List[BuildGroup], Any, List[Any]]:
+    """The lagged build's groups of fricl's NormalCollisions, their
+    native form (with or without dN/dx outputs) and vertex arrays, made
+    once per set."""
     cache = collisions._build_prep
     if cache is None:
         cache = collisions._build_prep = {}
-    prep = cache.get((dim, nfg))
-    if prep is None:
-        prep = cache[(dim, nfg)] = _prepare(bgroups, dim, nfg)
-    return bgroups, prep
+    hit = cache.get((dim, nfg))
+    if hit is None:
+        bgroups = _fricl_build_groups(collisions)
+        hit = cache[(dim, nfg)] = (bgroups, _prepare(bgroups, dim, nfg),
+                                   [b.vertices for b in bgroups])
+    return hit
 
 
 _BLEND_INDEX = dict((b, i) for i, b in enumerate(BLENDS))
@@ -1016,6 +1073,7 @@ class TangentialCollisions:
         self._device = device
         self._ctx = context
         self._packed: Optional[PackedBuild] = None
+        self._fast: Any = None  # FrictionPotential._fast's
         self._result: Optional[BuildResult] = None
         self._groups: Optional[List[ContactGroup]] = []
         self.dim = 0
@@ -1115,31 +1173,32 @@ class TangentialCollisions:
                 kappa = k if kappa is None else kappa
                 physical_barrier = phys if physical_barrier is None \
                     else physical_barrier
-        fricl_set = isinstance(collisions, NormalCollisions)
-        if isinstance(mesh, CollisionMesh):
+        if type(mesh) is CollisionMesh:  # fricl's: f64 rest positions
+            rest = mesh._R
             E = F = None
-            nv, dim = mesh.num_vertices, mesh.dim
+            nv, dim = rest.shape
         else:
             E, F, nv, dim = _mesh_arrays(mesh)
+            rest = cv.real(mesh.rest_positions, cv.F64,
+                           "mesh.rest_positions")
         X = cv.real(vertices, cv.F64, "vertices")
         if X.shape != (nv, dim):
             raise InvalidArgumentError("vertices: expected the collision "
                                        "mesh's (%d, %d) array, got %s"
                                        % (nv, dim, X.shape))
-        rest = cv.real(mesh.rest_positions, cv.F64, "mesh.rest_positions")
         if rest.shape != X.shape:
             raise InvalidArgumentError(
                 "argument 'rest_positions': expected shape %s, got %s"
                 % (X.shape, rest.shape))
         nfg = bool(normal_force_gradient)
-        if fricl_set:
-            bgroups, prep = _fricl_prepared(collisions, dim, nfg)
+        if isinstance(collisions, NormalCollisions):
+            bgroups, prep, verts = _fricl_prepared(collisions, dim, nfg)
         else:
             if E is None:
                 E, F, _, _ = _mesh_arrays(mesh)
             bgroups = _ipctk_build_groups(collisions, E, F)
             prep = _prepare(bgroups, dim, nfg)
-        ctx = self._context()
+            verts = [b.vertices for b in bgroups]
         custom = not isinstance(blend_mu, str)
         if custom:  # per-vertex arrays, checked by the native build
             mu_s = cv.real_shaped(mu_s, cv.F64, "mu_s", (nv,),
@@ -1156,9 +1215,8 @@ class TangentialCollisions:
             if type(mu_k) is not float:
                 mu_k = cv.scalar_or_array(mu_k, cv.F64, "mu_k", (nv,))
         self._packed = PackedBuild(
-            ctx, prep, [b.vertices for b in bgroups], X, rest, dhat=dhat,
-            kappa=float(kappa), mu_s=mu_s, mu_k=mu_k, blend=bl,
-            physical_barrier=bool(physical_barrier), dim=dim)
+            self._context(), prep, verts, X, rest, dhat, float(kappa), 0.0,
+            mu_s, mu_k, bl, _PHYSICAL if physical_barrier else 0, dim)
         self._groups = None  # made from the packed outputs on first use
         self._result = None
         self.dim = dim
@@ -1439,7 +1497,7 @@ class TangentialCollisions:
     def __len__(self) -> int:
         if self._groups is None:  # ipctk's count: the near-parallel out
             p = self._packed
-            return p.total - p.count(_EE_PARALLEL)
+            return p.total - p.count(_EE_PARALLEL) if p is not None else 0
         return sum(g.count for g in self._groups)
 
     def empty(self) -> bool:

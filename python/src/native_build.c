@@ -183,7 +183,7 @@ typedef struct native_build_groups {
   fricl_build_group groups[FRICL_MAX_GROUPS]; /* the inputs */
   size_t offset[FRICL_MAX_GROUPS][PK_COUNT];
   size_t status_offset[FRICL_MAX_GROUPS];
-  size_t n_reals, n_status;
+  size_t n_reals, n_status, n_words; /* n_words: build_packed's `out` */
   PyObject *layout;
   native_views *views; /* the borrowed inputs, released in dealloc */
 } native_build_groups;
@@ -288,6 +288,7 @@ static PyObject *build_groups_new(PyTypeObject *type, PyObject *args,
   }
   g->n_reals = reals;
   g->n_status = codes;
+  g->n_words = reals + 3 * (size_t)FRICL_BUILD_STATUS_COUNT + (codes + 7) / 8;
   return (PyObject *)g;
 fail:
   Py_DECREF(g);
@@ -310,6 +311,11 @@ static PyObject *build_groups_n_status(native_build_groups *g, void *closure) {
   return PyLong_FromSize_t(g->n_status);
 }
 
+static PyObject *build_groups_n_words(native_build_groups *g, void *closure) {
+  (void)closure;
+  return PyLong_FromSize_t(g->n_words);
+}
+
 static PyGetSetDef build_groups_getset[] = {
     {"layout", (getter)build_groups_layout, NULL,
      "Per group: (type, count, then the offsets of closest_point (-1: "
@@ -320,6 +326,10 @@ static PyGetSetDef build_groups_getset[] = {
      "Reals of the packed outputs.", NULL},
     {"n_status", (getter)build_groups_n_status, NULL,
      "Bytes of the packed status codes (the contacts).", NULL},
+    {"n_words", (getter)build_groups_n_words, NULL,
+     "float64 words of build_packed's out: the reals, the report, the "
+     "status bytes.",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject native_build_groups_type = {
@@ -334,14 +344,16 @@ PyTypeObject native_build_groups_type = {
 };
 
 /* build_packed(ctx, groups, flags, lagged_positions, rest_positions|None,
- *              kappa, dhat, dmin, mu_s, mu_k, blend, reals, status, report)
- * The lagged build (float64) of a BuildGroups into its packed outputs:
- * reals (groups.n_reals float64), status (groups.n_status uint8) and
- * report (3 FRICL_BUILD_STATUS_COUNT + 2 uint64: the counts, first
- * groups and first contacts per status, the total and no_force). */
+ *              kappa, dhat, dmin, mu_s, mu_k, blend, out) -> (total,
+ *              no_force)
+ * The lagged build (float64) of a BuildGroups into its packed outputs,
+ * one float64 array `out` of groups.n_words: the reals (groups.n_reals),
+ * then the report (3 FRICL_BUILD_STATUS_COUNT uint64: the counts, first
+ * groups and first contacts per status), then the status bytes
+ * (groups.n_status). */
 PyObject *native_build_packed(PyObject *self, PyObject *args) {
-  PyObject *ctx_obj, *prep_obj, *X, *rest, *mu_s, *mu_k, *reals_obj,
-      *status_obj, *report_obj, *result = NULL;
+  PyObject *ctx_obj, *prep_obj, *X, *rest, *mu_s, *mu_k, *out_obj;
+  PyObject *result = NULL;
   const native_build_groups *prep;
   native_context *c;
   native_views views;
@@ -357,10 +369,9 @@ PyObject *native_build_packed(PyObject *self, PyObject *args) {
   size_t nx, i, s;
   void *p;
   (void)self;
-  if (!PyArg_ParseTuple(args, "OO!IOOdddOOiOOO", &ctx_obj,
+  if (!PyArg_ParseTuple(args, "OO!IOOdddOOiO", &ctx_obj,
                         &native_build_groups_type, &prep_obj, &flags, &X, &rest,
-                        &kappa, &dhat, &dmin, &mu_s, &mu_k, &blend, &reals_obj,
-                        &status_obj, &report_obj))
+                        &kappa, &dhat, &dmin, &mu_s, &mu_k, &blend, &out_obj))
     return NULL;
   if ((c = native_context_check(ctx_obj)) == NULL)
     return NULL;
@@ -397,18 +408,12 @@ PyObject *native_build_packed(PyObject *self, PyObject *args) {
       vertex_mu(&views, mu_k, "mu_k", FRICL_F64, b.n_vertices, &b.mu_k,
                 &b.vertex_mu_k) != 0)
     goto done;
-  if (native_get(&views, reals_obj, "reals", NATIVE_F64, FRICL_F64,
-                 prep->n_reals, 1, 0, &p) != 0)
+  if (native_get(&views, out_obj, "out", NATIVE_F64, FRICL_F64, prep->n_words,
+                 1, 0, &p) != 0)
     goto done;
   reals = p;
-  if (native_get(&views, status_obj, "status", NATIVE_U8, FRICL_F64,
-                 prep->n_status, 1, 0, &p) != 0)
-    goto done;
-  codes = p;
-  if (native_get(&views, report_obj, "report", NATIVE_U64, FRICL_F64,
-                 3 * (size_t)FRICL_BUILD_STATUS_COUNT + 2, 1, 0, &p) != 0)
-    goto done;
-  rep = p;
+  rep = (uint64_t *)(reals + prep->n_reals);
+  codes = (uint8_t *)(rep + 3 * (size_t)FRICL_BUILD_STATUS_COUNT);
   for (i = 0; i < prep->n_groups; i++) {
     fricl_build_group *g = &groups[i];
     const size_t *o = prep->offset[i];
@@ -431,10 +436,8 @@ PyObject *native_build_packed(PyObject *self, PyObject *args) {
     rep[FRICL_BUILD_STATUS_COUNT + s] = (uint64_t)report.first_group[s];
     rep[2 * FRICL_BUILD_STATUS_COUNT + s] = (uint64_t)report.first_contact[s];
   }
-  rep[3 * FRICL_BUILD_STATUS_COUNT] = (uint64_t)report.total;
-  rep[3 * FRICL_BUILD_STATUS_COUNT + 1] = (uint64_t)report.no_force;
-  Py_INCREF(Py_None);
-  result = Py_None;
+  result = Py_BuildValue("(nn)", (Py_ssize_t)report.total,
+                         (Py_ssize_t)report.no_force);
 done:
   native_release(&views);
   return result;
