@@ -86,6 +86,7 @@ _MOLLIFIER_INDEX = dict((m, i) for i, m in enumerate(_MOLLIFIERS))
 
 from .ipctk_barrier import (BarrierPotential,  # noqa: E402
                             NormalAdhesionPotential, NormalPotential)
+from .ipctk_barrier import csc_matrix as _csc_matrix  # noqa: E402
 from .ipctk_collisions import (Candidates, CollisionMesh,  # noqa: E402
                                NormalCollisions)
 
@@ -468,7 +469,7 @@ class FrictionPotential:
                         mollifier=self._mollifier,
                         potential=False, hessian="values", psd=psd,
                         ipctk_abs=abs_).hessian
-        return c.plan.to_csc(hv)
+        return _csc_of(c, hv)
 
     def _single(self, collision: Any, x: Any, gradient: bool = False,
                 hessian: bool = False, psd: Any = None) -> Any:
@@ -773,6 +774,25 @@ class TangentialAdhesionPotential(FrictionPotential):
     def __repr__(self) -> str:
         return "<fricl.ipctk.TangentialAdhesionPotential eps_a=%g, " \
             "mu_profile=%r>" % (self._eps_v, self.mu_profile)
+
+
+def _csc_of(c: Contacts, hv: np.ndarray) -> Any:
+    """The Hessian of BSR values ``hv`` as a scipy.sparse.csc_matrix, its
+    CSC pattern made once per contact set's plan (kept on ``c``)."""
+    plan = c.plan
+    pat = getattr(c, "_ipctk_csc", None)
+    if pat is None or pat[0] is not plan:
+        n = plan.shape[0]
+        nnz = plan.nnz_blocks * plan.dim * plan.dim
+        it = plan._index_dtype()
+        indptr, indices = np.empty(n + 1, it), np.empty(nnz, it)
+        plan.csc(0, None, indptr, indices, None, it == np.int64)
+        pat = c._ipctk_csc = [plan, indptr, indices, None]
+    data = np.empty(len(pat[2]), hv.dtype)
+    plan.csc(1 if hv.dtype == cv.F32 else 0, hv, None, None, data,
+             pat[2].dtype == np.int64)
+    h, pat[3] = _csc_matrix(data, pat[2], pat[1], plan.shape[0], pat[3])
+    return h
 
 
 def _ref(obj: Any, callback: Any) -> Any:

@@ -129,7 +129,7 @@ class _Entry:
         if hit is None or hit[0].closed or hit[1] is not ctx:
             hit = self._plans[key] = [_native.barrier_plan(
                 ctx, dim, n, self.native(dim)),
-                                      ctx, None]
+                                      ctx, None, None]
         return hit[0]
 
     def csc_pattern(self, ctx: Context, dim: int, n: int) -> Tuple[Any, Any]:
@@ -193,6 +193,31 @@ def _entry(collisions: Any, mesh: Any) -> _Entry:
         _IPCTK.clear()
     _IPCTK[id(collisions)] = (collisions, fp, e)
     return e
+
+
+def csc_matrix(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray,
+               n: int, proto: Any = None) -> Tuple[Any, Any]:
+    """``scipy.sparse.csc_matrix((data, copies of indices and indptr),
+    shape=(n, n))`` for a pattern fricl made (sorted, no duplicates), and
+    the prototype to pass back with the next data of the same pattern
+    arrays: scipy checks a pattern once (its constructor scans the index
+    arrays, which costs more than a small Hessian's evaluation), and the
+    later matrices are the prototype's state with their own data and
+    index copies (a caller may change a matrix in place, e.g. with
+    ``eliminate_zeros``, without touching the next one). The prototype
+    keeps no values."""
+    if proto is None or proto[0] is not indices or \
+            proto[1] is not indptr or proto[2].shape != (n, n):
+        import scipy.sparse as sp
+        m = sp.csc_matrix((data, indices, indptr), shape=(n, n), copy=False)
+        # the pattern's properties, found once and kept in the state
+        _ = (m.has_sorted_indices, m.has_canonical_format)
+        m.data = np.empty(0)
+        proto = (indices, indptr, m)
+    h = object.__new__(type(proto[2]))
+    h.__dict__.update(proto[2].__dict__)
+    h.indices, h.indptr, h.data = indices.copy(), indptr.copy(), data
+    return h, proto
 
 
 _KIND_OF = {"vv": 0, "ev": 1, "ee": 2, "fv": 3, "pv": 4}
@@ -331,12 +356,10 @@ class NormalPotential:
             direction, gnq)
         h = None
         if hessian:
-            import scipy.sparse as sp
             data = np.empty(len(indices))
             plan.csc(0, hv, None, None, data, indices.dtype == np.int64)
-            n = X.size
-            h = sp.csc_matrix((data, indices, indptr), shape=(n, n),
-                              copy=False)
+            hit = entry._plans[(id(ctx), X.shape[0])]
+            h, hit[3] = csc_matrix(data, indices, indptr, X.size, hit[3])
         return pot, g, h
 
     def _set(self, collisions: Any, mesh: Any, X: Any) -> Tuple[Any, ...]:

@@ -179,3 +179,33 @@ def test_tangential_build_options_through_the_packed_build(scene):
     T.build(mesh, X, C, B, 0.4)
     assert len(S) == len(T)
     close(Q(S, mesh, U), P(T, mesh, U), "ipctk's set and mesh")
+
+
+def test_repeated_hessians_are_ipctks_and_independent(scene):
+    V, E, F, dhat, mesh, fmesh = scene
+    clamp = ipctk.PSDProjectionMethod.CLAMP
+    X, C, D = friction_pair(scene, 3)
+    B, G = ipctk.BarrierPotential(dhat, 1.0), fi.BarrierPotential(dhat, 1.0)
+    T, S = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+    T.build(mesh, X, C, B, 0.5)
+    S.build(fmesh, X, D, G, 0.5)
+    P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+    U = np.random.default_rng(4).normal(size=V.shape) * dhat
+    calls = [
+        ("barrier", lambda: G.hessian(D, fmesh, X, clamp),
+         lambda: B.hessian(C, mesh, X, clamp)),
+        ("friction", lambda: Q.hessian(S, fmesh, U, clamp),
+         lambda: P.hessian(T, mesh, U, clamp))]
+    for what, mine, ref in calls:
+        R = ref().toarray()
+        first = mine()
+        # a caller's in-place change to one matrix stays in that matrix
+        first.data[:] = 0.0
+        first.eliminate_zeros()
+        assert first.nnz == 0
+        for _ in range(2):
+            H = mine()
+            assert H.format == "csc" and H.shape == (X.size, X.size)
+            assert H.has_sorted_indices and H.nnz > 0
+            close(H.toarray(), R, "%s Hessian" % what)
+            close(H @ U.ravel(), R @ U.ravel(), "%s Hessian product" % what)
