@@ -221,24 +221,23 @@ class PackedBuild:
     are made on first access (a small build's arrays cost more than its
     arithmetic). ``vertices``: the groups' (m, k) vertex arrays."""
 
-    __slots__ = ("layout", "vertices", "out", "n_reals", "n_status", "dim",
-                 "total", "no_force", "_result")
+    __slots__ = ("prep", "vertices", "out", "dim", "total", "no_force",
+                 "_result")
 
     def __init__(self, ctx: Any, prep: Any, vertices: Sequence[np.ndarray],
                  lagged_positions: np.ndarray, rest_positions: Any,
                  dhat: float, kappa: float, dmin: float, mu_s: Any,
                  mu_k: Any, blend: int, flags: int, dim: int) -> None:
-        self.layout, self.vertices, self.dim = prep.layout, vertices, dim
-        self.n_reals, self.n_status = prep.n_reals, prep.n_status
-        self.out = np.empty(prep.n_words)
+        self.prep, self.vertices, self.dim = prep, vertices, dim
+        self.out = out = np.empty(prep.n_words)
         self._result: Optional[BuildResult] = None
         self.total, self.no_force = _native.build_packed(
             ctx, prep, flags, lagged_positions, rest_positions, kappa, dhat,
-            dmin, mu_s, mu_k, blend, self.out)
+            dmin, mu_s, mu_k, blend, out)
 
     def report(self) -> np.ndarray:
         """The counts, first groups and first contacts per status."""
-        n = self.n_reals
+        n = self.prep.n_reals
         return self.out[n:n + 3 * _N_STATUS].view(np.uint64)
 
     def count(self, status: int) -> int:
@@ -252,10 +251,10 @@ class PackedBuild:
             return self._result
         d = self.dim
         R = self.out
-        S = R[self.n_reals + 3 * _N_STATUS:].view(np.uint8)
+        S = R[self.prep.n_reals + 3 * _N_STATUS:].view(np.uint8)
         groups = []
         for (t, m, ocp, oP, oN, odN, oW, oS, oK, oSt), V in zip(
-                self.layout, self.vertices):
+                self.prep.layout, self.vertices):
             k, nb = STENCIL_SIZES[t]
             cp = R[ocp:ocp + m * nb].reshape(m, nb) if ocp >= 0 else None
             cg = ContactGroup._trusted(

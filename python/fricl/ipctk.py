@@ -902,6 +902,7 @@ def _fricl_prepared(collisions: NormalCollisions, dim: int,
 
 
 _BLEND_INDEX = dict((b, i) for i, b in enumerate(BLENDS))
+_AVERAGE = _BLEND_INDEX["average"]
 _SENTINEL = object()
 # Blend callables whose result is one of the build's native rules.
 _NATIVE_BLENDS = [(min, "min"), (max, "max"), (np.minimum, "min"),
@@ -1169,6 +1170,11 @@ class TangentialCollisions:
         unless ``kappa`` / ``physical_barrier`` are given; ``dhat`` is
         ``normal_potential.dhat`` (``dhat_a`` for adhesion).
         """
+        if not kw and len(args) == 1 and kappa is None and \
+                physical_barrier is None and not normal_force_gradient and \
+                self._build_fast(mesh, vertices, collisions,
+                                 normal_potential, args[0]):
+            return
         if not kw and len(args) == 1 and type(args[0]) is float:
             mu_s = mu_k = args[0]  # ipctk's build(..., mu)
             blend_mu: Any = "average"
@@ -1248,6 +1254,40 @@ class TangentialCollisions:
         # should cost what ipctk's does)
         self._bgroups, self._base, self._aniso = bgroups, None, None
         self._cache = {}
+
+    def _build_fast(self, mesh: Any, vertices: Any, collisions: Any,
+                    potential: Any, mu: Any) -> bool:
+        """``build(mesh, vertices, collisions, potential, mu)`` on fricl's
+        mesh, set (prepared by an earlier build) and barrier, at
+        vertices that need no conversion: one native call. False (nothing
+        changed) when the full path must run, which then converts, or
+        raises what is wrong."""
+        if type(mu) is not float or type(potential) is not BarrierPotential \
+                or type(mesh) is not CollisionMesh or \
+                type(collisions) is not NormalCollisions or \
+                type(vertices) is not np.ndarray:
+            return False
+        rest = mesh._R
+        shape = rest.shape
+        cache = collisions._build_prep
+        if vertices.shape != shape or cache is None:
+            return False
+        hit = cache.get((shape[1], False))
+        if hit is None:
+            return False
+        try:
+            packed = PackedBuild(
+                self._context(), hit[1], hit[2], vertices, rest,
+                potential.dhat, potential.stiffness, 0.0, mu, mu, _AVERAGE,
+                _PHYSICAL if potential.use_physical_barrier else 0, shape[1])
+        except Exception:  # noqa: BLE001 - the full path says what
+            return False
+        self._packed = packed
+        self._groups = self._result = None
+        self.dim = shape[1]
+        self._bgroups, self._base, self._aniso = hit[0], None, None
+        self._cache = {}
+        return True
 
     # -- the build's outputs, made on first use --------------------------
     def _unpack(self) -> None:

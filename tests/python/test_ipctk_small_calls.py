@@ -208,3 +208,28 @@ def test_repeated_hessians_are_ipctks_and_independent(scene):
             assert H.format == "csc" and H.shape == (X.size, X.size)
             assert H.has_sorted_indices and H.nnz > 0
             close(H.toarray(), R, "%s Hessian" % what)
+
+
+def test_tangential_rebuild_takes_one_call_and_falls_back(scene):
+    V, E, F, dhat, mesh, fmesh = scene
+    X, C, D = friction_pair(scene, 11)
+    B, G = ipctk.BarrierPotential(dhat, 3.0), fi.BarrierPotential(dhat, 3.0)
+    P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+    T, S = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+    U = np.random.default_rng(5).normal(size=V.shape) * dhat
+    # the first build prepares the set; later ones are one native call
+    assert not S._build_fast(fmesh, X, D, G, 0.2)
+    S.build(fmesh, X, D, G, 0.2)
+    Y = moved(X, dhat, 12)  # new lagged positions, same set
+    assert S._build_fast(fmesh, Y, D, G, 0.2)
+    T.build(mesh, Y, C, B, 0.2)
+    assert len(S) == len(T)
+    close(Q(S, fmesh, U), P(T, mesh, U), "one-call rebuild")
+    # what the one call cannot take goes the full way, to the same set
+    for Z in (np.asfortranarray(Y), Y.tolist()):
+        assert not S._build_fast(fmesh, Z, D, G, 0.2)
+        S.build(fmesh, Z, D, G, 0.2)
+        close(Q(S, fmesh, U), P(T, mesh, U), "converted lagged positions")
+    assert not S._build_fast(fmesh, Y, D, G, 1)  # ipctk's mu is a float
+    with pytest.raises(fricl.InvalidArgumentError, match="vertices"):
+        S.build(fmesh, Y[:-1], D, G, 0.2)
