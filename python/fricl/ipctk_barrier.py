@@ -402,14 +402,19 @@ class NormalPotential:
         if f is None or f[0] is not mesh or f[1] != X.shape or \
                 f[2] != self.device:
             return None
-        dhat, kappa, flags = self._params()
+        if type(self) is BarrierPotential:  # _params and _function inline
+            dhat, kappa, fn = self.dhat, self.stiffness, None
+            flags = _FLAG_PHYSICAL if self.use_physical_barrier else 0
+        else:
+            dhat, kappa, flags = self._params()
+            fn = self._function()
         if self.as_classified:
             flags |= _FLAG_AS_CLASSIFIED
         g = np.zeros(X.size) if gradient else None
         try:
             pot = _native.barrier_eval(
                 f[3], 0, f[6], flags, 0, X, f[5], dhat, kappa, 0.0, f[4], g,
-                False, None, None, self._function())[0]
+                False, None, None, fn)[0]
         except Exception:  # noqa: BLE001 - the full path says what
             return None
         return g if gradient else float(pot)
