@@ -33,6 +33,14 @@ class BarrierGroups:
     def __new__(cls, dim: int, precision: int,
                 groups: Tuple[Tuple[Any, ...], ...]) -> "BarrierGroups": ...
 
+class BuildGroups:
+    layout: Tuple[Tuple[int, ...], ...]
+    n_reals: int
+    n_status: int
+    n_words: int
+    def __new__(cls, dim: int, groups: Tuple[Tuple[Any, ...], ...],
+                normal_force_gradient: bool) -> "BuildGroups": ...
+
 class Plan:
     dim: int
     n_vertices: int
@@ -89,6 +97,10 @@ def build(ctx: Context, precision: int, dim: int, flags: int,
           kappa: float, dhat: float, dmin: float, mu_s: Any, mu_k: Any,
           blend: int, groups: Tuple[Tuple[Any, ...], ...]
           ) -> Tuple[List[int], List[int], List[int], int, int]: ...
+def build_packed(ctx: Context, groups: BuildGroups, flags: int,
+                 lagged_positions: Buffer, rest_positions: Optional[Buffer],
+                 kappa: float, dhat: float, dmin: float, mu_s: Any,
+                 mu_k: Any, blend: int, out: Buffer) -> Tuple[int, int]: ...
 def law(ctx: Context, step: bool, precision: int, law: int, options: int,
         n: int, n_steps: int, h: float, integrator: int, v: Optional[Buffer],
         x: Optional[Buffer], normal: Optional[Buffer], normal_per_step: bool,

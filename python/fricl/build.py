@@ -184,3 +184,95 @@ def build(ctx: Any, lagged_positions: Any, groups: Sequence[BuildGroup], *,
                      for s in range(len(count)) if first_group[s] != _NONE)
     res.total, res.no_force = total, no_force
     return res
+
+
+def prepare(groups: Sequence[BuildGroup], dim: int,
+            normal_force_gradient: bool = False) -> Any:
+    """The groups' inputs as a ``fricl._native.BuildGroups`` (float64),
+    converted and checked once (as :func:`build` checks them): a solver
+    that rebuilds from the same collision set at new lagged positions
+    passes them to :func:`build_packed` without converting them again."""
+    dt = cv.F64
+    items = []
+    for g in groups:
+        if not isinstance(g, BuildGroup):
+            raise InvalidArgumentError("groups must be fricl.BuildGroup "
+                                       "objects, got %s" % type(g).__name__)
+        t, m = g.type, g.count
+        items.append((
+            g.stencil, g.vertices,
+            cv.optional_real(g.plane_normal, dt, t + ".plane_normal",
+                             (m, dim), broadcast=True),
+            cv.optional_real(g.plane_offset, dt, t + ".plane_offset", (m,)),
+            cv.optional_real(g.dmin, dt, t + ".dmin", (m,)),
+            cv.optional_real(g.weight, dt, t + ".weight", (m,)),
+            cv.optional_real(g.mu_s, dt, t + ".mu_s", (m,)),
+            cv.optional_real(g.mu_k, dt, t + ".mu_k", (m,))))
+    return _native.BuildGroups(dim, tuple(items), bool(normal_force_gradient))
+
+
+_N_STATUS = len(BUILD_STATUSES)
+
+
+class PackedBuild:
+    """One lagged build of prepared groups (:func:`prepare`), its outputs
+    packed into one float64 array (the reals, the report, the status
+    bytes): the :class:`ContactGroup` views and the :class:`BuildResult`
+    are made on first access (a small build's arrays cost more than its
+    arithmetic). ``vertices``: the groups' (m, k) vertex arrays."""
+
+    __slots__ = ("prep", "vertices", "out", "dim", "total", "no_force",
+                 "_result")
+
+    def __init__(self, ctx: Any, prep: Any, vertices: Sequence[np.ndarray],
+                 lagged_positions: np.ndarray, rest_positions: Any,
+                 dhat: float, kappa: float, dmin: float, mu_s: Any,
+                 mu_k: Any, blend: int, flags: int, dim: int) -> None:
+        self.prep, self.vertices, self.dim = prep, vertices, dim
+        self.out = out = np.empty(prep.n_words)
+        self._result: Optional[BuildResult] = None
+        self.total, self.no_force = _native.build_packed(
+            ctx, prep, flags, lagged_positions, rest_positions, kappa, dhat,
+            dmin, mu_s, mu_k, blend, out)
+
+    def report(self) -> np.ndarray:
+        """The counts, first groups and first contacts per status."""
+        n = self.prep.n_reals
+        return self.out[n:n + 3 * _N_STATUS].view(np.uint64)
+
+    def count(self, status: int) -> int:
+        """Contacts with one status code."""
+        return int(self.report()[status])
+
+    def result(self) -> BuildResult:
+        """The :class:`BuildResult` (its groups views of the packed
+        arrays), made once."""
+        if self._result is not None:
+            return self._result
+        d = self.dim
+        R = self.out
+        S = R[self.prep.n_reals + 3 * _N_STATUS:].view(np.uint8)
+        groups = []
+        for (t, m, ocp, oP, oN, odN, oW, oS, oK, oSt), V in zip(
+                self.prep.layout, self.vertices):
+            k, nb = STENCIL_SIZES[t]
+            cp = R[ocp:ocp + m * nb].reshape(m, nb) if ocp >= 0 else None
+            cg = ContactGroup._trusted(
+                t, V, R[oP:oP + m * d * (d - 1)].reshape(m, d, d - 1),
+                R[oN:oN + m], R[oS:oS + m], R[oK:oK + m], cp, R[oW:oW + m],
+                cv.F64, d)
+            cg.status = S[oSt:oSt + m]
+            if odN >= 0:
+                cg.normal_force_gradient = R[odN:odN + m * k * d].reshape(
+                    m, k * d)
+            groups.append(cg)
+        rep = [int(x) for x in self.report()]
+        res = BuildResult()
+        res.groups = groups
+        n = _N_STATUS
+        res.status_counts = dict(zip(BUILD_STATUSES, rep[:n]))
+        res.first = dict((BUILD_STATUSES[s], (rep[n + s], rep[2 * n + s]))
+                         for s in range(n) if rep[n + s] != _NONE)
+        res.total, res.no_force = self.total, self.no_force
+        self._result = res
+        return res

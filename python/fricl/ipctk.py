@@ -69,17 +69,24 @@ except ImportError as _e:  # pragma: no cover - environment dependent
 from . import _convert as cv
 from . import _ipctk_args as _ia
 from ._tables import BUILD_STATUSES
-from .build import BuildGroup, BuildResult
+from ._tables import BLENDS, lookup
+from .build import FLAG_PHYSICAL_BARRIER as _PHYSICAL
+from .build import BuildGroup, BuildResult, PackedBuild
 from .build import build as _fricl_build
+from .build import prepare as _prepare
 from .context import Context
 from .errors import InvalidArgumentError, UnsupportedError
 from .tangential import ContactGroup, Contacts
+from ._tables import MOLLIFIERS as _MOLLIFIERS
 from ._tables import MU_PROFILES as _MU_PROFILES
+from . import _native
 
 _PROFILES = dict((p, i) for i, p in enumerate(_MU_PROFILES))
+_MOLLIFIER_INDEX = dict((m, i) for i, m in enumerate(_MOLLIFIERS))
 
 from .ipctk_barrier import (BarrierPotential,  # noqa: E402
                             NormalAdhesionPotential, NormalPotential)
+from .ipctk_barrier import csc_matrix as _csc_matrix  # noqa: E402
 from .ipctk_collisions import (Candidates, CollisionMesh,  # noqa: E402
                                NormalCollisions)
 
@@ -371,24 +378,75 @@ class FrictionPotential:
         ``(collision, x)``, of one collision on its stencil's DOFs)."""
         if X is None:
             return float(self._single(collisions, mesh).potential)
+        v = self._fast(collisions, mesh, X, False)
+        if v is not None:
+            return v
         Xa = self._X(mesh, X)
         c = self._contacts(collisions, mesh, Xa)
         if c is None:
             return 0.0
-        return float(c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
-                                mollifier=self._mollifier).potential)
+        out = float(c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
+                               mollifier=self._mollifier).potential)
+        self._fast_keep(collisions, mesh, Xa, c)
+        return out
 
     def gradient(self, collisions: Any, mesh: Any, X: Any = None) -> np.ndarray:
         """The gradient w.r.t. ``X`` (flat, ``X.size``, vertex-major)."""
         if X is None:
             return self._single(collisions, mesh, gradient=True).gradient
+        g = self._fast(collisions, mesh, X, True)
+        if g is not None:
+            return g
         Xa = self._X(mesh, X)
         c = self._contacts(collisions, mesh, Xa)
         if c is None:
             return np.zeros(Xa.size)
-        return c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
-                          mollifier=self._mollifier,
-                          potential=False, gradient=True).gradient.reshape(-1)
+        out = c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
+                         mollifier=self._mollifier,
+                         potential=False, gradient=True).gradient.reshape(-1)
+        self._fast_keep(collisions, mesh, Xa, c)
+        return out
+
+    @staticmethod
+    def _fast_keep(collisions: Any, mesh: Any, X: np.ndarray,
+                   c: Contacts) -> None:
+        """After a full call on fricl's collisions and mesh: what the next
+        value or gradient call passes as it is (``_fast``)."""
+        if type(collisions) is TangentialCollisions and \
+                type(mesh) is CollisionMesh:
+            collisions._fast = (mesh, X.shape, c.ctx, c, collisions._cache)
+
+    def _fast(self, collisions: Any, mesh: Any, X: Any,
+              gradient: bool) -> Any:
+        """The value (or gradient) of fricl's own TangentialCollisions on
+        fricl's mesh at an X that needs no conversion: one native call
+        with the contacts and plan the last full call used. None when the
+        full path must run (another mesh, context or shape, a rebuilt
+        set, an X to convert, any error: the full path then raises it)."""
+        if type(collisions) is not TangentialCollisions or \
+                type(X) is not np.ndarray:
+            return None
+        f = collisions._fast
+        if f is None or f[0] is not mesh or f[1] != X.shape or \
+                f[2] is not self._ctx or f[4] is not collisions._cache:
+            return None
+        c = f[3]
+        prof = _PROFILES.get(self.mu_profile)
+        moll = _MOLLIFIER_INDEX.get(self._mollifier)
+        if prof is None or moll is None:
+            return None
+        pot = None if gradient else np.empty(1)
+        grad = np.empty(X.shape) if gradient else None
+        plan = c._plan
+        if gradient and plan is None:
+            return None
+        try:
+            _native.tangential_eval(c.ctx, c._native, plan, prof, 0, 0,
+                                    c.n_vertices, X, self._eps_v, None, pot,
+                                    grad, None, None, None, None, moll)
+        except Exception:  # noqa: BLE001 - the full path says what
+            return None
+        return grad.reshape(-1) if gradient else float(pot[0])
 
     def hessian(self, collisions: Any, mesh: Any, X: Any = _NOT_GIVEN,
                 project_hessian_to_psd: Any = _ia.PSD_DEFAULT) -> Any:
@@ -411,7 +469,7 @@ class FrictionPotential:
                         mollifier=self._mollifier,
                         potential=False, hessian="values", psd=psd,
                         ipctk_abs=abs_).hessian
-        return c.plan.to_csc(hv)
+        return _csc_of(c, hv)
 
     def _single(self, collision: Any, x: Any, gradient: bool = False,
                 hessian: bool = False, psd: Any = None) -> Any:
@@ -718,6 +776,25 @@ class TangentialAdhesionPotential(FrictionPotential):
             "mu_profile=%r>" % (self._eps_v, self.mu_profile)
 
 
+def _csc_of(c: Contacts, hv: np.ndarray) -> Any:
+    """The Hessian of BSR values ``hv`` as a scipy.sparse.csc_matrix, its
+    CSC pattern made once per contact set's plan (kept on ``c``)."""
+    plan = c.plan
+    pat = getattr(c, "_ipctk_csc", None)
+    if pat is None or pat[0] is not plan:
+        n = plan.shape[0]
+        nnz = plan.nnz_blocks * plan.dim * plan.dim
+        it = plan._index_dtype()
+        indptr, indices = np.empty(n + 1, it), np.empty(nnz, it)
+        plan.csc(0, None, indptr, indices, None, it == np.int64)
+        pat = c._ipctk_csc = [plan, indptr, indices, None]
+    data = np.empty(len(pat[2]), hv.dtype)
+    plan.csc(1 if hv.dtype == cv.F32 else 0, hv, None, None, data,
+             pat[2].dtype == np.int64)
+    h, pat[3] = _csc_matrix(data, pat[2], pat[1], plan.shape[0], pat[3])
+    return h
+
+
 def _ref(obj: Any, callback: Any) -> Any:
     try:
         return weakref.ref(obj, callback)
@@ -808,6 +885,24 @@ def _fricl_build_groups(collisions: NormalCollisions) -> List[BuildGroup]:
     return out
 
 
+def _fricl_prepared(collisions: NormalCollisions, dim: int,
+                    nfg: bool) -> Tuple[List[BuildGroup], Any, List[Any]]:
+    """The lagged build's groups of fricl's NormalCollisions, their
+    native form (with or without dN/dx outputs) and vertex arrays, made
+    once per set."""
+    cache = collisions._build_prep
+    if cache is None:
+        cache = collisions._build_prep = {}
+    hit = cache.get((dim, nfg))
+    if hit is None:
+        bgroups = _fricl_build_groups(collisions)
+        hit = cache[(dim, nfg)] = (bgroups, _prepare(bgroups, dim, nfg),
+                                   [b.vertices for b in bgroups])
+    return hit
+
+
+_BLEND_INDEX = dict((b, i) for i, b in enumerate(BLENDS))
+_AVERAGE = _BLEND_INDEX["average"]
 _SENTINEL = object()
 # Blend callables whose result is one of the build's native rules.
 _NATIVE_BLENDS = [(min, "min"), (max, "max"), (np.minimum, "min"),
@@ -998,14 +1093,16 @@ class TangentialCollisions:
                  context: Optional[Context] = None) -> None:
         self._device = device
         self._ctx = context
-        self.result: Optional[BuildResult] = None
-        self.groups: List[ContactGroup] = []
+        self._packed: Optional[PackedBuild] = None
+        self._fast: Any = None  # FrictionPotential._fast's
+        self._result: Optional[BuildResult] = None
+        self._groups: Optional[List[ContactGroup]] = []
         self.dim = 0
         self._cache: Dict[Tuple[int, int], Contacts] = {}
         self._bgroups: List[BuildGroup] = []
         self._base: List[Tuple[np.ndarray, np.ndarray]] = []
         self._aniso: List[Tuple[np.ndarray, np.ndarray]] = []
-        self._keep: List[Optional[np.ndarray]] = []
+        self._keep_masks: List[Optional[np.ndarray]] = []
         self._fgroups: Any = None
 
     @staticmethod
@@ -1073,44 +1170,82 @@ class TangentialCollisions:
         unless ``kappa`` / ``physical_barrier`` are given; ``dhat`` is
         ``normal_potential.dhat`` (``dhat_a`` for adhesion).
         """
-        mu_s, mu_k, blend_mu = self._resolve_mu(args, kw)
-        adhesion = _adhesion_parameters(normal_potential)
+        if not kw and len(args) == 1 and kappa is None and \
+                physical_barrier is None and not normal_force_gradient and \
+                self._build_fast(mesh, vertices, collisions,
+                                 normal_potential, args[0]):
+            return
+        if not kw and len(args) == 1 and type(args[0]) is float:
+            mu_s = mu_k = args[0]  # ipctk's build(..., mu)
+            blend_mu: Any = "average"
+        else:
+            mu_s, mu_k, blend_mu = self._resolve_mu(args, kw)
+        if type(normal_potential) is BarrierPotential:  # known exactly
+            adhesion = None
+            dhat = normal_potential.dhat
+            if kappa is None:
+                kappa = normal_potential.stiffness
+            if physical_barrier is None:
+                physical_barrier = normal_potential.use_physical_barrier
+        else:
+            adhesion = _adhesion_parameters(normal_potential)
         if adhesion is not None:
             dhat = adhesion[1]
             kappa, physical_barrier = 0.0, False
-        else:
+        elif type(normal_potential) is not BarrierPotential:
             dhat = float(normal_potential.dhat)
             if kappa is None or physical_barrier is None:
                 k, phys = _barrier_parameters(normal_potential, dhat)
                 kappa = k if kappa is None else kappa
                 physical_barrier = phys if physical_barrier is None \
                     else physical_barrier
-        E, F, nv, dim = _mesh_arrays(mesh)
+        if type(mesh) is CollisionMesh:  # fricl's: f64 rest positions
+            rest = mesh._R
+            E = F = None
+            nv, dim = rest.shape
+        else:
+            E, F, nv, dim = _mesh_arrays(mesh)
+            rest = cv.real(mesh.rest_positions, cv.F64,
+                           "mesh.rest_positions")
         X = cv.real(vertices, cv.F64, "vertices")
         if X.shape != (nv, dim):
             raise InvalidArgumentError("vertices: expected the collision "
                                        "mesh's (%d, %d) array, got %s"
                                        % (nv, dim, X.shape))
-        rest = cv.real(mesh.rest_positions, cv.F64, "mesh.rest_positions")
+        if rest.shape != X.shape:
+            raise InvalidArgumentError(
+                "argument 'rest_positions': expected shape %s, got %s"
+                % (X.shape, rest.shape))
+        nfg = bool(normal_force_gradient)
         if isinstance(collisions, NormalCollisions):
-            bgroups = _fricl_build_groups(collisions)
+            bgroups, prep, verts = _fricl_prepared(collisions, dim, nfg)
         else:
+            if E is None:
+                E, F, _, _ = _mesh_arrays(mesh)
             bgroups = _ipctk_build_groups(collisions, E, F)
-        ctx = self._context()
+            prep = _prepare(bgroups, dim, nfg)
+            verts = [b.vertices for b in bgroups]
         custom = not isinstance(blend_mu, str)
         if custom:  # per-vertex arrays, checked by the native build
             mu_s = cv.real_shaped(mu_s, cv.F64, "mu_s", (nv,),
                                   broadcast=True)
             mu_k = cv.real_shaped(mu_k, cv.F64, "mu_k", (nv,),
                                   broadcast=True)
-        self.result = _fricl_build(
-            ctx, X, bgroups, dhat=dhat, kappa=kappa, mu_s=mu_s, mu_k=mu_k,
-            blend="average" if custom else blend_mu, rest_positions=rest,
-            physical_barrier=physical_barrier,
-            normal_force_gradient=normal_force_gradient)
-        self.groups = self.result.groups
+            bl = _BLEND_INDEX["average"]
+        else:
+            bl = _BLEND_INDEX.get(blend_mu)
+            if bl is None:
+                bl = lookup(BLENDS, blend_mu, "blend")
+            if type(mu_s) is not float:
+                mu_s = cv.scalar_or_array(mu_s, cv.F64, "mu_s", (nv,))
+            if type(mu_k) is not float:
+                mu_k = cv.scalar_or_array(mu_k, cv.F64, "mu_k", (nv,))
+        self._packed = PackedBuild(
+            self._context(), prep, verts, X, rest, dhat, float(kappa), 0.0,
+            mu_s, mu_k, bl, _PHYSICAL if physical_barrier else 0, dim)
+        self._groups = None  # made from the packed outputs on first use
+        self._result = None
         self.dim = dim
-        self._drop_parallel()
         if custom:
             self._apply_blend(blend_mu, mu_s, mu_k)
         if adhesion is not None:
@@ -1119,6 +1254,82 @@ class TangentialCollisions:
         # should cost what ipctk's does)
         self._bgroups, self._base, self._aniso = bgroups, None, None
         self._cache = {}
+
+    def _build_fast(self, mesh: Any, vertices: Any, collisions: Any,
+                    potential: Any, mu: Any) -> bool:
+        """``build(mesh, vertices, collisions, potential, mu)`` on fricl's
+        mesh, set (prepared by an earlier build) and barrier, at
+        vertices that need no conversion: one native call. False (nothing
+        changed) when the full path must run, which then converts, or
+        raises what is wrong."""
+        if type(mu) is not float or type(potential) is not BarrierPotential \
+                or type(mesh) is not CollisionMesh or \
+                type(collisions) is not NormalCollisions or \
+                type(vertices) is not np.ndarray:
+            return False
+        rest = mesh._R
+        shape = rest.shape
+        cache = collisions._build_prep
+        if vertices.shape != shape or cache is None:
+            return False
+        hit = cache.get((shape[1], False))
+        if hit is None:
+            return False
+        try:
+            packed = PackedBuild(
+                self._context(), hit[1], hit[2], vertices, rest,
+                potential.dhat, potential.stiffness, 0.0, mu, mu, _AVERAGE,
+                _PHYSICAL if potential.use_physical_barrier else 0, shape[1])
+        except Exception:  # noqa: BLE001 - the full path says what
+            return False
+        self._packed = packed
+        self._groups = self._result = None
+        self.dim = shape[1]
+        self._bgroups, self._base, self._aniso = hit[0], None, None
+        self._cache = {}
+        return True
+
+    # -- the build's outputs, made on first use --------------------------
+    def _unpack(self) -> None:
+        """The groups (with ipctk's near-parallel edge-edge pairs dropped)
+        and the result, from the packed outputs of the last build."""
+        res = self._packed.result()
+        self._result = res
+        self._groups = res.groups
+        self._drop_parallel()
+
+    @property
+    def groups(self) -> List[ContactGroup]:
+        """The contact groups (views of the build's outputs)."""
+        if self._groups is None:
+            self._unpack()
+        return self._groups
+
+    @groups.setter
+    def groups(self, value: List[ContactGroup]) -> None:
+        self._groups = value
+        self._packed = None
+
+    @property
+    def result(self) -> Optional[BuildResult]:
+        """The build's :class:`fricl.BuildResult` (None before a build)."""
+        if self._result is None and self._packed is not None:
+            self._unpack()
+        return self._result
+
+    @result.setter
+    def result(self, value: Optional[BuildResult]) -> None:
+        self._result = value
+
+    @property
+    def _keep(self) -> List[Optional[np.ndarray]]:
+        if self._groups is None:
+            self._unpack()
+        return self._keep_masks
+
+    @_keep.setter
+    def _keep(self, value: List[Optional[np.ndarray]]) -> None:
+        self._keep_masks = value
 
     def _context(self) -> Context:
         return self._ctx if self._ctx is not None and not self._ctx.closed \
@@ -1344,7 +1555,10 @@ class TangentialCollisions:
         return c
 
     def __len__(self) -> int:
-        return sum(g.count for g in self.groups)
+        if self._groups is None:  # ipctk's count: the near-parallel out
+            p = self._packed
+            return p.total - p.count(_EE_PARALLEL) if p is not None else 0
+        return sum(g.count for g in self._groups)
 
     def empty(self) -> bool:
         return len(self) == 0

@@ -35,7 +35,7 @@ from . import _native
 from ._tables import PSD
 from .context import Context
 from .errors import UnsupportedError
-from .ipctk_collisions import NormalCollisions
+from .ipctk_collisions import CollisionMesh, NormalCollisions
 
 _KIND = {"VertexVertexNormalCollision": ("vv", 0, 2),
          "EdgeVertexNormalCollision": ("ev", 1, 3),
@@ -97,10 +97,14 @@ class _Entry:
     and vertex count) and their CSC patterns: made once per set."""
 
     __slots__ = ("groups", "_plans", "_scratch", "_weight_gradients",
-                 "_native", "__weakref__")
+                 "_native", "fast", "__weakref__")
 
     def __init__(self, groups: Tuple[Any, ...]) -> None:
         self.groups = groups
+        # (mesh, X's shape, device, context, native groups, rest
+        # positions or None, dim): what a value or gradient call of this
+        # set on that fricl mesh passes as it is (NormalPotential._fast)
+        self.fast: Any = None
         self._native: Any = None  # (dim, BarrierGroups): read once
         self._plans: Dict[Tuple[int, int], Any] = {}
         self._scratch: Any = None  # the BSR values, reused call to call
@@ -125,7 +129,7 @@ class _Entry:
         if hit is None or hit[0].closed or hit[1] is not ctx:
             hit = self._plans[key] = [_native.barrier_plan(
                 ctx, dim, n, self.native(dim)),
-                                      ctx, None]
+                                      ctx, None, None]
         return hit[0]
 
     def csc_pattern(self, ctx: Context, dim: int, n: int) -> Tuple[Any, Any]:
@@ -189,6 +193,31 @@ def _entry(collisions: Any, mesh: Any) -> _Entry:
         _IPCTK.clear()
     _IPCTK[id(collisions)] = (collisions, fp, e)
     return e
+
+
+def csc_matrix(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray,
+               n: int, proto: Any = None) -> Tuple[Any, Any]:
+    """``scipy.sparse.csc_matrix((data, copies of indices and indptr),
+    shape=(n, n))`` for a pattern fricl made (sorted, no duplicates), and
+    the prototype to pass back with the next data of the same pattern
+    arrays: scipy checks a pattern once (its constructor scans the index
+    arrays, which costs more than a small Hessian's evaluation), and the
+    later matrices are the prototype's state with their own data and
+    index copies (a caller may change a matrix in place, e.g. with
+    ``eliminate_zeros``, without touching the next one). The prototype
+    keeps no values."""
+    if proto is None or proto[0] is not indices or \
+            proto[1] is not indptr or proto[2].shape != (n, n):
+        import scipy.sparse as sp
+        m = sp.csc_matrix((data, indices, indptr), shape=(n, n), copy=False)
+        # the pattern's properties, found once and kept in the state
+        _ = (m.has_sorted_indices, m.has_canonical_format)
+        m.data = np.empty(0)
+        proto = (indices, indptr, m)
+    h = object.__new__(type(proto[2]))
+    h.__dict__.update(proto[2].__dict__)
+    h.indices, h.indptr, h.data = indices.copy(), indptr.copy(), data
+    return h, proto
 
 
 _KIND_OF = {"vv": 0, "ev": 1, "ee": 2, "fv": 3, "pv": 4}
@@ -327,12 +356,10 @@ class NormalPotential:
             direction, gnq)
         h = None
         if hessian:
-            import scipy.sparse as sp
             data = np.empty(len(indices))
             plan.csc(0, hv, None, None, data, indices.dtype == np.int64)
-            n = X.size
-            h = sp.csc_matrix((data, indices, indptr), shape=(n, n),
-                              copy=False)
+            hit = entry._plans[(id(ctx), X.shape[0])]
+            h, hit[3] = csc_matrix(data, indices, indptr, X.size, hit[3])
         return pot, g, h
 
     def _set(self, collisions: Any, mesh: Any, X: Any) -> Tuple[Any, ...]:
@@ -348,8 +375,49 @@ class NormalPotential:
     def _eval(self, collisions: Any, mesh: Any, X: Any, psd: int,
               gradient: bool, hessian: bool) -> Tuple[Any, ...]:
         X, rest, entry = self._set(collisions, mesh, X)
-        return self._run(entry.groups, X, rest, entry, psd, gradient,
-                         hessian)
+        out = self._run(entry.groups, X, rest, entry, psd, gradient,
+                        hessian)
+        if type(collisions) is NormalCollisions and \
+                type(mesh) is CollisionMesh:
+            dim = X.shape[1]
+            entry.fast = (mesh, X.shape, self.device,
+                          _context(self.device), entry.native(dim), rest,
+                          dim)
+        return out
+
+    def _fast(self, collisions: Any, mesh: Any, X: Any,
+              gradient: bool) -> Any:
+        """The value (or gradient) of fricl's own set on fricl's mesh at
+        an X that needs no conversion, with what the set's last call
+        prepared (its entry's ``fast``): one native call. None when the
+        full path must run (another mesh, device or shape, a first call,
+        an X to convert, any error: the full path then raises it)."""
+        if type(collisions) is not NormalCollisions or \
+                type(X) is not np.ndarray:
+            return None
+        e = collisions._barrier_entry
+        if e is None:
+            return None
+        f = e.fast
+        if f is None or f[0] is not mesh or f[1] != X.shape or \
+                f[2] != self.device:
+            return None
+        if type(self) is BarrierPotential:  # _params and _function inline
+            dhat, kappa, fn = self.dhat, self.stiffness, None
+            flags = _FLAG_PHYSICAL if self.use_physical_barrier else 0
+        else:
+            dhat, kappa, flags = self._params()
+            fn = self._function()
+        if self.as_classified:
+            flags |= _FLAG_AS_CLASSIFIED
+        g = np.zeros(X.size) if gradient else None
+        try:
+            pot = _native.barrier_eval(
+                f[3], 0, f[6], flags, 0, X, f[5], dhat, kappa, 0.0, f[4], g,
+                False, None, None, fn)[0]
+        except Exception:  # noqa: BLE001 - the full path says what
+            return None
+        return g if gradient else float(pot)
 
     def _local(self, collision: Any, x: Any, what: int, psd: int = 0,
                p: Any = None) -> Any:
@@ -388,12 +456,20 @@ class NormalPotential:
         return float(bufs[3][0])
 
     def __call__(self, *args: Any) -> float:
+        if len(args) == 3:
+            v = self._fast(args[0], args[1], args[2], False)
+            if v is not None:
+                return v
         if _is_single(args):
             return self._local(args[0], args[1], 0)
         collisions, mesh, X = args
         return float(self._eval(collisions, mesh, X, 0, False, False)[0])
 
     def gradient(self, *args: Any) -> np.ndarray:
+        if len(args) == 3:
+            g = self._fast(args[0], args[1], args[2], True)
+            if g is not None:
+                return g
         if _is_single(args):
             return self._local(args[0], args[1], 1)
         collisions, mesh, X = args

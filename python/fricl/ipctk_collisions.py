@@ -36,6 +36,19 @@ __all__ = ["CollisionMesh", "NormalCollisions", "Candidates",
 _TYPES = ("vv", "ev", "ee", "fv", "pv")
 _K = {"vv": 2, "ev": 3, "ee": 4, "fv": 4, "pv": 1}
 _AREA, _IMPROVED = 0x1, 0x2
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+# a kind's arrays when a build has none of it (read-only, as the views of
+# the build's bytes are): ids, vertices, reals, distance types
+_EMPTY = tuple((_read_only(np.zeros((0, 2), np.int32)),
+                _read_only(np.zeros((0, _K[t]), np.int32)),
+                _read_only(np.zeros(0)), _read_only(np.zeros(0, np.int8)))
+               for t in _TYPES)
 _CONTEXTS: Dict[str, Context] = {}
 
 
@@ -207,6 +220,7 @@ class NormalCollisions:
             getattr(self, "_prev_entry", None)
         self._barrier_entry = None
         self._build_groups: Optional[List[Any]] = None  # lagged build's
+        self._build_prep: Optional[Dict[Any, Any]] = None  # its native form
 
     # -- options -------------------------------------------------------
     @property
@@ -266,6 +280,16 @@ class NormalCollisions:
         self._mesh = mesh
         groups = []
         for t, (name, it) in enumerate(zip(_TYPES, res)):
+            if not it[2]:  # no collision of this kind: shared empties
+                self._n[t] = 0
+                e = _EMPTY[t]
+                self._arrays[name] = dict(
+                    ids=e[0], vertices=e[1], weight=e[2],
+                    distance_type=None if it[3] is None else e[3],
+                    eps_x=None if it[4] is None else e[2],
+                    plane_normal=None if it[5] is None else e[2],
+                    plane_offset=None if it[6] is None else e[2])
+                continue
             ids = np.frombuffer(it[0], np.int32).reshape(-1, 2)
             verts = np.frombuffer(it[1], np.int32)
             w = np.frombuffer(it[2], np.float64)
@@ -278,7 +302,8 @@ class NormalCollisions:
                 -1, _K[name]), weight=w, distance_type=dt, eps_x=eps,
                 plane_normal=pnn, plane_offset=pcc)
             if len(w):
-                dm = np.full(len(w), dmin)
+                dm = np.empty(len(w))
+                dm.fill(dmin)
                 groups.append((t, verts, w, dm,
                                None if dt is None else dt.view(np.uint8),
                                pnn, pcc))

@@ -173,6 +173,8 @@ typedef struct native_barrier_groups {
 } native_barrier_groups;
 
 extern PyTypeObject native_barrier_groups_type;
+/* The lagged build's prepared input groups (native_build.c). */
+extern PyTypeObject native_build_groups_type;
 
 /* ------------------------------------------------------ entry points */
 
@@ -185,6 +187,7 @@ PyObject *native_collision_mesh(PyObject *self, PyObject *args);
 PyObject *native_collisions_build(PyObject *self, PyObject *args);
 PyObject *native_candidates_build(PyObject *self, PyObject *args);
 PyObject *native_build(PyObject *self, PyObject *args);
+PyObject *native_build_packed(PyObject *self, PyObject *args);
 PyObject *native_law(PyObject *self, PyObject *args);
 PyObject *native_law_info(PyObject *self, PyObject *args);
 

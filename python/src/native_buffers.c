@@ -62,29 +62,22 @@ static int format_matches(const char *fmt, Py_ssize_t itemsize,
   return 0;
 }
 
-/* The struct-module format of an exact numpy array, from its dtype's
- * `str` ("<f8", "|u1", ...), into buf (4 bytes); NULL for anything else.
- * numpy builds the format string of a buffer with snprintf on every
- * request (a small call borrows dozens of arrays): asked for none, it
- * builds none. */
-static const char *numpy_format(PyObject *obj, char *buf) {
-  static PyTypeObject *ndarray = NULL;
-  PyObject *dt, *str;
+/* numpy's dtype objects seen so far (held: their addresses stay valid)
+ * with the format numpy_format gave them; the builtin dtypes are
+ * singletons, so a call finds its arrays' here by address. */
+#define NUMPY_KNOWN 16
+static struct {
+  PyObject *dtype;
+  char format[4]; /* "" when not one of ours */
+} numpy_known[NUMPY_KNOWN];
+static int numpy_n_known = 0;
+
+/* The format of a dtype, from its `str` ("<f8", "|u1", ...), into buf
+ * (4 bytes); NULL for anything else. */
+static const char *dtype_format(PyObject *dt, char *buf) {
+  PyObject *str = PyObject_GetAttrString(dt, "str");
   const char *s;
   char c = 0;
-  if (ndarray == NULL) {
-    if (strcmp(Py_TYPE(obj)->tp_name, "numpy.ndarray") != 0)
-      return NULL;
-    ndarray = Py_TYPE(obj); /* numpy's type lives as long as numpy */
-  }
-  if (Py_TYPE(obj) != ndarray)
-    return NULL;
-  if ((dt = PyObject_GetAttrString(obj, "dtype")) == NULL) {
-    PyErr_Clear();
-    return NULL;
-  }
-  str = PyObject_GetAttrString(dt, "str");
-  Py_DECREF(dt);
   if (str == NULL) {
     PyErr_Clear();
     return NULL;
@@ -120,6 +113,54 @@ static const char *numpy_format(PyObject *obj, char *buf) {
     PyErr_Clear();
   Py_DECREF(str);
   return c != 0 ? buf : NULL;
+}
+
+/* The struct-module format of an exact numpy array, into buf (4 bytes);
+ * NULL for anything else. numpy builds the format string of a buffer
+ * with snprintf on every request (a small call borrows dozens of
+ * arrays): asked for none, it builds none. The dtype's own `str` is
+ * formatted on each access too, so a dtype's answer is kept. */
+static const char *numpy_format(PyObject *obj, char *buf) {
+  static PyTypeObject *ndarray = NULL;
+  static PyObject *dtype_name = NULL;
+  PyObject *dt;
+  const char *fmt;
+  int i;
+  if (ndarray == NULL) {
+    if (strcmp(Py_TYPE(obj)->tp_name, "numpy.ndarray") != 0)
+      return NULL;
+    ndarray = Py_TYPE(obj); /* numpy's type lives as long as numpy */
+  }
+  if (Py_TYPE(obj) != ndarray)
+    return NULL;
+  if (dtype_name == NULL &&
+      (dtype_name = PyUnicode_InternFromString("dtype")) == NULL) {
+    PyErr_Clear();
+    return NULL;
+  }
+  if ((dt = PyObject_GetAttr(obj, dtype_name)) == NULL) {
+    PyErr_Clear();
+    return NULL;
+  }
+  for (i = 0; i < numpy_n_known; i++)
+    if (numpy_known[i].dtype == dt) {
+      Py_DECREF(dt);
+      if (numpy_known[i].format[0] == '\0')
+        return NULL;
+      memcpy(buf, numpy_known[i].format, 4);
+      return buf;
+    }
+  fmt = dtype_format(dt, buf);
+  if (numpy_n_known < NUMPY_KNOWN) { /* the reference is kept */
+    numpy_known[numpy_n_known].dtype = dt;
+    memset(numpy_known[numpy_n_known].format, 0, 4);
+    if (fmt != NULL)
+      memcpy(numpy_known[numpy_n_known].format, fmt, strlen(fmt) + 1);
+    numpy_n_known++;
+  } else {
+    Py_DECREF(dt);
+  }
+  return fmt;
 }
 
 static int acquire(native_views *views, PyObject *obj, const char *name,

@@ -170,3 +170,275 @@ done:
   free(views);
   return result;
 }
+
+/* ------------------------------------------------------- BuildGroups */
+
+/* Per group of a BuildGroups: the offsets of its outputs in the packed
+ * reals (SIZE_MAX: none) and of its status codes in the packed bytes. */
+enum { PK_CP, PK_P, PK_N, PK_DN, PK_W, PK_MS, PK_MK, PK_COUNT };
+
+typedef struct native_build_groups {
+  PyObject_HEAD int dim;
+  size_t n_groups;
+  fricl_build_group groups[FRICL_MAX_GROUPS]; /* the inputs */
+  size_t offset[FRICL_MAX_GROUPS][PK_COUNT];
+  size_t status_offset[FRICL_MAX_GROUPS];
+  size_t n_reals, n_status, n_words; /* n_words: build_packed's `out` */
+  PyObject *layout;
+  native_views *views; /* the borrowed inputs, released in dealloc */
+} native_build_groups;
+
+static void build_groups_dealloc(native_build_groups *g) {
+  if (g->views != NULL)
+    native_release(g->views);
+  free(g->views);
+  Py_XDECREF(g->layout);
+  Py_TYPE(g)->tp_free((PyObject *)g);
+}
+
+#define PREP_ENTRIES 8
+
+/* BuildGroups(dim, ((type, vertices, plane_normal, plane_offset, dmin,
+ *             weight, mu_s, mu_k), ...), normal_force_gradient): the
+ * lagged build's inputs (float64), read and checked once, with the
+ * layout of its outputs packed into one array of reals (closest point,
+ * tangent basis, N, dN/dx when asked for, weight, mu_s, mu_k, group after
+ * group) and one of status bytes. */
+static PyObject *build_groups_new(PyTypeObject *type, PyObject *args,
+                                  PyObject *kwds) {
+  PyObject *items;
+  native_build_groups *g;
+  int dim, want_dn;
+  size_t i, reals = 0, codes = 0;
+  void *p;
+  (void)kwds;
+  if (!PyArg_ParseTuple(args, "iO!p", &dim, &PyTuple_Type, &items, &want_dn))
+    return NULL;
+  if (dim != 2 && dim != 3)
+    return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                         "dim must be 2 or 3, got %d", dim);
+  if (PyTuple_GET_SIZE(items) > FRICL_MAX_GROUPS)
+    return native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                         "n_groups = %ld: at most %d groups per call",
+                         (long)PyTuple_GET_SIZE(items), FRICL_MAX_GROUPS);
+  g = (native_build_groups *)type->tp_alloc(type, 0);
+  if (g == NULL)
+    return NULL;
+  g->dim = dim;
+  g->views = malloc(sizeof *g->views);
+  if (g->views == NULL) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  g->views->n = 0;
+  g->n_groups = (size_t)PyTuple_GET_SIZE(items);
+  if ((g->layout = PyTuple_New((Py_ssize_t)g->n_groups)) == NULL)
+    goto fail;
+  for (i = 0; i < g->n_groups; i++) {
+    PyObject *it = PyTuple_GET_ITEM(items, i), *row;
+    fricl_build_group *b = &g->groups[i];
+    const char *name;
+    char label[64];
+    size_t m, k, nb, d = (size_t)dim, j;
+    memset(b, 0, sizeof *b);
+    if (native_group_head(g->views, it, PREP_ENTRIES, "a build group", i,
+                          FRICL_F64, &b->type, &name, &b->vertices,
+                          &b->count) != 0)
+      goto fail;
+    m = b->count;
+    k = (size_t)fricl_stencil_vertex_count(b->type);
+    nb = (size_t)fricl_stencil_coord_count(b->type);
+#define GET_(idx, field, what, count)                                          \
+  snprintf(label, sizeof label, "%s." what, name);                             \
+  if (native_get(g->views, PyTuple_GET_ITEM(it, idx), label, NATIVE_REAL,      \
+                 FRICL_F64, (count), 0, 1, &p) != 0)                           \
+    goto fail;                                                                 \
+  b->field = p;
+    GET_(2, plane_normal, "plane_normal", m * d)
+    GET_(3, plane_offset, "plane_offset", m)
+    GET_(4, dmin, "dmin", m)
+    GET_(5, weight, "weight", m)
+    GET_(6, mu_s, "mu_s", m)
+    GET_(7, mu_k, "mu_k", m)
+#undef GET_
+    {
+      const size_t sizes[PK_COUNT] = {
+          m * nb, m * d * (d - 1), m, want_dn ? m * k * d : 0, m, m, m};
+      for (j = 0; j < PK_COUNT; j++) {
+        g->offset[i][j] = (j == PK_CP && nb == 0) || (j == PK_DN && !want_dn)
+                              ? SIZE_MAX
+                              : reals;
+        reals += sizes[j];
+      }
+    }
+    g->status_offset[i] = codes;
+    codes += m;
+    row = Py_BuildValue(
+        "(innnnnnnnn)", (int)b->type, (Py_ssize_t)m,
+        g->offset[i][PK_CP] == SIZE_MAX ? (Py_ssize_t)-1
+                                        : (Py_ssize_t)g->offset[i][PK_CP],
+        (Py_ssize_t)g->offset[i][PK_P], (Py_ssize_t)g->offset[i][PK_N],
+        g->offset[i][PK_DN] == SIZE_MAX ? (Py_ssize_t)-1
+                                        : (Py_ssize_t)g->offset[i][PK_DN],
+        (Py_ssize_t)g->offset[i][PK_W], (Py_ssize_t)g->offset[i][PK_MS],
+        (Py_ssize_t)g->offset[i][PK_MK], (Py_ssize_t)g->status_offset[i]);
+    if (row == NULL)
+      goto fail;
+    PyTuple_SET_ITEM(g->layout, (Py_ssize_t)i, row);
+  }
+  g->n_reals = reals;
+  g->n_status = codes;
+  g->n_words = reals + 3 * (size_t)FRICL_BUILD_STATUS_COUNT + (codes + 7) / 8;
+  return (PyObject *)g;
+fail:
+  Py_DECREF(g);
+  return NULL;
+}
+
+static PyObject *build_groups_layout(native_build_groups *g, void *closure) {
+  (void)closure;
+  Py_INCREF(g->layout);
+  return g->layout;
+}
+
+static PyObject *build_groups_n_reals(native_build_groups *g, void *closure) {
+  (void)closure;
+  return PyLong_FromSize_t(g->n_reals);
+}
+
+static PyObject *build_groups_n_status(native_build_groups *g, void *closure) {
+  (void)closure;
+  return PyLong_FromSize_t(g->n_status);
+}
+
+static PyObject *build_groups_n_words(native_build_groups *g, void *closure) {
+  (void)closure;
+  return PyLong_FromSize_t(g->n_words);
+}
+
+static PyGetSetDef build_groups_getset[] = {
+    {"layout", (getter)build_groups_layout, NULL,
+     "Per group: (type, count, then the offsets of closest_point (-1: "
+     "none), tangent_basis, normal_force, normal_force_gradient (-1: none), "
+     "weight, mu_s, mu_k in the reals and of status in the bytes).",
+     NULL},
+    {"n_reals", (getter)build_groups_n_reals, NULL,
+     "Reals of the packed outputs.", NULL},
+    {"n_status", (getter)build_groups_n_status, NULL,
+     "Bytes of the packed status codes (the contacts).", NULL},
+    {"n_words", (getter)build_groups_n_words, NULL,
+     "float64 words of build_packed's out: the reals, the report, the "
+     "status bytes.",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject native_build_groups_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "fricl._native.BuildGroups",
+    .tp_basicsize = sizeof(native_build_groups),
+    .tp_dealloc = (destructor)build_groups_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The lagged build's input groups, read once and held, with "
+              "the layout of its packed outputs.",
+    .tp_getset = build_groups_getset,
+    .tp_new = build_groups_new,
+};
+
+/* build_packed(ctx, groups, flags, lagged_positions, rest_positions|None,
+ *              kappa, dhat, dmin, mu_s, mu_k, blend, out) -> (total,
+ *              no_force)
+ * The lagged build (float64) of a BuildGroups into its packed outputs,
+ * one float64 array `out` of groups.n_words: the reals (groups.n_reals),
+ * then the report (3 FRICL_BUILD_STATUS_COUNT uint64: the counts, first
+ * groups and first contacts per status), then the status bytes
+ * (groups.n_status). */
+PyObject *native_build_packed(PyObject *self, PyObject *args) {
+  PyObject *ctx_obj, *prep_obj, *X, *rest, *mu_s, *mu_k, *out_obj;
+  PyObject *result = NULL;
+  const native_build_groups *prep;
+  native_context *c;
+  native_views views;
+  fricl_build_batch b;
+  fricl_build_report report;
+  fricl_build_group groups[FRICL_MAX_GROUPS];
+  int blend;
+  unsigned int flags;
+  double kappa, dhat, dmin;
+  double *reals;
+  uint8_t *codes;
+  uint64_t *rep;
+  size_t nx, i, s;
+  void *p;
+  (void)self;
+  if (!PyArg_ParseTuple(args, "OO!IOOdddOOiO", &ctx_obj,
+                        &native_build_groups_type, &prep_obj, &flags, &X, &rest,
+                        &kappa, &dhat, &dmin, &mu_s, &mu_k, &blend, &out_obj))
+    return NULL;
+  if ((c = native_context_check(ctx_obj)) == NULL)
+    return NULL;
+  prep = (const native_build_groups *)prep_obj;
+  fricl_build_batch_init(&b);
+  fricl_build_report_init(&report);
+  views.n = 0;
+  b.precision = FRICL_F64;
+  b.dim = prep->dim;
+  b.flags = flags;
+  b.kappa = kappa;
+  b.dhat = dhat;
+  b.dmin = dmin;
+  b.blend = (fricl_mu_blend)blend;
+  b.report = &report;
+  if (native_get_any(&views, X, "lagged_positions", NATIVE_REAL, FRICL_F64, 0,
+                     &p, &nx) != 0)
+    goto done;
+  if (nx % (size_t)prep->dim != 0) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "argument 'lagged_positions': %zu values is not a "
+                  "multiple of dim = %d",
+                  nx, prep->dim);
+    goto done;
+  }
+  b.lagged_positions = p;
+  b.n_vertices = nx / (size_t)prep->dim;
+  if (native_get(&views, rest, "rest_positions", NATIVE_REAL, FRICL_F64, nx, 0,
+                 1, &p) != 0)
+    goto done;
+  b.rest_positions = p;
+  if (vertex_mu(&views, mu_s, "mu_s", FRICL_F64, b.n_vertices, &b.mu_s,
+                &b.vertex_mu_s) != 0 ||
+      vertex_mu(&views, mu_k, "mu_k", FRICL_F64, b.n_vertices, &b.mu_k,
+                &b.vertex_mu_k) != 0)
+    goto done;
+  if (native_get(&views, out_obj, "out", NATIVE_F64, FRICL_F64, prep->n_words,
+                 1, 0, &p) != 0)
+    goto done;
+  reals = p;
+  rep = (uint64_t *)(reals + prep->n_reals);
+  codes = (uint8_t *)(rep + 3 * (size_t)FRICL_BUILD_STATUS_COUNT);
+  for (i = 0; i < prep->n_groups; i++) {
+    fricl_build_group *g = &groups[i];
+    const size_t *o = prep->offset[i];
+    *g = prep->groups[i];
+    g->closest_point = o[PK_CP] == SIZE_MAX ? NULL : reals + o[PK_CP];
+    g->tangent_basis = reals + o[PK_P];
+    g->normal_force = reals + o[PK_N];
+    g->normal_force_gradient = o[PK_DN] == SIZE_MAX ? NULL : reals + o[PK_DN];
+    g->weight_out = reals + o[PK_W];
+    g->mu_s_out = reals + o[PK_MS];
+    g->mu_k_out = reals + o[PK_MK];
+    g->status = codes + prep->status_offset[i];
+  }
+  b.n_groups = prep->n_groups;
+  b.groups = groups;
+  if (native_call(c, call_build, &b, 0, NULL) != 0)
+    goto done;
+  for (s = 0; s < (size_t)FRICL_BUILD_STATUS_COUNT; s++) {
+    rep[s] = (uint64_t)report.count[s];
+    rep[FRICL_BUILD_STATUS_COUNT + s] = (uint64_t)report.first_group[s];
+    rep[2 * FRICL_BUILD_STATUS_COUNT + s] = (uint64_t)report.first_contact[s];
+  }
+  result = Py_BuildValue("(nn)", (Py_ssize_t)report.total,
+                         (Py_ssize_t)report.no_force);
+done:
+  native_release(&views);
+  return result;
+}

@@ -257,6 +257,8 @@ static PyMethodDef methods[] = {
     {"tangential_eval", native_tangential_eval, METH_VARARGS,
      "fricl_tangential_eval."},
     {"build", native_build, METH_VARARGS, "fricl_build."},
+    {"build_packed", native_build_packed, METH_VARARGS,
+     "fricl_build of a BuildGroups into packed outputs."},
     {"barrier_eval", native_barrier_eval, METH_VARARGS, "fricl_barrier_eval."},
     {"force_eval", native_force_eval, METH_VARARGS, "fricl_force_eval."},
     {"barrier_plan", native_barrier_plan, METH_VARARGS,
@@ -289,7 +291,8 @@ PyMODINIT_FUNC PyInit__native(void) {
   if (PyType_Ready(&native_context_type) < 0 ||
       PyType_Ready(&native_plan_type) < 0 ||
       PyType_Ready(&native_groups_type) < 0 ||
-      PyType_Ready(&native_barrier_groups_type) < 0)
+      PyType_Ready(&native_barrier_groups_type) < 0 ||
+      PyType_Ready(&native_build_groups_type) < 0)
     return NULL;
   m = PyModule_Create(&module);
   if (m == NULL)
@@ -298,11 +301,14 @@ PyMODINIT_FUNC PyInit__native(void) {
   Py_INCREF(&native_plan_type);
   Py_INCREF(&native_groups_type);
   Py_INCREF(&native_barrier_groups_type);
+  Py_INCREF(&native_build_groups_type);
   if (PyModule_AddObject(m, "Context", (PyObject *)&native_context_type) < 0 ||
       PyModule_AddObject(m, "Plan", (PyObject *)&native_plan_type) < 0 ||
       PyModule_AddObject(m, "Groups", (PyObject *)&native_groups_type) < 0 ||
       PyModule_AddObject(m, "BarrierGroups",
-                         (PyObject *)&native_barrier_groups_type) < 0) {
+                         (PyObject *)&native_barrier_groups_type) < 0 ||
+      PyModule_AddObject(m, "BuildGroups",
+                         (PyObject *)&native_build_groups_type) < 0) {
     Py_DECREF(m);
     return NULL;
   }

@@ -8,6 +8,8 @@
 #define BH_ACC FRICL_FN(bh_acc_job)
 /* Contacts ahead whose BSR blocks the accumulation prefetches. */
 #define BH_AHEAD 6
+/* Records (reals) a call keeps on the stack rather than allocating. */
+enum { FRICL_FN(bh_small) = 512 };
 
 typedef struct BH_JOB BH_JOB;
 struct BH_JOB {
@@ -263,14 +265,19 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
                         ? BH_REC
                     : w->want == 1 ? 13
                                    : 1;
-  real *rec = fricl__malloc(chunk * rs * sizeof *rec);
+  /* A small call's records fit on the stack (no allocation per call). */
+  real rec_small[FRICL_FN(bh_small)];
+  real *rec = chunk * rs <= FRICL_FN(bh_small)
+                  ? rec_small
+                  : fricl__malloc(chunk * rs * sizeof *rec);
   real *xrec = extras ? fricl__malloc(chunk * BH_XREC * sizeof *xrec) : NULL;
   /* The workers also find each contact's BSR blocks (the binary searches
    * are then off the serial accumulation below). */
   size_t *blkidx =
       hv && !src ? fricl__malloc(chunk * 16 * sizeof *blkidx) : NULL;
   if (!rec || (hv && !src && !blkidx) || (extras && !xrec)) {
-    free(rec);
+    if (rec != rec_small)
+      free(rec);
     free(blkidx);
     free(xrec);
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
@@ -315,7 +322,8 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
       if (src) {
         const fricl_status st = src->records(src->state, w, g, lo, n, rec);
         if (st != FRICL_STATUS_OK) {
-          free(rec);
+          if (rec != rec_small)
+            free(rec);
           free(blkidx);
           free(xrec);
           return st;
@@ -401,7 +409,8 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
       gnq_total += gnq_block;
     *(real *)b->gauss_newton_quadratic_form = gnq_total;
   }
-  free(rec);
+  if (rec != rec_small)
+    free(rec);
   free(blkidx);
   free(xrec);
   return FRICL_STATUS_OK;

@@ -1,7 +1,7 @@
 /* pool.c - the context's host threads (see pool.h). POSIX threads: the
  * workers sleep on a condition variable between runs; a run publishes its
- * pieces under the mutex and the caller waits until every worker has
- * finished its piece. */
+ * pieces under the mutex, the caller runs its own and then those no worker
+ * has taken yet, and waits until every taken piece has finished. */
 #define _GNU_SOURCE
 #include "core/pool.h"
 
@@ -26,6 +26,8 @@ struct fricl__pool {
   fricl__range_fn fn;
   void *arg;
   size_t cuts[MAX_PIECES + 1];
+  unsigned char claimed[MAX_PIECES]; /* a piece taken, by its worker or by
+                                        the caller */
   unsigned pieces;
   unsigned pending; /* worker pieces not yet finished */
 };
@@ -47,8 +49,9 @@ static void *worker_main(void *p) {
     if (pool->quit)
       break;
     seen = pool->generation;
-    if (wa.index >= pool->pieces)
-      continue;
+    if (wa.index >= pool->pieces || pool->claimed[wa.index])
+      continue; /* not ours, or the caller ran it while we slept */
+    pool->claimed[wa.index] = 1;
     const fricl__range_fn fn = pool->fn;
     void *arg = pool->arg;
     const size_t lo = pool->cuts[wa.index], hi = pool->cuts[wa.index + 1];
@@ -150,6 +153,8 @@ void fricl__pool_run_cuts(fricl__pool *pool, const size_t *cuts,
   pool->arg = arg;
   for (unsigned t = 0; t <= pieces; ++t)
     pool->cuts[t] = cuts[t];
+  for (unsigned t = 0; t < shared; ++t)
+    pool->claimed[t] = 0;
   pool->pieces = shared;
   pool->pending = shared - 1;
   pool->generation++;
@@ -160,7 +165,21 @@ void fricl__pool_run_cuts(fricl__pool *pool, const size_t *cuts,
   for (unsigned t = shared; t < pieces; ++t)
     if (cuts[t] < cuts[t + 1])
       fn(arg, cuts[t], cuts[t + 1], t);
+  /* A worker not yet running its piece (asleep, or waiting for a core on
+   * a loaded machine) would hold the whole call up: the caller takes such
+   * pieces itself. Each piece still runs once, on its range, with its
+   * index, so the results are the same whoever runs it. */
   pthread_mutex_lock(&pool->mu);
+  for (unsigned t = 1; t < shared; ++t) {
+    if (pool->claimed[t])
+      continue;
+    pool->claimed[t] = 1;
+    pthread_mutex_unlock(&pool->mu);
+    if (cuts[t] < cuts[t + 1])
+      fn(arg, cuts[t], cuts[t + 1], t);
+    pthread_mutex_lock(&pool->mu);
+    pool->pending--;
+  }
   while (pool->pending > 0)
     pthread_cond_wait(&pool->done, &pool->mu);
   pthread_mutex_unlock(&pool->mu);

@@ -1,10 +1,12 @@
 /*
  * pool.h - the context's host threads: a small fork-join pool that splits a
  * range into contiguous pieces, one per thread, with the calling thread
- * doing the first piece. The split depends only on the range, the grain and
- * the thread count, and every caller writes disjoint outputs or reduces in
- * a fixed order afterwards, so results never depend on scheduling (nor, for
- * everything fricl computes, on the thread count).
+ * doing the first piece (and any piece whose worker has not started it by
+ * then: a loaded machine's sleeping worker does not hold the call up). Each
+ * piece runs once, with its index. The split depends only on the range, the
+ * grain and the thread count, and every caller writes disjoint outputs or
+ * reduces in a fixed order afterwards, so results never depend on scheduling
+ * (nor, for everything fricl computes, on the thread count).
  */
 #ifndef FRICL_CORE_POOL_H
 #define FRICL_CORE_POOL_H

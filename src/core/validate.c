@@ -214,7 +214,8 @@ static fricl_status overlap_fail(fricl_context *ctx, const fricl__region *o,
 
 fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,
                                    size_t n) {
-  span *s = fricl__malloc((n ? n : 1) * sizeof *s);
+  span small[64];
+  span *s = n <= 64 ? small : fricl__malloc(n * sizeof *s);
   if (!s)
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "validating");
   size_t m = 0;
@@ -225,10 +226,26 @@ fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,
       any_out |= r[i].is_out;
     }
   if (!any_out) {
-    free(s);
+    if (s != small)
+      free(s);
     return FRICL_STATUS_OK;
   }
-  qsort(s, m, sizeof *s, span_cmp);
+  /* A call's regions are a few dozen: an insertion sort costs less than
+   * qsort's setup (glibc's merge sort allocates); the order is span_cmp's
+   * either way (the keys are distinct: index breaks ties). */
+  if (m <= 64) {
+    for (size_t i = 1; i < m; ++i) {
+      const span key = s[i];
+      size_t k = i;
+      while (k > 0 && span_cmp(&s[k - 1], &key) > 0) {
+        s[k] = s[k - 1];
+        --k;
+      }
+      s[k] = key;
+    }
+  } else {
+    qsort(s, m, sizeof *s, span_cmp);
+  }
   /* Sweep in order of start: the region seen so far that reaches furthest,
    * among outputs and among all; inputs may overlap inputs. */
   size_t far_out = SIZE_MAX, far_any = SIZE_MAX;
@@ -249,7 +266,8 @@ fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,
       far_any = s[k].index;
     }
   }
-  free(s);
+  if (s != small)
+    free(s);
   return st;
 }
 

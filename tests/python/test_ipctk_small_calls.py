@@ -1,0 +1,235 @@
+"""fricl.ipctk's short paths for small, repeated calls, against ipctk
+1.6.1 computed in the same test:
+
+* a BarrierPotential / NormalAdhesionPotential value or gradient on
+  fricl's own NormalCollisions and CollisionMesh is one native call after
+  the set's first call; it must equal ipctk's on ipctk's set of the same
+  positions, after every rebuild, and fall back to the full path (same
+  result, or the full path's error) for an X it cannot pass as it is;
+* TangentialCollisions.build runs on the set's prepared groups into one
+  packed array, its groups made on first use; its length, and the
+  friction value and gradient (also a one-call path on fricl's set and
+  mesh), must be ipctk's after every rebuild.
+"""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+ipctk = pytest.importorskip("ipctk")
+pytest.importorskip("scipy")
+import fricl  # noqa: E402
+import fricl.ipctk as fi  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "bench", "python"))
+from scenes import cloth_over_box  # noqa: E402
+
+ipctk.set_logger_level(ipctk.LoggerLevel.error)
+
+
+def close(got, ref, what, rtol=1e-10):
+    got, ref = np.asarray(got, float), np.asarray(ref, float)
+    scale = max(float(np.abs(ref).max(initial=0.0)), 1e-300)
+    err = float(np.abs(got - ref).max(initial=0.0))
+    assert err <= rtol * scale, "%s: max error %g of scale %g" % (
+        what, err, scale)
+
+
+@pytest.fixture(scope="module")
+def scene():
+    V, E, F, dhat = cloth_over_box(4)
+    return V, E, F, dhat, ipctk.CollisionMesh(V, E, F), fi.CollisionMesh(
+        V, E, F)
+
+
+def moved(V, dhat, seed):
+    return V + np.random.default_rng(seed).normal(size=V.shape) * 0.05 * dhat
+
+
+@pytest.mark.parametrize("kind", ["barrier", "adhesion"])
+def test_repeated_normal_calls_match_ipctk_across_rebuilds(scene, kind):
+    V, E, F, dhat, mesh, fmesh = scene
+    if kind == "barrier":
+        B, G = ipctk.BarrierPotential(dhat, 10.0), fi.BarrierPotential(
+            dhat, 10.0)
+    else:
+        args = (0.3 * dhat, dhat, 1e3, 0.5)
+        B, G = ipctk.NormalAdhesionPotential(*args), \
+            fi.NormalAdhesionPotential(*args)
+    C, D = ipctk.NormalCollisions(), fi.NormalCollisions()
+    for seed in range(3):
+        X = moved(V, dhat, seed)
+        C.build(mesh, X, dhat)
+        D.build(fmesh, X, dhat)
+        assert len(C) == len(D) > 0
+        ref_v, ref_g = B(C, mesh, X), B.gradient(C, mesh, X)
+        v1, g1 = G(D, fmesh, X), G.gradient(D, fmesh, X)  # full path
+        assert D._barrier_entry.fast is not None  # the one-call path's
+        v2, g2 = G(D, fmesh, X), G.gradient(D, fmesh, X)  # one call
+        assert v1 == v2 and np.array_equal(g1, g2)
+        assert isinstance(v2, float) and g2.shape == (X.size,)
+        close(v2, ref_v, "%s value, set %d" % (kind, seed))
+        close(g2, ref_g, "%s gradient, set %d" % (kind, seed))
+        # other positions on the same set
+        Y = moved(X, dhat, 10 + seed)
+        close(G(D, fmesh, Y), B(C, mesh, Y), "%s value at Y" % kind)
+        close(G.gradient(D, fmesh, Y), B.gradient(C, mesh, Y),
+              "%s gradient at Y" % kind)
+
+
+def test_normal_calls_fall_back_for_what_needs_converting(scene):
+    V, E, F, dhat, mesh, fmesh = scene
+    B, G = ipctk.BarrierPotential(dhat, 1.0), fi.BarrierPotential(dhat, 1.0)
+    C, D = ipctk.NormalCollisions(), fi.NormalCollisions()
+    C.build(mesh, V, dhat)
+    D.build(fmesh, V, dhat)
+    G(D, fmesh, V)
+    ref = G(D, fmesh, V)
+    close(ref, B(C, mesh, V), "value")
+    for X in (np.asfortranarray(V), V.tolist(), np.hstack([V, V])[:, :3]):
+        close(G(D, fmesh, X), ref, "converted X")
+        close(G.gradient(D, fmesh, X), G.gradient(D, fmesh, V),
+              "converted X, gradient")
+    # ipctk's mesh with fricl's set: the full path, the same value
+    close(G(D, mesh, V), ref, "ipctk's mesh")
+    # a shape the mesh does not have: the full path's error, naming X
+    with pytest.raises(fricl.InvalidArgumentError, match="'X'"):
+        G(D, fmesh, V[:-1])
+    with pytest.raises(fricl.InvalidArgumentError, match="'X'"):
+        G.gradient(D, fmesh, V.ravel())
+    # float32 positions: converted on the full path
+    X32 = V.astype(np.float32)
+    close(G(D, fmesh, X32), G(D, fmesh, X32.astype(np.float64)), "float32")
+    # another device on the same set: its own context
+    H = fi.BarrierPotential(dhat, 1.0, device="host")
+    close(H(D, fmesh, V), ref, "second potential")
+    close(G(D, fmesh, V), ref, "after another potential's call")
+
+
+def friction_pair(scene, seed):
+    V, E, F, dhat, mesh, fmesh = scene
+    X = moved(V, dhat, seed)
+    C, D = ipctk.NormalCollisions(), fi.NormalCollisions()
+    C.build(mesh, X, dhat)
+    D.build(fmesh, X, dhat)
+    return X, C, D
+
+
+def test_tangential_build_and_friction_match_ipctk_across_rebuilds(scene):
+    V, E, F, dhat, mesh, fmesh = scene
+    B, G = ipctk.BarrierPotential(dhat, 1.0), fi.BarrierPotential(dhat, 1.0)
+    P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+    T, S = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+    for seed in range(3):
+        X, C, D = friction_pair(scene, seed)
+        for mu in (0.5, 0.3):  # a rebuild on the same set
+            T.build(mesh, X, C, B, mu)
+            S.build(fmesh, X, D, G, mu)
+            assert len(S) == len(T) > 0
+            U = np.random.default_rng(seed).normal(size=V.shape) * dhat
+            assert S._fast is None or S._fast[4] is not S._cache
+            for _ in range(2):  # full path, then one call
+                close(Q(S, fmesh, U), P(T, mesh, U),
+                      "friction value, set %d, mu %g" % (seed, mu))
+                close(Q.gradient(S, fmesh, U), P.gradient(T, mesh, U),
+                      "friction gradient, set %d, mu %g" % (seed, mu))
+                assert S._fast is not None and S._fast[4] is S._cache
+    # the groups and the result, made on first use, describe the build
+    res = S.result
+    assert res.total == sum(res.status_counts.values())
+    assert res.total - res.status_counts["ee_parallel"] == len(S)
+    for g in S.groups:
+        assert g.dtype == np.float64 and g.mu_s.shape == (g.count,)
+        assert np.all(g.mu_s == 0.3) and g.status.shape == (g.count,)
+    # clear, then the lengths and the potential of an empty set
+    S.clear()
+    assert len(S) == 0 and S.groups == []
+    assert Q(S, fmesh, U) == 0.0
+
+
+def test_tangential_build_options_through_the_packed_build(scene):
+    V, E, F, dhat, mesh, fmesh = scene
+    X, C, D = friction_pair(scene, 7)
+    B, G = ipctk.BarrierPotential(dhat, 2.0, True), fi.BarrierPotential(
+        dhat, 2.0, True)
+    T, S = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+    mu_s = np.random.default_rng(1).uniform(0.2, 0.8, len(V))
+    mu_k = 0.5 * mu_s
+    T.build(mesh, X, C, B, mu_s, mu_k)
+    S.build(fmesh, X, D, G, mu_s, mu_k)
+    P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+    U = np.random.default_rng(2).normal(size=V.shape) * dhat
+    close(Q(S, fmesh, U), P(T, mesh, U), "per-vertex mu, physical barrier")
+    # a blend callable (per-vertex arrays): ipctk's rule, min
+    T.build(mesh, X, C, B, mu_s, mu_k, min)
+    S.build(fmesh, X, D, G, mu_s, mu_k, min)
+    close(Q.gradient(S, fmesh, U), P.gradient(T, mesh, U), "blend min")
+    # normal_force_gradient: the same forces, with their gradients
+    S.build(fmesh, X, D, G, 0.4)
+    N = [g.normal_force.copy() for g in S.groups]
+    S.build(fmesh, X, D, G, 0.4, normal_force_gradient=True)
+    for g, n in zip(S.groups, N):
+        assert np.array_equal(g.normal_force, n)
+        k = g.vertices.shape[1]
+        assert g.normal_force_gradient.shape == (g.count, k * g.dim)
+    # ipctk's own collision set through the packed build
+    S.build(mesh, X, C, B, 0.4)
+    T.build(mesh, X, C, B, 0.4)
+    assert len(S) == len(T)
+    close(Q(S, mesh, U), P(T, mesh, U), "ipctk's set and mesh")
+
+
+def test_repeated_hessians_are_ipctks_and_independent(scene):
+    V, E, F, dhat, mesh, fmesh = scene
+    clamp = ipctk.PSDProjectionMethod.CLAMP
+    X, C, D = friction_pair(scene, 3)
+    B, G = ipctk.BarrierPotential(dhat, 1.0), fi.BarrierPotential(dhat, 1.0)
+    T, S = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+    T.build(mesh, X, C, B, 0.5)
+    S.build(fmesh, X, D, G, 0.5)
+    P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+    U = np.random.default_rng(4).normal(size=V.shape) * dhat
+    calls = [
+        ("barrier", lambda: G.hessian(D, fmesh, X, clamp),
+         lambda: B.hessian(C, mesh, X, clamp)),
+        ("friction", lambda: Q.hessian(S, fmesh, U, clamp),
+         lambda: P.hessian(T, mesh, U, clamp))]
+    for what, mine, ref in calls:
+        R = ref().toarray()
+        first = mine()
+        # a caller's in-place change to one matrix stays in that matrix
+        first.data[:] = 0.0
+        first.eliminate_zeros()
+        assert first.nnz == 0
+        for _ in range(2):
+            H = mine()
+            assert H.format == "csc" and H.shape == (X.size, X.size)
+            assert H.has_sorted_indices and H.nnz > 0
+            close(H.toarray(), R, "%s Hessian" % what)
+
+
+def test_tangential_rebuild_takes_one_call_and_falls_back(scene):
+    V, E, F, dhat, mesh, fmesh = scene
+    X, C, D = friction_pair(scene, 11)
+    B, G = ipctk.BarrierPotential(dhat, 3.0), fi.BarrierPotential(dhat, 3.0)
+    P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+    T, S = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+    U = np.random.default_rng(5).normal(size=V.shape) * dhat
+    # the first build prepares the set; later ones are one native call
+    assert not S._build_fast(fmesh, X, D, G, 0.2)
+    S.build(fmesh, X, D, G, 0.2)
+    Y = moved(X, dhat, 12)  # new lagged positions, same set
+    assert S._build_fast(fmesh, Y, D, G, 0.2)
+    T.build(mesh, Y, C, B, 0.2)
+    assert len(S) == len(T)
+    close(Q(S, fmesh, U), P(T, mesh, U), "one-call rebuild")
+    # what the one call cannot take goes the full way, to the same set
+    for Z in (np.asfortranarray(Y), Y.tolist()):
+        assert not S._build_fast(fmesh, Z, D, G, 0.2)
+        S.build(fmesh, Z, D, G, 0.2)
+        close(Q(S, fmesh, U), P(T, mesh, U), "converted lagged positions")
+    assert not S._build_fast(fmesh, Y, D, G, 1)  # ipctk's mu is a float
+    with pytest.raises(fricl.InvalidArgumentError, match="vertices"):
+        S.build(fmesh, Y[:-1], D, G, 0.2)
