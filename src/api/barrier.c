@@ -6,7 +6,6 @@
  * barrier_cl.c. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "api/tangential_checks.h"
 #include "core/backend.h"
@@ -18,44 +17,17 @@ void fricl_barrier_batch_init(fricl_barrier_batch *batch) {
     batch->dim = 3;
 }
 
-/* The topology part of the groups, as the plan's contact groups. */
-static void as_contact_groups(size_t n, const fricl_barrier_group *in,
-                              fricl_contact_group *out) {
-  memset(out, 0, n * sizeof *out);
-  for (size_t g = 0; g < n; ++g) {
-    out[g].type = in[g].type;
-    out[g].count = in[g].count;
-    out[g].vertices = in[g].vertices;
-  }
-}
-
-/* dim, group count, types for dim, vertex arrays and indices. */
-static fricl_status check_topology(fricl_context *ctx, int dim,
-                                   size_t n_vertices, size_t n_groups,
-                                   const fricl_barrier_group *groups) {
-  fricl_status st =
-      fricl__tangential_check_sizes(ctx, dim, n_vertices, n_groups, !groups);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_n_groups(ctx, "n_groups", n_groups);
-  if (st != FRICL_STATUS_OK)
-    return st;
-  size_t total = 0;
-  for (size_t g = 0; g < n_groups; ++g)
-    FRICL__TRY(fricl__check_group_vertices(ctx, dim, n_vertices, g,
-                                           groups[g].type, groups[g].count,
-                                           groups[g].vertices, &total));
-  return FRICL_STATUS_OK;
-}
-
 fricl_status fricl_barrier_plan_create(fricl_context *ctx, int dim,
                                        size_t n_vertices, size_t n_groups,
                                        const fricl_barrier_group *groups,
                                        fricl_tangential_plan **out) {
   FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
   *out = NULL;
-  FRICL__TRY(check_topology(ctx, dim, n_vertices, n_groups, groups));
+  const fricl__topology t =
+      FRICL__TOPOLOGY(dim, n_vertices, n_groups, groups, fricl_barrier_group);
+  FRICL__TRY(fricl__check_topology(ctx, &t, "n_groups", NULL));
   fricl_contact_group cg[FRICL_MAX_GROUPS];
-  as_contact_groups(n_groups, groups, cg);
+  fricl__topology_groups(&t, cg);
   return fricl_tangential_plan_create(ctx, dim, n_vertices, n_groups, cg, out);
 }
 
@@ -116,6 +88,8 @@ static fricl_status check_function(fricl_context *ctx,
 
 static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
                              int *want, size_t *total_out) {
+  const fricl__topology t = FRICL__TOPOLOGY(b->dim, b->n_vertices, b->n_groups,
+                                            b->groups, fricl_barrier_group);
   /* batch.dhat is not read by the adhesion function */
   const double dhat = b->function == FRICL_NORMAL_ADHESION ? 1.0 : b->dhat;
   /* FRICL_BARRIER_FLAG_SHAPE is the host tier's alone */
@@ -135,7 +109,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
   if (st == FRICL_STATUS_OK)
     st = check_function(ctx, b);
   if (st == FRICL_STATUS_OK)
-    st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
+    st = fricl__check_topology(ctx, &t, "n_groups", NULL);
   if (st != FRICL_STATUS_OK)
     return st;
   const size_t dim = (size_t)b->dim;
@@ -178,20 +152,8 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
   *total_out = total;
   const fricl_tangential_plan *plan = b->plan;
   FRICL__TRY(fricl__check_host_plan(ctx, plan, b->hessian_values,
-                                    "fricl_barrier_plan_create"));
-  if (plan) {
-    fricl_contact_group cg[FRICL_MAX_GROUPS];
-    as_contact_groups(b->n_groups, b->groups, cg);
-    if (plan->dim != b->dim || plan->n_vertices != b->n_vertices ||
-        plan->n_groups != b->n_groups ||
-        (b->hessian_values && !plan->has_bsr) ||
-        plan->checksum != fricl__topology_checksum(ctx, b->dim, b->n_vertices,
-                                                   b->n_groups, cg))
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan was made for another contact topology "
-                         "(dim, n_vertices, group types, counts or vertex "
-                         "indices differ): make a new plan");
-  }
+                                    "fricl_barrier_plan_create", &t,
+                                    b->hessian_values != NULL));
   /* Inputs: positions (NaN propagates), then per group. */
   fricl__region r[9 + 14 * FRICL_MAX_GROUPS];
   size_t nr = 0;
@@ -295,8 +257,5 @@ fricl_status fricl_barrier_eval(fricl_context *ctx,
                              batch->precision, &be));
   const fricl__barrier_work w = {
       batch, batch->hessian_values ? batch->plan : NULL, want, total};
-  fricl_status st = be->ops->barrier(be, &w);
-  if (st == FRICL_STATUS_OK)
-    fricl__ran_on(ctx, be);
-  return st;
+  return fricl__ran_on(ctx, be, be->ops->barrier(be, &w));
 }

@@ -23,9 +23,7 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
     st = fricl__ocl_check_fp64(ctx, o, b->precision, 1);
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
-                                       !b->groups);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_n_groups(ctx, "n_groups", b->n_groups);
+                                       !b->groups, "n_groups");
   if (st != FRICL_STATUS_OK)
     return st;
   const size_t dim = (size_t)b->dim, esz = fricl__elem_bytes(b->precision);
@@ -136,9 +134,7 @@ fricl_status fricl_barrier_eval_cl(fricl_context *ctx,
                    FRICL__MIN_BARRIER_BATCH_CL);
   int want = 0;
   FRICL__TRY(validate_cl(ctx, o, batch, &want));
-  fricl_status st =
-      fricl__ocl_barrier_enqueue(o, batch, want, num_wait, wait_list, done);
-  if (st == FRICL_STATUS_OK)
-    fricl__ran_on(ctx, &o->base);
-  return st;
+  return fricl__ran_on(
+      ctx, &o->base,
+      fricl__ocl_barrier_enqueue(o, batch, want, num_wait, wait_list, done));
 }

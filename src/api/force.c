@@ -6,7 +6,6 @@
  * backend). */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "api/tangential_checks.h"
 #include "core/backend.h"
@@ -102,14 +101,10 @@ static fricl_status check_group(fricl_context *ctx, const fricl_force_batch *b,
 static fricl_status validate(fricl_context *ctx, const fricl_force_batch *b,
                              fricl__force_work *w) {
   FRICL__TRY(check_params(ctx, b));
-  FRICL__TRY(fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices,
-                                           b->n_groups, !b->groups));
-  FRICL__TRY(fricl__check_n_groups(ctx, "n_groups", b->n_groups));
+  const fricl__topology t = FRICL__TOPOLOGY(b->dim, b->n_vertices, b->n_groups,
+                                            b->groups, fricl_force_group);
   size_t total = 0;
-  for (size_t g = 0; g < b->n_groups; ++g)
-    FRICL__TRY(fricl__check_group_vertices(
-        ctx, b->dim, b->n_vertices, g, b->groups[g].type, b->groups[g].count,
-        b->groups[g].vertices, &total));
+  FRICL__TRY(fricl__check_topology(ctx, &t, "n_groups", &total));
   const size_t dim = (size_t)b->dim;
   const size_t esz = fricl__elem_bytes(b->precision);
   size_t vbytes = 0;
@@ -133,25 +128,10 @@ static fricl_status validate(fricl_context *ctx, const fricl_force_batch *b,
                        "a Jacobian is requested (jacobian_values or a "
                        "group's local_jacobian) but batch.wrt is none");
   const fricl_tangential_plan *plan = b->plan;
+  /* The plan is read only for the Jacobian. */
   FRICL__TRY(fricl__check_host_plan(ctx, plan, b->jacobian_values,
-                                    "fricl_tangential_plan_create"));
-  if (plan && b->jacobian_values) {
-    fricl_contact_group cg[FRICL_MAX_GROUPS];
-    memset(cg, 0, sizeof cg);
-    for (size_t g = 0; g < b->n_groups; ++g) {
-      cg[g].type = b->groups[g].type;
-      cg[g].count = b->groups[g].count;
-      cg[g].vertices = b->groups[g].vertices;
-    }
-    if (plan->dim != b->dim || plan->n_vertices != b->n_vertices ||
-        plan->n_groups != b->n_groups || !plan->has_bsr ||
-        plan->checksum != fricl__topology_checksum(ctx, b->dim, b->n_vertices,
-                                                   b->n_groups, cg))
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan was made for another contact topology "
-                         "(dim, n_vertices, group types, counts or vertex "
-                         "indices differ): make a new plan");
-  }
+                                    "fricl_tangential_plan_create",
+                                    b->jacobian_values ? &t : NULL, 1));
   FRICL__TRY(check_finite(ctx, b->precision, "rest_positions",
                           b->rest_positions, b->n_vertices, dim));
   FRICL__TRY(check_finite(ctx, b->precision, "lagged_displacements",
@@ -211,10 +191,7 @@ fricl_status fricl_force_eval(fricl_context *ctx,
   FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_BARRIER, w.total,
                              batch->precision, &be));
   if (be->ops->force) {
-    const fricl_status st = be->ops->force(be, &w);
-    if (st == FRICL_STATUS_OK)
-      fricl__ran_on(ctx, be);
-    return st;
+    return fricl__ran_on(ctx, be, be->ops->force(be, &w));
   }
   const int ref = be->ops->kind == FRICL_BACKEND_REFERENCE;
   const fricl_status st = fricl__force_host(ctx, &w, !ref, NULL);

@@ -313,9 +313,7 @@ fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
     const fricl__build_work w = {batch, status, total};
     st = be->ops->build(be, &w);
   }
-  if (st == FRICL_STATUS_OK)
-    fricl__ran_on(ctx, be);
-
+  st = fricl__ran_on(ctx, be, st);
   if (st == FRICL_STATUS_OK) {
     fricl_build_report rep;
     fricl_build_report_init(&rep);

@@ -137,9 +137,7 @@ fricl_status fricl_build_cl(fricl_context *ctx,
                    FRICL__MIN_BUILD_BATCH_CL);
   int any_out = 0;
   FRICL__TRY(validate(ctx, o, batch, &any_out));
-  fricl_status st =
-      fricl__ocl_build_enqueue(o, batch, num_wait, wait_list, done);
-  if (st == FRICL_STATUS_OK)
-    fricl__ran_on(ctx, &o->base);
-  return st;
+  return fricl__ran_on(
+      ctx, &o->base,
+      fricl__ocl_build_enqueue(o, batch, num_wait, wait_list, done));
 }

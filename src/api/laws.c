@@ -354,10 +354,7 @@ static fricl_status run_host(fricl_context *ctx, const fricl_law_batch *b,
   FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_LAWS, pl.n * pl.n_steps * pl.m,
                              pl.prec, &be));
   const fricl__laws_work work = {&pl, b};
-  st = be->ops->laws(be, &work);
-  if (st == FRICL_STATUS_OK)
-    fricl__ran_on(ctx, be);
-  return st;
+  return fricl__ran_on(ctx, be, be->ops->laws(be, &work));
 }
 
 fricl_status fricl_law_eval(fricl_context *ctx, const fricl_law_batch *batch) {

@@ -38,10 +38,9 @@ static fricl_status run_cl(fricl_context *ctx, const fricl_law_batch_cl *b,
     return st;
   if (b->n == 0)
     return fricl__ocl_marker(o, num_wait, wait_list, done);
-  st = fricl__ocl_laws_enqueue(o, &pl, b, num_wait, wait_list, done);
-  if (st == FRICL_STATUS_OK)
-    fricl__ran_on(ctx, &o->base);
-  return st;
+  return fricl__ran_on(
+      ctx, &o->base,
+      fricl__ocl_laws_enqueue(o, &pl, b, num_wait, wait_list, done));
 }
 
 fricl_status fricl_law_eval_cl(fricl_context *ctx,

@@ -141,10 +141,7 @@ fricl_status fricl_scalar_eval(fricl_context *ctx,
   FRICL__TRY(
       fricl__dispatch(ctx, FRICL__FEATURE_SCALAR, b.n, b.precision, &be));
   const fricl__scalar_work w = {&b, mask};
-  st = be->ops->scalar(be, &w);
-  if (st == FRICL_STATUS_OK)
-    fricl__ran_on(ctx, be);
-  return st;
+  return fricl__ran_on(ctx, be, be->ops->scalar(be, &w));
 }
 
 fricl_status fricl_scalar_prepare(fricl_context *ctx,

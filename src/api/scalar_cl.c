@@ -56,8 +56,7 @@ fricl_status fricl_scalar_eval_cl(fricl_context *ctx,
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
     if (!(mask & FRICL_TERM_BIT(t)))
       b.out[t].mem = NULL;
-  st = fricl__ocl_scalar_enqueue(o, &b, num_wait, wait_list, done);
-  if (st == FRICL_STATUS_OK)
-    fricl__ran_on(ctx, &o->base);
-  return st;
+  return fricl__ran_on(
+      ctx, &o->base,
+      fricl__ocl_scalar_enqueue(o, &b, num_wait, wait_list, done));
 }

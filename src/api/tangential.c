@@ -19,7 +19,8 @@ void fricl_tangential_batch_init(fricl_tangential_batch *batch) {
 
 fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
                                            size_t n_vertices, size_t n_groups,
-                                           int groups_null) {
+                                           int groups_null,
+                                           const char *n_groups_field) {
   if (dim != 2 && dim != 3)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "dim = %d: it must be 2 or 3", dim);
@@ -30,7 +31,8 @@ fricl_status fricl__tangential_check_sizes(fricl_context *ctx, int dim,
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "n_vertices = %zu exceeds the int32 vertex indices",
                        n_vertices);
-  return FRICL_STATUS_OK;
+  return n_groups_field ? fricl__check_n_groups(ctx, n_groups_field, n_groups)
+                        : FRICL_STATUS_OK;
 }
 
 /* Vertex indices of one group in [0, n_vertices): blocks without an early
@@ -96,6 +98,39 @@ fricl_status fricl__check_group_vertices(fricl_context *ctx, int dim,
   return FRICL_STATUS_OK;
 }
 
+/* Field `off` of group g of t. */
+static const void *topology_field(const fricl__topology *t, size_t g,
+                                  size_t off) {
+  return t->groups + g * t->stride + off;
+}
+
+fricl_status fricl__check_topology(fricl_context *ctx, const fricl__topology *t,
+                                   const char *n_groups_field, size_t *total) {
+  FRICL__TRY(fricl__tangential_check_sizes(
+      ctx, t->dim, t->n_vertices, t->n_groups, !t->groups, n_groups_field));
+  size_t count = 0;
+  for (size_t g = 0; g < t->n_groups; ++g)
+    FRICL__TRY(fricl__check_group_vertices(
+        ctx, t->dim, t->n_vertices, g,
+        *(const fricl_stencil *)topology_field(t, g, t->type),
+        *(const size_t *)topology_field(t, g, t->count),
+        *(const int32_t *const *)topology_field(t, g, t->vertices), &count));
+  if (total)
+    *total = count;
+  return FRICL_STATUS_OK;
+}
+
+void fricl__topology_groups(const fricl__topology *t,
+                            fricl_contact_group *out) {
+  memset(out, 0, t->n_groups * sizeof *out);
+  for (size_t g = 0; g < t->n_groups; ++g) {
+    out[g].type = *(const fricl_stencil *)topology_field(t, g, t->type);
+    out[g].count = *(const size_t *)topology_field(t, g, t->count);
+    out[g].vertices =
+        *(const int32_t *const *)topology_field(t, g, t->vertices);
+  }
+}
+
 fricl_status fricl__check_vertex_arrays(fricl_context *ctx, size_t n_vertices,
                                         size_t dim, size_t esz,
                                         const void *input, const char *name,
@@ -123,10 +158,29 @@ fricl_status fricl__no_output(fricl_context *ctx) {
                      "group's per-contact outputs");
 }
 
+/* The plan against the groups of t (fricl__check_host_plan). */
+static fricl_status check_plan_topology(fricl_context *ctx,
+                                        const fricl_tangential_plan *plan,
+                                        const fricl__topology *t,
+                                        int need_bsr) {
+  fricl_contact_group cg[FRICL_MAX_GROUPS];
+  fricl__topology_groups(t, cg);
+  if (plan->dim != t->dim || plan->n_vertices != t->n_vertices ||
+      plan->n_groups != t->n_groups || (need_bsr && !plan->has_bsr) ||
+      plan->checksum !=
+          fricl__topology_checksum(ctx, t->dim, t->n_vertices, t->n_groups, cg))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.plan was made for another contact topology "
+                       "(dim, n_vertices, group types, counts or vertex "
+                       "indices differ): make a new plan");
+  return FRICL_STATUS_OK;
+}
+
 fricl_status fricl__check_host_plan(fricl_context *ctx,
                                     const fricl_tangential_plan *plan,
                                     const void *hessian_values,
-                                    const char *create) {
+                                    const char *create,
+                                    const fricl__topology *t, int need_bsr) {
   if (hessian_values && !plan)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.hessian_values needs batch.plan (its BSR "
@@ -135,21 +189,8 @@ fricl_status fricl__check_host_plan(fricl_context *ctx,
   if (plan && plan->ctx != ctx)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.plan was created on another context");
-  return FRICL_STATUS_OK;
-}
-
-/* Types valid for dim, arrays present, vertex indices in range. */
-static fricl_status check_topology(fricl_context *ctx, int dim,
-                                   size_t n_vertices, size_t n_groups,
-                                   const fricl_contact_group *groups) {
-  FRICL__TRY(
-      fricl__tangential_check_sizes(ctx, dim, n_vertices, n_groups, !groups));
-  size_t total = 0;
-  for (size_t g = 0; g < n_groups; ++g)
-    FRICL__TRY(fricl__check_group_vertices(ctx, dim, n_vertices, g,
-                                           groups[g].type, groups[g].count,
-                                           groups[g].vertices, &total));
-  return FRICL_STATUS_OK;
+  return plan && t ? check_plan_topology(ctx, plan, t, need_bsr)
+                   : FRICL_STATUS_OK;
 }
 
 fricl_status fricl_tangential_plan_create(fricl_context *ctx, int dim,
@@ -158,7 +199,9 @@ fricl_status fricl_tangential_plan_create(fricl_context *ctx, int dim,
                                           fricl_tangential_plan **out) {
   FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
   *out = NULL;
-  fricl_status st = check_topology(ctx, dim, n_vertices, n_groups, groups);
+  const fricl__topology t =
+      FRICL__TOPOLOGY(dim, n_vertices, n_groups, groups, fricl_contact_group);
+  fricl_status st = fricl__check_topology(ctx, &t, NULL, NULL);
   if (st == FRICL_STATUS_OK)
     st = fricl__plan_build(ctx, dim, n_vertices, n_groups, groups, 1, out);
   return st;
@@ -239,12 +282,14 @@ fricl_status fricl__tangential_check_mollifier(fricl_context *ctx,
 static fricl_status validate(fricl_context *ctx,
                              const fricl_tangential_batch *b, int *need_hess,
                              size_t *total_out) {
+  const fricl__topology t = FRICL__TOPOLOGY(b->dim, b->n_vertices, b->n_groups,
+                                            b->groups, fricl_contact_group);
   fricl_status st = fricl__tangential_check_common(
       ctx, b->precision, b->mu_profile, b->psd, b->flags, b->eps_v);
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_check_mollifier(ctx, b->mollifier);
   if (st == FRICL_STATUS_OK)
-    st = check_topology(ctx, b->dim, b->n_vertices, b->n_groups, b->groups);
+    st = fricl__check_topology(ctx, &t, NULL, NULL);
   if (st == FRICL_STATUS_OK)
     st = fricl__check_n_groups(ctx, "batch.n_groups", b->n_groups);
   if (st != FRICL_STATUS_OK)
@@ -272,17 +317,7 @@ static fricl_status validate(fricl_context *ctx,
   /* The plan: required for the BSR values, checked when given. */
   const fricl_tangential_plan *plan = b->plan;
   FRICL__TRY(fricl__check_host_plan(ctx, plan, b->hessian_values,
-                                    "fricl_tangential_plan_create"));
-  if (plan) {
-    if (plan->dim != b->dim || plan->n_vertices != b->n_vertices ||
-        plan->n_groups != b->n_groups ||
-        plan->checksum != fricl__topology_checksum(ctx, b->dim, b->n_vertices,
-                                                   b->n_groups, b->groups))
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan was made for another contact topology "
-                         "(dim, n_vertices, group types, counts or vertex "
-                         "indices differ): make a new plan");
-  }
+                                    "fricl_tangential_plan_create", &t, 0));
 
   /* Per-group data and output sizes. */
   fricl__region *r = fricl__malloc(MAX_REGIONS * sizeof *r);
@@ -381,8 +416,5 @@ fricl_status fricl_tangential_eval(fricl_context *ctx,
                              batch->precision, &be));
   const fricl__tangential_work w = {batch, (fricl_tangential_plan *)batch->plan,
                                     need_hess, total};
-  fricl_status st = be->ops->tangential(be, &w);
-  if (st == FRICL_STATUS_OK)
-    fricl__ran_on(ctx, be);
-  return st;
+  return fricl__ran_on(ctx, be, be->ops->tangential(be, &w));
 }

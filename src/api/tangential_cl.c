@@ -22,9 +22,7 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
     st = fricl__ocl_check_fp64(ctx, o, b->precision, 0);
   if (st == FRICL_STATUS_OK)
     st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
-                                       !b->groups);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_n_groups(ctx, "batch.n_groups", b->n_groups);
+                                       !b->groups, "batch.n_groups");
   if (st != FRICL_STATUS_OK)
     return st;
   size_t total = 0;
@@ -99,10 +97,8 @@ fricl_status fricl_tangential_eval_cl(fricl_context *ctx,
                    FRICL__MIN_TANGENTIAL_BATCH_CL);
   int need_hess = 0;
   FRICL__TRY(validate_cl(ctx, o, batch, &need_hess));
-  fricl_status st = fricl__ocl_tangential_enqueue(
-      o, batch, (fricl_tangential_plan *)batch->plan, need_hess, num_wait,
-      wait_list, done);
-  if (st == FRICL_STATUS_OK)
-    fricl__ran_on(ctx, &o->base);
-  return st;
+  return fricl__ran_on(ctx, &o->base,
+                       fricl__ocl_tangential_enqueue(
+                           o, batch, (fricl_tangential_plan *)batch->plan,
+                           need_hess, num_wait, wait_list, done));
 }

@@ -26,12 +26,9 @@ static const cli_option options[] = {
     {"--function", NULL, CLI_CHOICE, F(function), function_names,
      "not barrier or adhesion", 0, 0},
 };
-static const barrier_args defaults = {.psd = FRICL_PSD_NONE,
-                                      .hessian = BARRIER_HESSIAN_NONE,
-                                      .precision = FRICL_F64,
-                                      .repeat = 1};
-const cli_grammar barrier_grammar =
-    CLI_NPZ_GRAMMAR(barrier_args, options, HINT, defaults, NULL);
+const cli_grammar barrier_grammar = CLI_NPZ_GRAMMAR(
+    barrier_args, options, HINT, NULL, .psd = FRICL_PSD_NONE,
+    .hessian = BARRIER_HESSIAN_NONE, .precision = FRICL_F64, .repeat = 1);
 
 void barrier_print_help(FILE *f) {
   fputs(

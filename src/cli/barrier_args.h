@@ -15,18 +15,14 @@ typedef enum barrier_hessian {
 } barrier_hessian;
 
 typedef struct barrier_args {
-  const char *in_path; /* borrowed from argv */
-  const char *out_path;
+  CLI_NPZ_ARGS_FIELDS;
   fricl_psd psd;             /* default none */
   barrier_hessian hessian;   /* default none */
   fricl_precision precision; /* default f64 */
-  const char *device;        /* NULL: FRICL_DEVICE, else auto */
   int physical_barrier;
   int distances; /* 0 nearest (default), 1 as-classified */
   int function;  /* fricl_normal_function: 0 barrier (default), 1 adhesion */
   int repeat;    /* --repeat N: evaluate N times (timings with --verbose) */
-  int compress;
-  int verbose;
 } barrier_args;
 
 /* The options of `fricl barrier` (argv[0] is "barrier"). */

@@ -32,20 +32,13 @@ static int nonzero_rows(const npz_reader *r, const char *name, const void *a,
 static int read_dtype(npz_reader *r, const npz_row *row, const npz_member *mb,
                       void *dst, size_t m) {
   barrier_type *g = dst;
-  char got[128];
-  (void)row;
-  if (!mb)
-    return 0;
   const char *name = mb->name;
   const npy_array *a = &mb->array;
-  const npy_dtype dt = a->info.dtype;
-  if (dt != NPY_I4 && dt != NPY_I8)
-    return npz_bad_input(r, "array '%s': dtype '%s' is not int32 or int64",
-                         name, npy_dtype_descr(dt));
+  (void)row;
+  if (a->info.dtype != NPY_I4 && a->info.dtype != NPY_I8)
+    return npz_bad_dtype(r, name, a, "int32 or int64");
   if (a->info.ndim != 1 || a->info.shape[0] != m)
-    return npz_bad_input(
-        r, "array '%s': expected shape (%zu,), got %s", name, m,
-        npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
+    return npz_bad_shape(r, name, a, "shape (%zu,)", m);
   const int hi = g->type == FRICL_STENCIL_EV   ? 3
                  : g->type == FRICL_STENCIL_EE ? 9
                  : g->type == FRICL_STENCIL_FV ? 7
@@ -69,10 +62,7 @@ static const npz_row globals[] = {
      .kind = NPZ_REFUSED,
      .what = "the barrier is evaluated at 'positions' (n, dim); rename the "
              "array"},
-    {.name = "positions",
-     .kind = NPZ_POSITIONS,
-     .flags = NPZ_REQUIRED,
-     .offset = F(positions)},
+    NPZ_ROW_POSITIONS("positions", F(positions)),
     NPZ_ROW_REAL("rest_positions", "n, dim", 0, 0, F(rest), NPZ_ANY,
                  "rest positions, like positions"),
     NPZ_ROW_SCALAR("dhat", NPZ_REQUIRED, F(dhat), NPZ_GT0, NULL),
@@ -99,12 +89,8 @@ static const npz_row fields[] = {
     NPZ_ROW_IGNORED("mu_k", NPZ_ALL_TYPES),
 };
 
-static const npz_schema schema = NPZ_SCHEMA(
-    globals, fields, barrier_input, g, barrier_type, NULL,
-    "the barrier schema has positions, rest_positions, dhat, kappa, dmin, "
-    "dhat_p, Y, eps_c and per stencil type T in vv ev ee fv pv: T, T_weight, "
-    "T_dmin, T_dtype, "
-    "pv_plane_normal, pv_plane_offset; see 'fricl barrier --help'");
+static const npz_schema schema = NPZ_SCHEMA(globals, fields, barrier_input, g,
+                                            barrier_type, NULL, "barrier");
 
 int barrier_input_read(barrier_input *b, const npz_archive *in) {
   npz_reader r = {"fricl barrier", b->path, NULL, b->precision, in, NULL, 0, 0};

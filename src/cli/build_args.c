@@ -8,10 +8,9 @@
 static const cli_option options[] = {
     CLI_NPZ_OPTIONS(build_args), CLI_OPT_BLEND(build_args),
     CLI_OPT_PRECISION(build_args), CLI_OPT_PHYSICAL_BARRIER(build_args)};
-static const build_args defaults = {.blend = FRICL_BLEND_AVERAGE,
-                                    .precision = FRICL_F64};
 const cli_grammar build_grammar =
-    CLI_NPZ_GRAMMAR(build_args, options, HINT, defaults, NULL);
+    CLI_NPZ_GRAMMAR(build_args, options, HINT, NULL,
+                    .blend = FRICL_BLEND_AVERAGE, .precision = FRICL_F64);
 
 void build_print_schema(FILE *f) {
   fputs(

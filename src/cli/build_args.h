@@ -9,14 +9,10 @@
 #include "fricl/fricl.h"
 
 typedef struct build_args {
-  const char *in_path; /* borrowed from argv */
-  const char *out_path;
+  CLI_NPZ_ARGS_FIELDS;
   fricl_mu_blend blend;      /* default average */
   fricl_precision precision; /* default f64 */
-  const char *device;        /* NULL: FRICL_DEVICE, else auto */
   int physical_barrier;      /* FRICL_BUILD_FLAG_PHYSICAL_BARRIER */
-  int compress;
-  int verbose;
 } build_args;
 
 /* The options of `fricl build` (argv[0] is "build"). */

@@ -17,36 +17,25 @@
 static int read_mu(npz_reader *r, const npz_row *row, const npz_member *mb,
                    void *dst, size_t m) {
   build_input *b = dst;
-  char got[128];
-  (void)m;
-  if (!mb)
-    return 0;
   const npy_array *a = &mb->array;
+  (void)m;
   if (a->info.ndim == 1 && a->info.shape[0] == r->n && r->n != 1) {
     void **vertex = row->offset == F(mu_s) ? &b->vertex_mu_s : &b->vertex_mu_k;
     if (!npy_is_real(a->info.dtype))
-      return npz_bad_input(r,
-                           "array '%s': dtype '%s' is not float64 or float32",
-                           row->name, npy_dtype_descr(a->info.dtype));
+      return npz_bad_dtype(r, row->name, a, "float64 or float32");
     if (!(*vertex = npy_real_copy(a, r->precision)))
       return npz_out_of_memory(r, row->name);
     return 0;
   }
   if (a->info.count != 1 || a->info.ndim > 1)
-    return npz_bad_input(
-        r,
-        "array '%s': expected a scalar or shape (n,) = (%zu,) (one per "
-        "vertex), got %s",
-        row->name, r->n,
-        npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
+    return npz_bad_shape(r, row->name, a,
+                         "a scalar or shape (n,) = (%zu,) (one per vertex)",
+                         r->n);
   return npz_read_scalar(r, mb, 1, (double *)(void *)((char *)b + row->offset));
 }
 
 static const npz_row globals[] = {
-    {.name = "lagged_positions",
-     .kind = NPZ_POSITIONS,
-     .flags = NPZ_REQUIRED,
-     .offset = F(lagged)},
+    NPZ_ROW_POSITIONS("lagged_positions", F(lagged)),
     NPZ_ROW_REAL("rest_positions", "n, dim", 0, 0, F(rest), NPZ_ANY,
                  "rest positions, like lagged_positions"),
     NPZ_ROW_SCALAR("dhat", NPZ_REQUIRED, F(dhat), NPZ_ANY,
@@ -96,12 +85,8 @@ static int type_done(npz_reader *r, void *input, void *type) {
   return 0;
 }
 
-static const npz_schema schema = NPZ_SCHEMA(
-    globals, fields, build_input, g, build_type, type_done,
-    "the build schema has lagged_positions, rest_positions, dhat, kappa, "
-    "dmin, mu_s, mu_k and per stencil type T in vv ev ee fv pv: T, T_dmin, "
-    "T_weight, T_mu_s, T_mu_k, pv_plane_normal, pv_plane_offset; see 'fricl "
-    "build --help'");
+static const npz_schema schema =
+    NPZ_SCHEMA(globals, fields, build_input, g, build_type, type_done, "build");
 
 int build_input_read(build_input *b, const npz_archive *in,
                      const char *const *extra) {
@@ -122,34 +107,38 @@ fricl_status build_input_run(fricl_context *ctx, build_input *b,
   return fricl_build(ctx, &batch);
 }
 
+/* The library's group of type g: its inputs and where its outputs go. */
+static fricl_build_group group_of(const build_type *g) {
+  fricl_build_group G;
+  memset(&G, 0, sizeof G);
+  G.type = g->type;
+  G.count = g->m;
+  G.vertices = g->ids;
+  G.plane_normal = g->plane_normal;
+  G.plane_offset = g->plane_offset;
+  G.dmin = g->dmin;
+  G.weight = g->weight;
+  G.mu_s = g->mu_s;
+  G.mu_k = g->mu_k;
+  G.closest_point = g->nb ? g->cp : NULL;
+  G.tangent_basis = g->basis;
+  G.normal_force = g->normal;
+  G.weight_out = g->weight_out;
+  G.mu_s_out = g->mu_s_out;
+  G.mu_k_out = g->mu_k_out;
+  G.status = g->status;
+  return G;
+}
+
 void build_input_batch(build_input *b, fricl_mu_blend blend,
                        int physical_barrier, fricl_build_batch *out,
                        fricl_build_group *groups) {
   fricl_build_batch batch;
   size_t ng = 0;
   memset(groups, 0, BUILD_N_TYPES * sizeof *groups);
-  for (int t = 0; t < BUILD_N_TYPES; ++t) {
-    const build_type *g = &b->g[t];
-    if (!g->present)
-      continue;
-    fricl_build_group *G = &groups[ng++];
-    G->type = g->type;
-    G->count = g->m;
-    G->vertices = g->ids;
-    G->plane_normal = g->plane_normal;
-    G->plane_offset = g->plane_offset;
-    G->dmin = g->dmin;
-    G->weight = g->weight;
-    G->mu_s = g->mu_s;
-    G->mu_k = g->mu_k;
-    G->closest_point = g->nb ? g->cp : NULL;
-    G->tangent_basis = g->basis;
-    G->normal_force = g->normal;
-    G->weight_out = g->weight_out;
-    G->mu_s_out = g->mu_s_out;
-    G->mu_k_out = g->mu_k_out;
-    G->status = g->status;
-  }
+  for (int t = 0; t < BUILD_N_TYPES; ++t)
+    if (b->g[t].present)
+      groups[ng++] = group_of(&b->g[t]);
   fricl_build_report_init(&b->report);
   fricl_build_batch_init(&batch);
   batch.precision = b->precision;

@@ -82,6 +82,22 @@ typedef struct cli_option {
   CLI_ROW_("--ipctk-abs", NULL, CLI_FLAG, Args, ipctk_abs)
 #define CLI_OPT_CHECK_BASIS(Args)                                              \
   CLI_ROW_("--check-basis", NULL, CLI_FLAG, Args, check_basis)
+/* The rows the scalar commands (`fricl eval`, `fricl law`) share: --out,
+ * --device, --precision and --verbose. */
+#define CLI_SCALAR_OPTIONS(Args)                                               \
+  CLI_OPT_OUT(Args), CLI_OPT_DEVICE(Args), CLI_OPT_PRECISION(Args),            \
+      CLI_OPT_VERBOSE(Args)
+/* The fields of an NPZ command's argument struct that CLI_NPZ_OPTIONS and
+ * CLI_NPZ_GRAMMAR set: the input and output paths (borrowed from argv),
+ * --device (NULL: FRICL_DEVICE, else auto), --verbose and --compress
+ * (deflate the output members). */
+#define CLI_NPZ_ARGS_FIELDS                                                    \
+  const char *in_path;                                                         \
+  const char *out_path;                                                        \
+  const char *device;                                                          \
+  int verbose;                                                                 \
+  int compress
+
 /* The first four rows of every NPZ command: --out (row 0, also -o),
  * --device, --verbose and --compress. */
 #define CLI_NPZ_OPTIONS(Args)                                                  \
@@ -123,11 +139,12 @@ typedef struct cli_grammar {
 #define CLI_MAX_OPTIONS 32
 
 /* The grammar of an NPZ command whose argument struct Args has in_path and
- * out_path. */
-#define CLI_NPZ_GRAMMAR(Args, options, hint, defaults, check)                  \
+ * out_path; the arguments start as the designated initializers after
+ * `check` set them (.psd = FRICL_PSD_NONE, ...), the rest zero. */
+#define CLI_NPZ_GRAMMAR(Args, options, hint, check, ...)                       \
   {                                                                            \
     options, (int)(sizeof options / sizeof options[0]), hint, 1, 0, NULL,      \
-        &(defaults), sizeof(Args), offsetof(Args, in_path),                    \
+        &(const Args){__VA_ARGS__}, sizeof(Args), offsetof(Args, in_path),     \
         offsetof(Args, out_path), check                                        \
   }
 

@@ -125,10 +125,7 @@ static const cli_option options[] = {
     CLI_OPT("--normal", CLI_STRING, F(normal)),
     CLI_OPT("--state", CLI_STRING, F(state)),
     CLI_OPT("--dstate-out", CLI_STRING, F(dstate_out)),
-    CLI_OPT_OUT(law_args),
-    CLI_OPT_DEVICE(law_args),
-    CLI_OPT_PRECISION(law_args),
-    CLI_OPT_VERBOSE(law_args),
+    CLI_SCALAR_OPTIONS(law_args),
 };
 #define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 

@@ -15,11 +15,8 @@ static const cli_option options[] = {
     CLI_OPT("--mu-s", CLI_DOUBLE, F(mu_s)),
     CLI_OPT("--mu-k", CLI_DOUBLE, F(mu_k)),
     CLI_OPT("--in", CLI_STRING, F(in_path)),
-    CLI_OPT_OUT(eval_args),
+    CLI_SCALAR_OPTIONS(eval_args),
     CLI_OPT_PROFILE(eval_args),
-    CLI_OPT_PRECISION(eval_args),
-    CLI_OPT_DEVICE(eval_args),
-    CLI_OPT_VERBOSE(eval_args),
 };
 #define N_OPTIONS ((int)(sizeof options / sizeof options[0]))
 

@@ -618,21 +618,23 @@ done:
   return st;
 }
 
-FILE *npy_fopen_read(const char *path, npy_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    npy_fail(err, NPY_E_IO, "cannot open: %s", strerror(errno));
-  return f;
+npy_status npy_open_input(const char *who, const char *path, void *out,
+                          size_t size, FILE **f, npy_error *err) {
+  if (!path || !out)
+    return npy_fail(err, NPY_E_ARGUMENT, "%s: NULL argument", who);
+  memset(out, 0, size);
+  if (!(*f = fopen(path, "rb")))
+    return npy_fail(err, NPY_E_IO, "cannot open: %s", strerror(errno));
+  return NPY_OK;
 }
 
 npy_status npy_read_file(const char *path, unsigned flags, npy_array *out,
                          npy_error *err) {
-  if (!path || !out)
-    return npy_fail(err, NPY_E_ARGUMENT, "npy_read_file: NULL argument");
-  memset(out, 0, sizeof *out);
-  FILE *f = npy_fopen_read(path, err);
-  if (!f)
-    return NPY_E_IO;
+  FILE *f;
+  const npy_status opened =
+      npy_open_input("npy_read_file", path, out, sizeof *out, &f, err);
+  if (opened != NPY_OK)
+    return opened;
   const npy_status st = npy_read_stream(f, flags, out, err);
   fclose(f); /* read-only: a close error loses nothing */
   return st;

@@ -90,9 +90,12 @@ size_t npy_dtype_itemsize(npy_dtype dtype);
  *  to size. @return buf. */
 char *npy_format_shape(char *buf, size_t size, int ndim, const size_t *shape);
 
-/* fopen(path, "rb"), or NULL with "cannot open: why" in err (NPY_E_IO).
- * Shared with npz.c. */
-FILE *npy_fopen_read(const char *path, npy_error *err);
+/* The start of npy_read_file and npz_read_file (@p who, in messages):
+ * NPY_E_ARGUMENT when @p path or @p out is NULL; else *out (of @p size
+ * bytes) zeroed and *f = fopen(path, "rb"), or NPY_E_IO with "cannot open:
+ * why" in err. Shared with npz.c. */
+npy_status npy_open_input(const char *who, const char *path, void *out,
+                          size_t size, FILE **f, npy_error *err);
 
 /* A failure: the message (printf format) in err->msg when err is not NULL.
  * @return status. Shared with npz.c. */

@@ -270,16 +270,14 @@ npy_status npz_read_memory(const void *buf, size_t len, npz_archive *out,
 }
 
 npy_status npz_read_file(const char *path, npz_archive *out, npy_error *err) {
-  if (!path || !out)
-    return npy_fail(err, NPY_E_ARGUMENT, "npz_read_file: NULL argument");
-  memset(out, 0, sizeof *out);
-  FILE *f = npy_fopen_read(path, err);
-  if (!f)
-    return NPY_E_IO;
+  FILE *f;
+  npy_status st =
+      npy_open_input("npz_read_file", path, out, sizeof *out, &f, err);
+  if (st != NPY_OK)
+    return st;
   /* Read everything (f may be a pipe): grow as data arrives. */
   unsigned char *buf = NULL;
   size_t cap = 0, len = 0;
-  npy_status st = NPY_OK;
   for (;;) {
     if (len == cap) {
       const size_t next = cap == 0              ? (size_t)1 << 16

@@ -31,6 +31,24 @@ int npz_bad_input(const npz_reader *r, const char *fmt, ...) {
   return EXIT_USAGE;
 }
 
+int npz_bad_dtype(const npz_reader *r, const char *name, const npy_array *a,
+                  const char *what) {
+  return npz_bad_input(r, "array '%s': dtype '%s' is not %s", name,
+                       npy_dtype_descr(a->info.dtype), what);
+}
+
+int npz_bad_shape(const npz_reader *r, const char *name, const npy_array *a,
+                  const char *fmt, ...) {
+  char want[512], got[128];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(want, sizeof want, fmt, ap);
+  va_end(ap);
+  return npz_bad_input(
+      r, "array '%s': expected %s, got %s", name, want,
+      npy_format_shape(got, sizeof got, a->info.ndim, a->info.shape));
+}
+
 int npz_out_of_memory(const npz_reader *r, const char *what) {
   fprintf(r->err ? r->err : stderr, "%s: out of memory (%s)\n", r->cmd, what);
   return EXIT_RUNTIME;
@@ -50,10 +68,6 @@ int npz_load_input(const char *cmd, const char *in, const char *out,
   if (cli_refuse_same_file(cmd, in, out))
     return EXIT_USAGE;
   return npz_load(cmd, in, NULL, archive);
-}
-
-static const char *shape_of(char *buf, size_t size, const npy_array *a) {
-  return npy_format_shape(buf, size, a->info.ndim, a->info.shape);
 }
 
 static void *at(void *base, size_t offset) { return (char *)base + offset; }
@@ -93,13 +107,76 @@ static int known_name(const npz_schema *s, const char *name,
   return type_row(s, name, &t) != NULL;
 }
 
+/* Appends to buf (of size bytes, used of them used) like snprintf. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static void
+append(char *buf, size_t size, size_t *used, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const int w = vsnprintf(buf + *used, size - *used, fmt, ap);
+  va_end(ap);
+  if (w > 0)
+    *used = *used + (size_t)w < size ? *used + (size_t)w : size - 1;
+}
+
+/* The stencil types of the rows of s->fields named like row f. */
+static unsigned field_types(const npz_schema *s, size_t f) {
+  unsigned types = 0;
+  for (size_t i = 0; i < s->n_fields; ++i)
+    if (strcmp(s->fields[i].name, s->fields[f].name) == 0)
+      types |= s->fields[i].types;
+  return types;
+}
+
+/* 1 when row f of s->fields is the first one of its name. */
+static int first_of_name(const npz_schema *s, size_t f) {
+  for (size_t i = 0; i < f; ++i)
+    if (strcmp(s->fields[i].name, s->fields[f].name) == 0)
+      return 0;
+  return 1;
+}
+
+/* The arrays that schema s reads, from its tables: "a, b and per stencil
+ * type T in vv ev ...: T, T_x, ..., pv_y". */
+static void list_names(const npz_schema *s, char *buf, size_t size) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t g = 0; g < s->n_globals; ++g)
+    if (s->globals[g].kind != NPZ_REFUSED && s->globals[g].kind != NPZ_IGNORED)
+      append(buf, size, &used, "%s%s", used ? ", " : "", s->globals[g].name);
+  append(buf, size, &used, " and per stencil type T in");
+  for (int t = 0; t < NPZ_N_TYPES; ++t)
+    append(buf, size, &used, " %s", fricl_stencil_name((fricl_stencil)t));
+  append(buf, size, &used, ": T");
+  /* The fields of every type, then those of some. */
+  for (int every = 1; every >= 0; --every)
+    for (size_t f = 0; f < s->n_fields; ++f) {
+      const unsigned types = field_types(s, f);
+      if (s->fields[f].kind == NPZ_IGNORED || !first_of_name(s, f) ||
+          (types == NPZ_ALL_TYPES) != every)
+        continue;
+      for (int t = 0; t < NPZ_N_TYPES; ++t)
+        if (every ? t == 0 : (types & NPZ_TYPE(t)) != 0)
+          append(buf, size, &used, ", %s_%s",
+                 every ? "T" : fricl_stencil_name((fricl_stencil)t),
+                 s->fields[f].name);
+    }
+}
+
 int npz_schema_check_names(npz_reader *r, const npz_schema *s,
                            const char *const *extra) {
   const npz_archive *in = r->in;
   for (size_t i = 0; i < in->count; ++i)
-    if (!known_name(s, in->members[i].name, extra))
-      return npz_bad_input(r, "unknown array '%s' (%s)", in->members[i].name,
-                           s->listing);
+    if (!known_name(s, in->members[i].name, extra)) {
+      char names[1024];
+      list_names(s, names, sizeof names);
+      return npz_bad_input(r,
+                           "unknown array '%s' (the %s schema has %s; see "
+                           "'fricl %s --help')",
+                           in->members[i].name, s->command, names, s->command);
+    }
   /* Data of a type whose vertex ids are missing. */
   for (size_t i = 0; i < in->count; ++i) {
     const char *name = in->members[i].name;
@@ -200,7 +277,7 @@ static int check_values(const npz_reader *r, const char *name,
 static int read_real(npz_reader *r, const npz_row *row, const char *name,
                      const npz_member *mb, const type_dims *td, void *dst) {
   size_t shape[NPY_MAX_NDIM];
-  char sym[96], sym_short[96], want[256], conc[96], got[128];
+  char sym[96], sym_short[96], want[256], conc[96];
   const int nd =
       rule_shape(r, row->shape, td, shape, sym, sym_short, sizeof sym);
   const int squeeze =
@@ -217,14 +294,12 @@ static int read_real(npz_reader *r, const npz_row *row, const char *name,
   }
   const npy_array *a = &mb->array;
   if (!npy_is_real(a->info.dtype))
-    return npz_bad_input(r, "array '%s': dtype '%s' is not float64 or float32",
-                         name, npy_dtype_descr(a->info.dtype));
+    return npz_bad_dtype(r, name, a, "float64 or float32");
   int ok = a->info.ndim == nd || (squeeze && a->info.ndim == nd - 1);
   for (int d = 0; ok && d < a->info.ndim; ++d)
     ok = a->info.shape[d] == shape[d];
   if (!ok)
-    return npz_bad_input(r, "array '%s': expected shape %s, got %s", name, want,
-                         shape_of(got, sizeof got, a));
+    return npz_bad_shape(r, name, a, "shape %s", want);
   void *copy = npy_real_copy(a, r->precision);
   if (!copy)
     return npz_out_of_memory(r, name);
@@ -241,18 +316,14 @@ static int read_real(npz_reader *r, const npz_row *row, const char *name,
 
 int npz_read_scalar(npz_reader *r, const npz_member *mb, int ints,
                     double *value) {
-  char got[128];
   const npy_array *a = &mb->array;
   const npy_dtype dt = a->info.dtype;
   const int is_int = dt == NPY_I4 || dt == NPY_I8;
   if (!npy_is_real(dt) && !(ints && is_int))
-    return npz_bad_input(r, "array '%s': dtype '%s' is not %s", mb->name,
-                         npy_dtype_descr(dt),
+    return npz_bad_dtype(r, mb->name, a,
                          ints ? "a real or integer" : "float64 or float32");
   if (a->info.count != 1 || a->info.ndim > 1)
-    return npz_bad_input(
-        r, "array '%s': expected a scalar (shape () or (1,)), got %s", mb->name,
-        shape_of(got, sizeof got, a));
+    return npz_bad_shape(r, mb->name, a, "a scalar (shape () or (1,))");
   *value = is_int ? (double)npy_int_at(a, 0) : npy_real_at(a, 0);
   return 0;
 }
@@ -281,28 +352,21 @@ static int read_scalar_row(npz_reader *r, const npz_row *row,
  * another schema has fixed them already. */
 static int read_positions(npz_reader *r, const npz_row *row,
                           const npz_member *mb, void *dst) {
-  char got[128];
   if (!mb)
     return npz_bad_input(r, "required array '%s' (n, dim) is missing",
                          row->name);
   const npy_array *a = &mb->array;
   if (!npy_is_real(a->info.dtype))
-    return npz_bad_input(r, "array '%s': dtype '%s' is not float64 or float32",
-                         row->name, npy_dtype_descr(a->info.dtype));
+    return npz_bad_dtype(r, row->name, a, "float64 or float32");
   if (r->positions) {
     if (a->info.ndim != 2 || a->info.shape[0] != r->n ||
         a->info.shape[1] != (size_t)r->dim)
-      return npz_bad_input(r,
-                           "array '%s': expected shape (n, dim) = (%zu, %d) "
-                           "like %s, got %s",
-                           row->name, r->n, r->dim, r->positions,
-                           shape_of(got, sizeof got, a));
+      return npz_bad_shape(r, row->name, a,
+                           "shape (n, dim) = (%zu, %d) like %s", r->n, r->dim,
+                           r->positions);
   } else {
     if (a->info.ndim != 2 || (a->info.shape[1] != 2 && a->info.shape[1] != 3))
-      return npz_bad_input(r,
-                           "array '%s': expected shape (n, dim) with dim 2 or "
-                           "3, got %s",
-                           row->name, shape_of(got, sizeof got, a));
+      return npz_bad_shape(r, row->name, a, "shape (n, dim) with dim 2 or 3");
     if (a->info.shape[0] > (size_t)INT32_MAX)
       return npz_bad_input(r,
                            "array '%s': %zu vertices exceed the int32 vertex "
@@ -333,7 +397,7 @@ static int read_row(npz_reader *r, const npz_row *row, const char *name,
   case NPZ_REFUSED:
     return mb ? npz_bad_input(r, "array '%s': %s", name, row->what) : 0;
   case NPZ_CUSTOM:
-    return row->read(r, row, mb, dst, td ? td->m : 0);
+    return mb ? row->read(r, row, mb, dst, td ? td->m : 0) : 0;
   case NPZ_IGNORED:
     break;
   }

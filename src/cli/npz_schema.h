@@ -46,7 +46,8 @@ typedef enum npz_values {
 typedef struct npz_reader npz_reader;
 typedef struct npz_row npz_row;
 
-/* A CUSTOM row's reader: @p mb is the array (NULL when absent), @p dst the
+/* A CUSTOM row's reader, called when the array @p mb is present (an absent
+ * one is optional and skipped): @p dst the
  * command's input (a global row) or its struct of the stencil type (a
  * per-type row), @p m the type's contact count.
  * @return 0, 2 (bad input, reported) or 1 (out of memory, reported). */
@@ -85,6 +86,12 @@ struct npz_row {
   {                                                                            \
     .name = (nm), .kind = NPZ_SCALAR, .flags = (flg), .offset = (off),         \
     .values = (vals), .what = (text)                                           \
+  }
+/* The (n, dim) array that fixes n and dim (see npz_reader). */
+#define NPZ_ROW_POSITIONS(nm, off)                                             \
+  {                                                                            \
+    .name = (nm), .kind = NPZ_POSITIONS, .flags = NPZ_REQUIRED,                \
+    .offset = (off)                                                            \
   }
 #define NPZ_ROW_IGNORED(nm, typ)                                               \
   { .name = (nm), .kind = NPZ_IGNORED, .types = (typ) }
@@ -125,17 +132,18 @@ typedef struct npz_schema {
   npz_types types;
   /* Called after a present type's rows (may be NULL). */
   int (*type_done)(npz_reader *r, void *input, void *type_struct);
-  /* Of an unknown array: "the ... schema has ...; see '...'". */
-  const char *listing;
+  /* The command, in the message of an unknown array: "the <command>
+   * schema has <its arrays, from the tables>; see 'fricl <command> --help'". */
+  const char *command;
 } npz_schema;
 
 /* A schema of the tables `globals` and `fields`, per-type structs Type in
  * Input's array `array`. */
-#define NPZ_SCHEMA(globals, fields, Input, array, Type, type_done, listing)    \
+#define NPZ_SCHEMA(globals, fields, Input, array, Type, type_done, command)    \
   {                                                                            \
     (globals), sizeof(globals) / sizeof(globals)[0], (fields),                 \
         sizeof(fields) / sizeof(fields)[0], NPZ_TYPES(Input, array, Type),     \
-        (type_done), (listing)                                                 \
+        (type_done), (command)                                                 \
   }
 
 struct npz_reader {
@@ -177,6 +185,18 @@ int npz_schema_read_globals(npz_reader *r, const npz_schema *s, void *input);
 __attribute__((format(printf, 2, 3)))
 #endif
 int npz_bad_input(const npz_reader *r, const char *fmt, ...);
+
+/* "array 'name': dtype 'd' is not <what>" of @p a. @return 2. */
+int npz_bad_dtype(const npz_reader *r, const char *name, const npy_array *a,
+                  const char *what);
+
+/* "array 'name': expected <want>, got <the shape of a>", <want> formatted
+ * from @p fmt. @return 2. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 4, 5)))
+#endif
+int npz_bad_shape(const npz_reader *r, const char *name, const npy_array *a,
+                  const char *fmt, ...);
 
 /* "cmd: out of memory (what)". @return 1. */
 int npz_out_of_memory(const npz_reader *r, const char *what);

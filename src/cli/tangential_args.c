@@ -43,13 +43,10 @@ static int check(void *args, const int *seen, char *err, size_t err_size) {
   return 0;
 }
 
-static const tangential_args defaults = {.psd = FRICL_PSD_NONE,
-                                         .hessian = TANGENTIAL_HESSIAN_NONE,
-                                         .precision = FRICL_F64,
-                                         .profile = FRICL_MU_CUBIC,
-                                         .blend = FRICL_BLEND_AVERAGE};
-const cli_grammar tangential_grammar =
-    CLI_NPZ_GRAMMAR(tangential_args, options, HINT, defaults, check);
+const cli_grammar tangential_grammar = CLI_NPZ_GRAMMAR(
+    tangential_args, options, HINT, check, .psd = FRICL_PSD_NONE,
+    .hessian = TANGENTIAL_HESSIAN_NONE, .precision = FRICL_F64,
+    .profile = FRICL_MU_CUBIC, .blend = FRICL_BLEND_AVERAGE);
 
 void tangential_print_help(FILE *f) {
   fputs(

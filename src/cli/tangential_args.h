@@ -16,18 +16,14 @@ typedef enum tangential_hessian {
 } tangential_hessian;
 
 typedef struct tangential_args {
-  const char *in_path; /* borrowed from argv */
-  const char *out_path;
+  CLI_NPZ_ARGS_FIELDS;
   fricl_psd psd;              /* default none */
   tangential_hessian hessian; /* default none */
   fricl_precision precision;  /* default f64 */
   fricl_mu_profile profile;   /* default cubic */
-  const char *device;         /* NULL: FRICL_DEVICE, else auto */
   int ipctk_abs;              /* FRICL_TANGENTIAL_FLAG_IPCTK_ABS */
   int check_basis;            /* FRICL_TANGENTIAL_FLAG_CHECK_BASIS */
   int mollifier;              /* fricl_mollifier: 0 friction (default) */
-  int compress;               /* deflate the output members */
-  int verbose;
   /* --build: the input is a build input (fricl build) plus velocities and
    * eps_v; the build runs first and feeds the evaluation. */
   int build;

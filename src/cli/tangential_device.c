@@ -45,12 +45,21 @@ int tangential_device_wanted(fricl_context *ctx, const char *device_arg) {
          (type & CL_DEVICE_TYPE_GPU);
 }
 
-/* Every buffer of the run, released at the end. */
+/* Every buffer of the run, released at the end, and the outputs among
+ * them with the host arrays they are read back into. */
+typedef struct {
+  cl_mem mem;
+  void *host;
+  size_t bytes;
+} dev_output;
+
 typedef struct {
   cl_context cc;
   cl_command_queue q;
   cl_mem mem[512];
   int n;
+  dev_output outputs[512]; /* at most one per buffer */
+  int n_outputs;
   cl_int err;
 } dev_mem;
 
@@ -79,31 +88,24 @@ static fricl_buffer_cl up(dev_mem *d, const void *src, size_t bytes) {
   return b;
 }
 
-/* A device output for a host array (none when the host array is NULL). */
-static fricl_buffer_cl out(dev_mem *d, const void *host, size_t bytes) {
+/* A device output for a host array (none when the host array is NULL),
+ * read back into it by read_back. */
+static fricl_buffer_cl out(dev_mem *d, void *host, size_t bytes) {
   fricl_buffer_cl b = {NULL, 0};
-  if (host)
-    b.mem = alloc(d, bytes);
+  if (host && (b.mem = alloc(d, bytes)) && bytes) {
+    const dev_output o = {b.mem, host, bytes};
+    d->outputs[d->n_outputs++] = o;
+  }
   return b;
 }
 
-static void down(dev_mem *d, fricl_buffer_cl b, void *dst, size_t bytes) {
-  if (b.mem && dst && bytes && d->err == CL_SUCCESS)
-    d->err = clEnqueueReadBuffer(d->q, b.mem, CL_FALSE, 0, bytes, dst, 0, NULL,
-                                 NULL);
-}
-
-/* A group's contacts n, vertices k, closest-point coordinates nb and
- * degrees of freedom nd: the sizes of its arrays, up and down alike. */
-typedef struct group_sizes {
-  size_t n, k, nb, nd;
-} group_sizes;
-
-static group_sizes sizes_of(const fricl_build_group *G, size_t dim) {
-  const size_t k = (size_t)fricl_stencil_vertex_count(G->type);
-  const group_sizes z = {G->count, k,
-                         (size_t)fricl_stencil_coord_count(G->type), k * dim};
-  return z;
+/* Every output into its host array, in the order they were made. */
+static void read_back(dev_mem *d) {
+  for (int i = 0; i < d->n_outputs && d->err == CL_SUCCESS; ++i) {
+    const dev_output *o = &d->outputs[i];
+    d->err = clEnqueueReadBuffer(d->q, o->mem, CL_FALSE, 0, o->bytes, o->host,
+                                 0, NULL, NULL);
+  }
 }
 
 /* The report fricl_build would have filled, from the statuses. */
@@ -178,8 +180,8 @@ fricl_status tangential_device_run(fricl_context *ctx, build_input *b,
   for (size_t i = 0; i < hb.n_groups; ++i) {
     const fricl_build_group *G = &hg[i];
     const fricl_contact_group *E = &eval->groups[i];
-    const group_sizes z = sizes_of(G, dim);
-    const size_t n = z.n, k = z.k, nb = z.nb, nd = z.nd;
+    const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type),
+                 nb = (size_t)fricl_stencil_coord_count(G->type), nd = k * dim;
     fricl_build_group_cl *D = &dg[i];
     D->type = G->type;
     D->count = n;
@@ -263,31 +265,8 @@ fricl_status tangential_device_run(fricl_context *ctx, build_input *b,
   if (st == FRICL_STATUS_OK)
     st = fricl_tangential_eval_cl(ctx, &eb, 0, NULL, NULL);
   /* Results, and the build's outputs for the output file. */
-  for (size_t i = 0; i < hb.n_groups && st == FRICL_STATUS_OK; ++i) {
-    const fricl_build_group *G = &hg[i];
-    const fricl_contact_group *E = &eval->groups[i];
-    const group_sizes z = sizes_of(G, dim);
-    const size_t n = z.n, k = z.k, nb = z.nb, nd = z.nd;
-    down(d, dg[i].closest_point, G->closest_point, n * nb * esz);
-    down(d, dg[i].tangent_basis, G->tangent_basis, n * dim * m1 * esz);
-    down(d, dg[i].normal_force, G->normal_force, n * esz);
-    down(d, dg[i].weight_out, G->weight_out, n * esz);
-    down(d, dg[i].mu_s_out, G->mu_s_out, n * esz);
-    down(d, dg[i].mu_k_out, G->mu_k_out, n * esz);
-    down(d, dg[i].status, G->status, n);
-    down(d, eg[i].potential, E->potential, n * esz);
-    down(d, eg[i].local_hessian, E->local_hessian, n * nd * nd * esz);
-    down(d, eg[i].factored_gamma, E->factored_gamma, n * k * esz);
-    down(d, eg[i].factored_grad, E->factored_grad, n * dim * esz);
-    down(d, eg[i].factored_hessian, E->factored_hessian,
-         n * (dim * (dim + 1) / 2) * esz);
-  }
-  if (st == FRICL_STATUS_OK) {
-    down(d, eb.potential, eval->potential, esz);
-    down(d, eb.gradient, eval->gradient, nv * dim * esz);
-    down(d, eb.hessian_values, eval->hessian_values, nnz * dim * dim * esz);
-    down(d, eb.hessian_product, eval->hessian_product, nv * dim * esz);
-  }
+  if (st == FRICL_STATUS_OK)
+    read_back(d);
   const cl_int fin = clFinish(d->q);
   if (st == FRICL_STATUS_OK && (d->err != CL_SUCCESS || fin != CL_SUCCESS)) {
     fprintf(stderr,

@@ -15,10 +15,7 @@
 #define G(field) offsetof(tangential_group, field)
 
 static const npz_row globals[] = {
-    {.name = "velocities",
-     .kind = NPZ_POSITIONS,
-     .flags = NPZ_REQUIRED,
-     .offset = F(velocities)},
+    NPZ_ROW_POSITIONS("velocities", F(velocities)),
     {.name = "eps_v",
      .kind = NPZ_SCALAR_F,
      .flags = NPZ_REQUIRED,
@@ -53,10 +50,7 @@ static const npz_row fields[] = {
 };
 
 static const npz_schema schema = NPZ_SCHEMA(
-    globals, fields, tangential_input, g, tangential_group, NULL,
-    "the schema has velocities, eps_v and per stencil type T in vv ev ee fv "
-    "pv: T, T_closest_point, T_tangent_basis, T_normal_force, T_mu_s, "
-    "T_mu_k, T_weight, T_mu_aniso; see 'fricl tangential --help'");
+    globals, fields, tangential_input, g, tangential_group, NULL, "tangential");
 
 /* ----------------------------------------------------------- --build */
 

@@ -232,9 +232,13 @@ void fricl__resolve_device(fricl_context *ctx);
 fricl_status fricl__check_precision_supported(fricl_context *ctx,
                                               fricl_precision precision);
 
-/* Record which backend ran (after a successful call). */
-static inline void fricl__ran_on(fricl_context *ctx, const fricl__backend *be) {
-  ctx->last_backend = be->ops->kind;
+/* The status of a call that ran on `be`: a success is recorded as the
+ * context's last backend. @return st. */
+static inline fricl_status
+fricl__ran_on(fricl_context *ctx, const fricl__backend *be, fricl_status st) {
+  if (st == FRICL_STATUS_OK)
+    ctx->last_backend = be->ops->kind;
+  return st;
 }
 
 #endif

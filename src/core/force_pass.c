@@ -23,21 +23,7 @@
 #define FRICL_FABS fabs
 #define FRICL_LOG log
 #define FRICL_FH_FN force_host_d
-#include "fricl_scalar_math.h"
-/* then the potential's and the build's math, which use it */
-#include "fricl_tangential_math.h"
-
-#include "fricl_geometry_math.h"
-/* then the force, which uses all three */
-#include "fricl_force_math.h"
-/* after the math it instantiates */
 #include "force_pass_impl.h"
-#undef FRICL_REAL
-#undef FRICL_FN
-#undef FRICL_SQRT
-#undef FRICL_FABS
-#undef FRICL_LOG
-#undef FRICL_FH_FN
 
 #define FRICL_REAL float
 #define FRICL_FN(name) fricl__frc_##name##_f
@@ -45,21 +31,7 @@
 #define FRICL_FABS fabsf
 #define FRICL_LOG logf
 #define FRICL_FH_FN force_host_f
-#include "fricl_scalar_math.h"
-/* then the potential's and the build's math, which use it */
-#include "fricl_tangential_math.h"
-
-#include "fricl_geometry_math.h"
-/* then the force, which uses all three */
-#include "fricl_force_math.h"
-/* after the math it instantiates */
 #include "force_pass_impl.h"
-#undef FRICL_REAL
-#undef FRICL_FN
-#undef FRICL_SQRT
-#undef FRICL_FABS
-#undef FRICL_LOG
-#undef FRICL_FH_FN
 
 /* The key of the force's attachment on a plan. */
 static const char force_blocks_key = 0;

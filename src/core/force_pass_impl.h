@@ -1,8 +1,17 @@
 /*
- * force_pass_impl.h - the friction force's pass for one precision;
- * included by force_pass.c with FRICL_REAL, FRICL_FN and FRICL_FH_FN set.
- * No include guard on purpose.
+ * force_pass_impl.h - the friction force's pass for one precision, after
+ * the math it instantiates; included by force_pass.c with FRICL_REAL,
+ * FRICL_FN, FRICL_SQRT, FRICL_FABS, FRICL_LOG and FRICL_FH_FN set, which
+ * it undefines at its end. No include guard on purpose.
  */
+#include "fricl_scalar_math.h"
+/* then the potential's and the build's math, which use it */
+#include "fricl_tangential_math.h"
+
+#include "fricl_geometry_math.h"
+/* then the force, which uses all three */
+#include "fricl_force_math.h"
+
 #define FH_JOB FRICL_FN(fh_job)
 #define FH_ACC FRICL_FN(fh_acc_job)
 
@@ -282,3 +291,9 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
 
 #undef FH_JOB
 #undef FH_ACC
+#undef FRICL_REAL
+#undef FRICL_FN
+#undef FRICL_SQRT
+#undef FRICL_FABS
+#undef FRICL_LOG
+#undef FRICL_FH_FN

@@ -140,6 +140,16 @@ static inline size_t fricl__chunk_len(size_t n, size_t off, size_t chunk) {
   return n - off < chunk ? n - off : chunk;
 }
 
+/* The contacts [*lo, *hi) of a group of n contacts that lie in the chunk
+ * [c0, c1) of all contacts, gbase being the group's first contact among
+ * all (the groups in order). @return 0 when there are none. */
+static inline int fricl__chunk_slice(size_t c0, size_t c1, size_t gbase,
+                                     size_t n, size_t *lo, size_t *hi) {
+  *lo = c0 > gbase ? c0 - gbase : 0;
+  *hi = c1 - gbase < n ? c1 - gbase : n;
+  return c1 > gbase && *lo < n && *lo < *hi;
+}
+
 /* Largest element count one chunk may cover on a backend whose largest
  * single allocation is max_alloc_bytes (0: unlimited), capped by the
  * user's max_chunk_elements. */

@@ -5,7 +5,7 @@
  *   TH_STENCIL, TH_K, TH_NB   the stencil code, vertices and coordinates
  *   TH_DIM                    2 or 3
  *   TH_NAME                   the function's name
- * No include guard on purpose.
+ * and undefines all but TH_DIM at its end. No include guard on purpose.
  *
  * With the stencil and dimension constants, every loop below has a fixed
  * trip count, so the private arrays live in registers. The arithmetic is
@@ -188,3 +188,8 @@ static void TH_NAME(const th_job *j, th_worker *w, size_t g, size_t lo,
   }
   w->pot_block = (double)pot_block;
 }
+
+#undef TH_STENCIL
+#undef TH_K
+#undef TH_NB
+#undef TH_NAME

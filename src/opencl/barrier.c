@@ -93,37 +93,27 @@ fricl_status fricl__ocl_barrier_records(void *state,
   const size_t k = (size_t)fricl__stencil_vertex_count(G->type);
   const size_t dim = (size_t)b->dim;
   cl_kernel kern = s->kernel[G->type];
-  fricl_status st = FRICL_STATUS_OK;
   if (!kern) {
-    st = make_kernel(s, b->precision, b->dim, G->type, &kern);
-    if (st != FRICL_STATUS_OK)
-      return st;
+    FRICL__TRY(make_kernel(s, b->precision, b->dim, G->type, &kern));
     s->kernel[G->type] = kern;
   }
   const size_t rb = n * REC * esz;
-  st = fricl__ocl_grow(s->o, &s->rec, &s->rec_bytes, rb,
-                       "clCreateBuffer (barrier records)");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__ocl_grow(s->o, &s->rec, &s->rec_bytes, rb,
+                             "clCreateBuffer (barrier records)"));
+  fricl_status st = FRICL_STATUS_OK;
   cl_int err = CL_SUCCESS;
   const int pv = G->type == FRICL_STENCIL_PV;
-  cl_mem ids = fricl__ocl_upload(s->o, G->vertices + lo * k,
-                                 n * k * sizeof(int32_t), &err);
-  cl_mem wt = NULL, dm = NULL, pn = NULL, pc = NULL, dt = NULL;
-  if (G->weight)
-    wt = fricl__ocl_upload(s->o, (const char *)G->weight + lo * esz, n * esz,
-                           &err);
-  if (G->dmin)
-    dm = fricl__ocl_upload(s->o, (const char *)G->dmin + lo * esz, n * esz,
-                           &err);
-  if (pv)
-    pn = fricl__ocl_upload(s->o, (const char *)G->plane_normal + lo * dim * esz,
-                           n * dim * esz, &err);
-  if (pv)
-    pc = fricl__ocl_upload(s->o, (const char *)G->plane_offset + lo * esz,
-                           n * esz, &err);
-  if (G->distance_type)
-    dt = fricl__ocl_upload(s->o, G->distance_type + lo, n, &err);
+  cl_mem ids = fricl__ocl_upload_rows(s->o, G->vertices, lo, n,
+                                      k * sizeof(int32_t), &err);
+  cl_mem wt = fricl__ocl_upload_rows(s->o, G->weight, lo, n, esz, &err);
+  cl_mem dm = fricl__ocl_upload_rows(s->o, G->dmin, lo, n, esz, &err);
+  cl_mem pn =
+      pv ? fricl__ocl_upload_rows(s->o, G->plane_normal, lo, n, dim * esz, &err)
+         : NULL;
+  cl_mem pc =
+      pv ? fricl__ocl_upload_rows(s->o, G->plane_offset, lo, n, esz, &err)
+         : NULL;
+  cl_mem dt = fricl__ocl_upload_rows(s->o, G->distance_type, lo, n, 1, &err);
   if (err != CL_SUCCESS) {
     st = fricl__fail_cl(ctx, err, "clCreateBuffer (barrier contacts)");
     goto done;
@@ -450,12 +440,10 @@ fricl_status fricl__ocl_barrier_enqueue(fricl__ocl *o,
     const size_t c1 = total ? c0 + fricl__chunk_len(total, c0, chunk) : 0;
     size_t gbase = 0;
     for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
-      const size_t n = b->groups[g].count;
-      const size_t lo = c0 > gbase ? c0 - gbase : 0;
-      const size_t hi = c1 - gbase < n ? c1 - gbase : n;
-      if (c1 > gbase && lo < n && lo < hi)
+      size_t lo, hi;
+      if (fricl__chunk_slice(c0, c1, gbase, b->groups[g].count, &lo, &hi))
         st = cl_contacts(&r, g, lo, hi, gbase + lo - c0);
-      gbase += n;
+      gbase += b->groups[g].count;
     }
     const int first = c0 == 0;
     if (st == FRICL_STATUS_OK && pot)

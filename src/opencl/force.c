@@ -69,43 +69,32 @@ static fricl_status records(void *state, const fricl__force_work *w, size_t g,
                   : b->wrt == FRICL_FORCE_WRT_VELOCITIES ? 2
                                                          : 1;
   cl_kernel kern = s->kernel[G->type];
-  fricl_status st = FRICL_STATUS_OK;
   if (!kern) {
-    st = make_kernel(s, b->precision, b->dim, G->type, wrt, &kern);
-    if (st != FRICL_STATUS_OK)
-      return st;
+    FRICL__TRY(make_kernel(s, b->precision, b->dim, G->type, wrt, &kern));
     s->kernel[G->type] = kern;
   }
   const size_t rb = n * REC * esz;
-  st = fricl__ocl_grow(s->o, &s->rec, &s->rec_bytes, rb,
-                       "clCreateBuffer (force records)");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__ocl_grow(s->o, &s->rec, &s->rec_bytes, rb,
+                             "clCreateBuffer (force records)"));
+  fricl_status st = FRICL_STATUS_OK;
   cl_int err = CL_SUCCESS;
   const int pv = G->type == FRICL_STENCIL_PV;
   const int no_mu = (b->flags & FRICL_FORCE_FLAG_NO_MU) != 0;
-  cl_mem ids = fricl__ocl_upload(s->o, G->vertices + lo * k,
-                                 n * k * sizeof(int32_t), &err);
-  cl_mem wt = NULL, ms = NULL, mk = NULL, an = NULL, pn = NULL, pc = NULL;
-  if (G->weight)
-    wt = fricl__ocl_upload(s->o, (const char *)G->weight + lo * esz, n * esz,
-                           &err);
-  if (!no_mu) {
-    ms = fricl__ocl_upload(s->o, (const char *)G->mu_s + lo * esz, n * esz,
-                           &err);
-    mk = fricl__ocl_upload(s->o, (const char *)G->mu_k + lo * esz, n * esz,
-                           &err);
-  }
-  if (G->mu_aniso)
-    an = fricl__ocl_upload(s->o,
-                           (const char *)G->mu_aniso + lo * (dim - 1) * esz,
-                           n * (dim - 1) * esz, &err);
-  if (pv) {
-    pn = fricl__ocl_upload(s->o, (const char *)G->plane_normal + lo * dim * esz,
-                           n * dim * esz, &err);
-    pc = fricl__ocl_upload(s->o, (const char *)G->plane_offset + lo * esz,
-                           n * esz, &err);
-  }
+  cl_mem ids = fricl__ocl_upload_rows(s->o, G->vertices, lo, n,
+                                      k * sizeof(int32_t), &err);
+  cl_mem wt = fricl__ocl_upload_rows(s->o, G->weight, lo, n, esz, &err);
+  cl_mem ms =
+      no_mu ? NULL : fricl__ocl_upload_rows(s->o, G->mu_s, lo, n, esz, &err);
+  cl_mem mk =
+      no_mu ? NULL : fricl__ocl_upload_rows(s->o, G->mu_k, lo, n, esz, &err);
+  cl_mem an =
+      fricl__ocl_upload_rows(s->o, G->mu_aniso, lo, n, (dim - 1) * esz, &err);
+  cl_mem pn =
+      pv ? fricl__ocl_upload_rows(s->o, G->plane_normal, lo, n, dim * esz, &err)
+         : NULL;
+  cl_mem pc =
+      pv ? fricl__ocl_upload_rows(s->o, G->plane_offset, lo, n, esz, &err)
+         : NULL;
   if (err != CL_SUCCESS) {
     st = fricl__fail_cl(ctx, err, "clCreateBuffer (force contacts)");
     goto done;

@@ -214,6 +214,15 @@ static inline void fricl__ocl_moved(fricl__ocl *o, size_t in, size_t out) {
  * bytes, and when *err already holds an error (*err set on failure). */
 cl_mem fricl__ocl_upload(fricl__ocl *o, const void *host, size_t bytes,
                          cl_int *err);
+/* fricl__ocl_upload of contacts lo .. lo + n of a per-contact array of
+ * `row` bytes per contact (NULL stays NULL). */
+static inline cl_mem fricl__ocl_upload_rows(fricl__ocl *o, const void *host,
+                                            size_t lo, size_t n, size_t row,
+                                            cl_int *err) {
+  return host
+             ? fricl__ocl_upload(o, (const char *)host + lo * row, n * row, err)
+             : NULL;
+}
 /* clReleaseMemObject, for a buffer that may be NULL. */
 void fricl__ocl_release(cl_mem m);
 /* *buf (*have bytes; write-only, contents not kept) grown to `bytes`;

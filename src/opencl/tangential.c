@@ -316,12 +316,10 @@ fricl_status fricl__tan_contacts(run_state *rs, sync_state *sy, size_t c0,
   fricl_status st = FRICL_STATUS_OK;
   size_t gbase = 0;
   for (size_t g = 0; g < rs->n_groups && st == FRICL_STATUS_OK; ++g) {
-    const size_t n = rs->groups[g].count;
-    const size_t lo = c0 > gbase ? c0 - gbase : 0;
-    const size_t hi = c1 - gbase < n ? c1 - gbase : n;
-    if (c1 > gbase && lo < n && lo < hi)
+    size_t lo, hi;
+    if (fricl__chunk_slice(c0, c1, gbase, rs->groups[g].count, &lo, &hi))
       st = contacts_slice(rs, sy, g, lo, hi, gbase + lo - origin, need_hess);
-    gbase += n;
+    gbase += rs->groups[g].count;
   }
   return st;
 }

@@ -13,10 +13,9 @@ static const cli_option options[] = {
     CLI_OPT_IPCTK_ABS(mpi_args), CLI_OPT_CHECK_BASIS(mpi_args),
 };
 
-static const mpi_args defaults = {.psd = FRICL_PSD_NONE,
-                                  .profile = FRICL_MU_CUBIC};
 const cli_grammar mpi_grammar =
-    CLI_NPZ_GRAMMAR(mpi_args, options, HINT, defaults, NULL);
+    CLI_NPZ_GRAMMAR(mpi_args, options, HINT, NULL, .psd = FRICL_PSD_NONE,
+                    .profile = FRICL_MU_CUBIC);
 
 void mpi_print_help(FILE *f) {
   fputs(

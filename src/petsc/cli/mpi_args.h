@@ -9,12 +9,10 @@
 #include "fricl/fricl.h"
 
 typedef struct mpi_args {
-  const char *in_path; /* borrowed from argv */
-  const char *out_path;
+  CLI_NPZ_ARGS_FIELDS;
   fricl_psd psd;            /* default none */
   fricl_mu_profile profile; /* default cubic */
-  const char *device;       /* NULL: FRICL_DEVICE, else auto */
-  int ipctk_abs, check_basis, compress, verbose;
+  int ipctk_abs, check_basis;
   int newton; /* --newton-step */
 } mpi_args;
 
