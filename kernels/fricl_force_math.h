@@ -378,7 +378,6 @@ FRICL_INLINE FRICL_REAL FRICL_FN(force_contact)(
                 : type == FRICL_B_PV ? 1
                                      : 4;
   const int ndof = k * dim;
-  FRICL_REAL dx[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   FRICL_REAL d2, dd2, beta[2] = {0, 0}, dbeta[2] = {0, 0};
   FRICL_REAL P[6] = {0, 0, 0, 0, 0, 0}, dP[6] = {0, 0, 0, 0, 0, 0};
   FRICL_FN(fgeo) S;
@@ -420,6 +419,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(force_contact)(
       F[i * dim + r] = sF * gam[i] * Pta[r];
   if (wrt == FRICL_FM_WRT_NONE)
     return N;
+  FRICL_REAL dx[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   for (int j = 0; j < ndof; ++j) {
     FRICL_REAL dta[2] = {0, 0}, dPta[3] = {0, 0, 0}, dgam[4] = {0, 0, 0, 0};
     FRICL_REAL dN = zero;
