@@ -19,6 +19,8 @@
 /* Without a Jacobian: N and the force, in chunks of this many contacts. */
 #define FH_REC_F 13
 #define FH_CHUNK_F 32768
+/* How many contacts ahead the pass prefetches vertex rows. */
+#define FH_AHEAD 8
 
 #define FRICL_REAL double
 #define FRICL_FN(name) fricl__frc_##name##_d

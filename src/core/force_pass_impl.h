@@ -37,6 +37,17 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
   for (size_t t = lo; t < hi; ++t) {
     const size_t c = j->lo + t;
     const int32_t *vx = G->vertices + c * (size_t)k;
+#if defined(__GNUC__)
+    /* The vertex rows of a contact a few ahead (gathers that miss). */
+    if (t + FH_AHEAD < hi)
+      for (int i = 0; i < k; ++i) {
+        const size_t at = (size_t)vx[FH_AHEAD * k + i] * (size_t)dim;
+        __builtin_prefetch(disp + at);
+        __builtin_prefetch(vel + at);
+        if (rest)
+          __builtin_prefetch(rest + at);
+      }
+#endif
     real x[12], v[12], pn[3] = {0, 0, 0}, pc = (real)0, an[2] = {1, 1};
     for (int i = 0; i < k; ++i)
       for (int s = 0; s < dim; ++s) {
