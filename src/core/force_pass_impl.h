@@ -221,9 +221,13 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "allocating %zu contact records", chunk);
   }
-  if (force)
-    for (size_t i = 0; i < nvd; ++i)
-      force[i] = (real)0;
+  if (force) {
+    if (threaded)
+      fricl__pool_for(ctx->pool, nvd, fricl__grain(ctx, 65536), 1,
+                      FRICL_FN(fh_zero), force);
+    else
+      FRICL_FN(fh_zero)(force, 0, nvd, 0);
+  }
   if (jv) {
     if (threaded)
       fricl__pool_for(ctx->pool, plan->nnz * (size_t)(dim * dim),
