@@ -10,10 +10,11 @@
  * meant for a kernel; no include guard (see fricl_cl_compat.h). Included
  * after fricl_scalar_math.h, fricl_distance_math.h,
  * fricl_tangential_math.h and fricl_geometry_math.h, whose functions it
- * uses. Private arrays are a few dozen reals: the Jacobian is produced one
- * column at a time, each from a directional derivative of the geometry
- * (forward mode, exact: no finite differences), and written straight to
- * the output.
+ * uses. Private arrays are a few dozen reals: the geometry's values are
+ * computed once (with what its derivatives reuse), then the Jacobian is
+ * produced one column at a time, each from a directional derivative of the
+ * geometry (forward mode, exact: no finite differences), and written
+ * straight to the output.
  *
  * The distance is that of the contact as classified, as ipctk's tangential
  * collisions evaluate it: VV point-point, EV point-line, EE line-line, FV
@@ -26,49 +27,63 @@
 #define FRICL_FORCE_OUT
 #endif
 
-/* ------------------------------------------------------- dual helpers */
+/* ----------------------------------------------------------- geometry */
 
-/* (u, du) . (v, dv) -> value and derivative. */
-FRICL_INLINE FRICL_REAL FRICL_FN(fd_dot)(const FRICL_REAL *u,
-                                         const FRICL_REAL *du,
-                                         const FRICL_REAL *v,
-                                         const FRICL_REAL *dv, int n,
-                                         FRICL_REAL *d) {
-  FRICL_REAL s = FRICL_R(0), ds = FRICL_R(0);
-  for (int i = 0; i < n; ++i) {
+/* u . v. */
+FRICL_INLINE FRICL_REAL FRICL_FN(fv_dot)(const FRICL_REAL *u,
+                                         const FRICL_REAL *v, int n) {
+  FRICL_REAL s = FRICL_R(0);
+  for (int i = 0; i < n; ++i)
     s += u[i] * v[i];
-    ds += du[i] * v[i] + u[i] * dv[i];
-  }
-  *d = ds;
   return s;
 }
 
-FRICL_INLINE void FRICL_FN(fd_cross)(const FRICL_REAL *u, const FRICL_REAL *du,
-                                     const FRICL_REAL *v, const FRICL_REAL *dv,
-                                     FRICL_REAL *w, FRICL_REAL *dw) {
+/* The derivative of u . v along (du, dv). */
+FRICL_INLINE FRICL_REAL FRICL_FN(fd_ddot)(const FRICL_REAL *u,
+                                          const FRICL_REAL *du,
+                                          const FRICL_REAL *v,
+                                          const FRICL_REAL *dv, int n) {
+  FRICL_REAL ds = FRICL_R(0);
+  for (int i = 0; i < n; ++i)
+    ds += du[i] * v[i] + u[i] * dv[i];
+  return ds;
+}
+
+FRICL_INLINE void FRICL_FN(fv_cross)(const FRICL_REAL *u, const FRICL_REAL *v,
+                                     FRICL_REAL *w) {
   w[0] = u[1] * v[2] - u[2] * v[1];
   w[1] = u[2] * v[0] - u[0] * v[2];
   w[2] = u[0] * v[1] - u[1] * v[0];
+}
+
+FRICL_INLINE void FRICL_FN(fd_dcross)(const FRICL_REAL *u, const FRICL_REAL *du,
+                                      const FRICL_REAL *v, const FRICL_REAL *dv,
+                                      FRICL_REAL *dw) {
   dw[0] = du[1] * v[2] + u[1] * dv[2] - du[2] * v[1] - u[2] * dv[1];
   dw[1] = du[2] * v[0] + u[2] * dv[0] - du[0] * v[2] - u[0] * dv[2];
   dw[2] = du[0] * v[1] + u[0] * dv[1] - du[1] * v[0] - u[1] * dv[0];
 }
 
-/* Column col of P (dim x m) and of dP = normalize(u) and its derivative. */
-FRICL_INLINE void FRICL_FN(fd_set_col)(FRICL_REAL *P, FRICL_REAL *dP, int dim,
-                                       int col, const FRICL_REAL *u,
-                                       const FRICL_REAL *du) {
+/* Column col of P (dim x m) = u / |u|; returns |u|. */
+FRICL_INLINE FRICL_REAL FRICL_FN(fv_set_col)(FRICL_REAL *P, int dim, int col,
+                                             const FRICL_REAL *u) {
   const int m = dim - 1;
-  FRICL_REAL dn2;
-  const FRICL_REAL n2 = FRICL_FN(fd_dot)(u, du, u, du, dim, &dn2);
-  const FRICL_REAL n = FRICL_SQRT(n2);
-  /* d(u/|u|) = (du - h (h . du)) / |u|, h = u / |u|; h . du = dn2 / 2n. */
+  const FRICL_REAL n = FRICL_SQRT(FRICL_FN(fv_dot)(u, u, dim));
+  for (int r = 0; r < dim; ++r)
+    P[r * m + col] = u[r] / n;
+  return n;
+}
+
+/* Column col of dP, the derivative of u / |u| (n = |u|, P's column h):
+ * (du - h (h . du)) / |u|, h . du = d|u|^2 / 2n. */
+FRICL_INLINE void FRICL_FN(fd_dset_col)(const FRICL_REAL *P, FRICL_REAL *dP,
+                                        int dim, int col, const FRICL_REAL *u,
+                                        const FRICL_REAL *du, FRICL_REAL n) {
+  const int m = dim - 1;
+  const FRICL_REAL dn2 = FRICL_FN(fd_ddot)(u, du, u, du, dim);
   const FRICL_REAL hdu = dn2 / (FRICL_R(2) * n);
-  for (int r = 0; r < dim; ++r) {
-    const FRICL_REAL h = u[r] / n;
-    P[r * m + col] = h;
-    dP[r * m + col] = (du[r] - h * hdu) / n;
-  }
+  for (int r = 0; r < dim; ++r)
+    dP[r * m + col] = (du[r] - P[r * m + col] * hdu) / n;
 }
 
 /* u / v and its derivative. */
@@ -80,155 +95,237 @@ FRICL_INLINE FRICL_REAL FRICL_FN(fd_quot)(FRICL_REAL u, FRICL_REAL du,
   return q;
 }
 
-/* ----------------------------------------------------------- geometry */
+/* What the derivatives of one contact's geometry reuse of its values. */
+typedef struct FRICL_FN(fgeo) {
+  FRICL_REAL a[3], b[3], c[3], t[3], w[3];
+  FRICL_REAL ee, qe, cc, cr;          /* EV */
+  FRICL_REAL nn, A, B, C, wa, wb, wn; /* EE, FV (nn also PV) */
+  FRICL_REAL n0, n1;                  /* EE, FV: beta's numerators */
+  FRICL_REAL s;                       /* PV: the signed plane offset */
+  FRICL_REAL n[2];                    /* the norms behind P's columns */
+  int use_x;                          /* VV 3-D: c = e_x x a */
+} FRICL_FN(fgeo);
 
 /*
- * The geometry of one contact at x (k dim reals, stencil order) and its
- * derivative along dx: the squared distance as classified (d2, dd2), the
- * closest point beta (nb, unclamped) and the tangent basis P (dim x m,
- * row-major), with their derivatives. pn, pc: the PV plane (fixed).
+ * The geometry of one contact at x (k dim reals, stencil order): the
+ * squared distance as classified d2, the closest point beta (nb,
+ * unclamped) and the tangent basis P (dim x m, row-major); S keeps what
+ * force_geometry_dir reuses. pn, pc: the PV plane (fixed).
  */
-FRICL_INLINE void FRICL_FN(force_geometry)(
-    int type, int dim, const FRICL_REAL *x, const FRICL_REAL *dx,
-    const FRICL_REAL *pn, FRICL_REAL pc, FRICL_REAL *d2, FRICL_REAL *dd2,
-    FRICL_REAL *beta, FRICL_REAL *dbeta, FRICL_REAL *P, FRICL_REAL *dP) {
+FRICL_INLINE void FRICL_FN(force_geometry)(int type, int dim,
+                                           const FRICL_REAL *x,
+                                           const FRICL_REAL *pn, FRICL_REAL pc,
+                                           FRICL_REAL *d2, FRICL_REAL *beta,
+                                           FRICL_REAL *P, FRICL_FN(fgeo) * S) {
   const FRICL_REAL zero = FRICL_R(0);
-  FRICL_REAL a[3] = {0, 0, 0}, da[3] = {0, 0, 0};
-  FRICL_REAL b[3] = {0, 0, 0}, db[3] = {0, 0, 0};
-  FRICL_REAL c[3] = {0, 0, 0}, dc[3] = {0, 0, 0};
-  FRICL_REAL t[3] = {0, 0, 0}, dt[3] = {0, 0, 0};
+  for (int r = 0; r < 3; ++r)
+    S->a[r] = S->b[r] = S->c[r] = S->t[r] = S->w[r] = zero;
   if (type == FRICL_B_VV) {
     /* a = v1 - v0 (the basis), d2 = |a|^2. */
-    for (int r = 0; r < dim; ++r) {
-      a[r] = x[dim + r] - x[r];
-      da[r] = dx[dim + r] - dx[r];
-    }
-    *d2 = FRICL_FN(fd_dot)(a, da, a, da, dim, dd2);
+    for (int r = 0; r < dim; ++r)
+      S->a[r] = x[dim + r] - x[r];
+    *d2 = FRICL_FN(fv_dot)(S->a, S->a, dim);
     if (dim == 2) {
-      FRICL_REAL dn2;
-      const FRICL_REAL n2 = FRICL_FN(fd_dot)(a, da, a, da, 2, &dn2);
-      const FRICL_REAL n = FRICL_SQRT(n2);
-      const FRICL_REAL hdu = dn2 / (FRICL_R(2) * n);
-      const FRICL_REAL h0 = a[0] / n, h1 = a[1] / n;
-      P[0] = -h1;
-      P[1] = h0;
-      dP[0] = -(da[1] - h1 * hdu) / n;
-      dP[1] = (da[0] - h0 * hdu) / n;
+      const FRICL_REAL n = FRICL_SQRT(FRICL_FN(fv_dot)(S->a, S->a, 2));
+      S->n[0] = n;
+      P[0] = -(S->a[1] / n);
+      P[1] = S->a[0] / n;
     } else {
       /* c = e_x x a or e_y x a (the larger, by value), t = a x c. */
+      const FRICL_REAL *a = S->a;
       const FRICL_REAL cx[3] = {zero, -a[2], a[1]};
       const FRICL_REAL cy[3] = {a[2], zero, -a[0]};
-      const int use_x = FRICL_FN(g_dot)(cx, cx, 3) > FRICL_FN(g_dot)(cy, cy, 3);
-      if (use_x) {
-        c[1] = -a[2];
-        c[2] = a[1];
-        dc[1] = -da[2];
-        dc[2] = da[1];
+      S->use_x = FRICL_FN(g_dot)(cx, cx, 3) > FRICL_FN(g_dot)(cy, cy, 3);
+      if (S->use_x) {
+        S->c[1] = -a[2];
+        S->c[2] = a[1];
       } else {
-        c[0] = a[2];
-        c[2] = -a[0];
-        dc[0] = da[2];
-        dc[2] = -da[0];
+        S->c[0] = a[2];
+        S->c[2] = -a[0];
       }
-      FRICL_FN(fd_cross)(a, da, c, dc, t, dt);
-      FRICL_FN(fd_set_col)(P, dP, 3, 0, c, dc);
-      FRICL_FN(fd_set_col)(P, dP, 3, 1, t, dt);
+      FRICL_FN(fv_cross)(S->a, S->c, S->t);
+      S->n[0] = FRICL_FN(fv_set_col)(P, 3, 0, S->c);
+      S->n[1] = FRICL_FN(fv_set_col)(P, 3, 1, S->t);
     }
     return;
   }
   if (type == FRICL_B_EV) {
     /* a = e1 - e0, b = p - e0. */
     for (int r = 0; r < dim; ++r) {
-      a[r] = x[2 * dim + r] - x[dim + r];
-      da[r] = dx[2 * dim + r] - dx[dim + r];
-      b[r] = x[r] - x[dim + r];
-      db[r] = dx[r] - dx[dim + r];
+      S->a[r] = x[2 * dim + r] - x[dim + r];
+      S->b[r] = x[r] - x[dim + r];
     }
-    FRICL_REAL dee, dqe;
-    const FRICL_REAL ee = FRICL_FN(fd_dot)(a, da, a, da, dim, &dee);
-    const FRICL_REAL qe = FRICL_FN(fd_dot)(b, db, a, da, dim, &dqe);
-    beta[0] = FRICL_FN(fd_quot)(qe, dqe, ee, dee, &dbeta[0]);
+    S->ee = FRICL_FN(fv_dot)(S->a, S->a, dim);
+    S->qe = FRICL_FN(fv_dot)(S->b, S->a, dim);
+    beta[0] = S->qe / S->ee;
     if (dim == 3) {
-      FRICL_FN(fd_cross)(a, da, b, db, c, dc);
-      FRICL_REAL dcc;
-      const FRICL_REAL cc = FRICL_FN(fd_dot)(c, dc, c, dc, 3, &dcc);
-      *d2 = FRICL_FN(fd_quot)(cc, dcc, ee, dee, dd2);
-      FRICL_FN(fd_set_col)(P, dP, 3, 0, a, da);
-      FRICL_FN(fd_set_col)(P, dP, 3, 1, c, dc);
+      FRICL_FN(fv_cross)(S->a, S->b, S->c);
+      S->cc = FRICL_FN(fv_dot)(S->c, S->c, 3);
+      *d2 = S->cc / S->ee;
+      S->n[0] = FRICL_FN(fv_set_col)(P, 3, 0, S->a);
+      S->n[1] = FRICL_FN(fv_set_col)(P, 3, 1, S->c);
     } else {
-      const FRICL_REAL cr = a[0] * b[1] - a[1] * b[0];
-      const FRICL_REAL dcr =
-          da[0] * b[1] + a[0] * db[1] - da[1] * b[0] - a[1] * db[0];
-      *d2 = FRICL_FN(fd_quot)(cr * cr, FRICL_R(2) * cr * dcr, ee, dee, dd2);
-      const FRICL_REAL n = FRICL_SQRT(ee);
-      const FRICL_REAL hdu = dee / (FRICL_R(2) * n);
-      for (int r = 0; r < 2; ++r) {
-        P[r] = a[r] / n;
-        dP[r] = (da[r] - P[r] * hdu) / n;
-      }
+      S->cr = S->a[0] * S->b[1] - S->a[1] * S->b[0];
+      *d2 = (S->cr * S->cr) / S->ee;
+      const FRICL_REAL n = FRICL_SQRT(S->ee);
+      S->n[0] = n;
+      for (int r = 0; r < 2; ++r)
+        P[r] = S->a[r] / n;
     }
     return;
   }
   if (type == FRICL_B_EE || type == FRICL_B_FV) {
     /* EE: a = ea, b = eb, w = ea0 - eb0, beta from the 2x2 normal
      * equations. FV: a = E0, b = E1, w = p - t0. c = a x b in both. */
-    FRICL_REAL w[3], dw[3];
     for (int r = 0; r < 3; ++r) {
       if (type == FRICL_B_EE) {
-        a[r] = x[3 + r] - x[r];
-        da[r] = dx[3 + r] - dx[r];
-        b[r] = x[9 + r] - x[6 + r];
-        db[r] = dx[9 + r] - dx[6 + r];
-        w[r] = x[r] - x[6 + r];
-        dw[r] = dx[r] - dx[6 + r];
+        S->a[r] = x[3 + r] - x[r];
+        S->b[r] = x[9 + r] - x[6 + r];
+        S->w[r] = x[r] - x[6 + r];
       } else {
-        a[r] = x[6 + r] - x[3 + r];
-        da[r] = dx[6 + r] - dx[3 + r];
-        b[r] = x[9 + r] - x[3 + r];
-        db[r] = dx[9 + r] - dx[3 + r];
-        w[r] = x[r] - x[3 + r];
-        dw[r] = dx[r] - dx[3 + r];
+        S->a[r] = x[6 + r] - x[3 + r];
+        S->b[r] = x[9 + r] - x[3 + r];
+        S->w[r] = x[r] - x[3 + r];
       }
     }
-    FRICL_FN(fd_cross)(a, da, b, db, c, dc);
-    FRICL_REAL dnn, dA, dB, dC, dwa, dwb, dwn;
-    const FRICL_REAL nn = FRICL_FN(fd_dot)(c, dc, c, dc, 3, &dnn);
-    const FRICL_REAL A = FRICL_FN(fd_dot)(a, da, a, da, 3, &dA);
-    const FRICL_REAL B = FRICL_FN(fd_dot)(a, da, b, db, 3, &dB);
-    const FRICL_REAL C = FRICL_FN(fd_dot)(b, db, b, db, 3, &dC);
-    const FRICL_REAL wa = FRICL_FN(fd_dot)(w, dw, a, da, 3, &dwa);
-    const FRICL_REAL wb = FRICL_FN(fd_dot)(w, dw, b, db, 3, &dwb);
-    const FRICL_REAL wn = FRICL_FN(fd_dot)(w, dw, c, dc, 3, &dwn);
-    FRICL_REAL n0, dn0, n1, dn1;
-    if (type == FRICL_B_EE) {
-      n0 = B * wb - C * wa;
-      dn0 = dB * wb + B * dwb - dC * wa - C * dwa;
-      n1 = A * wb - B * wa;
-      dn1 = dA * wb + A * dwb - dB * wa - B * dwa;
-    } else {
-      n0 = C * wa - B * wb;
-      dn0 = dC * wa + C * dwa - dB * wb - B * dwb;
-      n1 = A * wb - B * wa;
-      dn1 = dA * wb + A * dwb - dB * wa - B * dwa;
-    }
-    beta[0] = FRICL_FN(fd_quot)(n0, dn0, nn, dnn, &dbeta[0]);
-    beta[1] = FRICL_FN(fd_quot)(n1, dn1, nn, dnn, &dbeta[1]);
-    *d2 = FRICL_FN(fd_quot)(wn * wn, FRICL_R(2) * wn * dwn, nn, dnn, dd2);
-    FRICL_FN(fd_cross)(c, dc, a, da, t, dt);
-    FRICL_FN(fd_set_col)(P, dP, 3, 0, a, da);
-    FRICL_FN(fd_set_col)(P, dP, 3, 1, t, dt);
+    FRICL_FN(fv_cross)(S->a, S->b, S->c);
+    S->nn = FRICL_FN(fv_dot)(S->c, S->c, 3);
+    S->A = FRICL_FN(fv_dot)(S->a, S->a, 3);
+    S->B = FRICL_FN(fv_dot)(S->a, S->b, 3);
+    S->C = FRICL_FN(fv_dot)(S->b, S->b, 3);
+    S->wa = FRICL_FN(fv_dot)(S->w, S->a, 3);
+    S->wb = FRICL_FN(fv_dot)(S->w, S->b, 3);
+    S->wn = FRICL_FN(fv_dot)(S->w, S->c, 3);
+    if (type == FRICL_B_EE)
+      S->n0 = S->B * S->wb - S->C * S->wa;
+    else
+      S->n0 = S->C * S->wa - S->B * S->wb;
+    S->n1 = S->A * S->wb - S->B * S->wa;
+    beta[0] = S->n0 / S->nn;
+    beta[1] = S->n1 / S->nn;
+    *d2 = (S->wn * S->wn) / S->nn;
+    FRICL_FN(fv_cross)(S->c, S->a, S->t);
+    S->n[0] = FRICL_FN(fv_set_col)(P, 3, 0, S->a);
+    S->n[1] = FRICL_FN(fv_set_col)(P, 3, 1, S->t);
     return;
   }
   /* PV: the plane is fixed; P depends on it only. */
-  FRICL_REAL ds;
-  const FRICL_REAL s = FRICL_FN(fd_dot)(pn, a, x, dx, dim, &ds) + pc;
-  const FRICL_REAL nn = FRICL_FN(g_dot)(pn, pn, dim);
-  *d2 = s * s / nn;
-  *dd2 = FRICL_R(2) * s * ds / nn;
+  S->s = FRICL_FN(fv_dot)(pn, x, dim) + pc;
+  S->nn = FRICL_FN(g_dot)(pn, pn, dim);
+  *d2 = S->s * S->s / S->nn;
   if (dim == 3)
     FRICL_FN(g_vv_basis3)(pn, P);
   else
     FRICL_FN(g_perp_basis2)(pn, P);
+}
+
+/*
+ * The derivative along dx of force_geometry's d2, beta and P (dd2,
+ * dbeta, dP), from its values S and P (forward mode, exact).
+ */
+FRICL_INLINE void FRICL_FN(force_geometry_dir)(
+    int type, int dim, const FRICL_FN(fgeo) * S, const FRICL_REAL *x,
+    const FRICL_REAL *dx, const FRICL_REAL *pn, const FRICL_REAL *P,
+    FRICL_REAL *dd2, FRICL_REAL *dbeta, FRICL_REAL *dP) {
+  const FRICL_REAL zero = FRICL_R(0);
+  FRICL_REAL da[3] = {0, 0, 0}, db[3] = {0, 0, 0};
+  FRICL_REAL dc[3] = {0, 0, 0}, dt[3] = {0, 0, 0};
+  if (type == FRICL_B_VV) {
+    for (int r = 0; r < dim; ++r)
+      da[r] = dx[dim + r] - dx[r];
+    *dd2 = FRICL_FN(fd_ddot)(S->a, da, S->a, da, dim);
+    if (dim == 2) {
+      const FRICL_REAL n = S->n[0];
+      const FRICL_REAL hdu = *dd2 / (FRICL_R(2) * n);
+      const FRICL_REAL h0 = P[1], h1 = -P[0];
+      dP[0] = -(da[1] - h1 * hdu) / n;
+      dP[1] = (da[0] - h0 * hdu) / n;
+    } else {
+      if (S->use_x) {
+        dc[1] = -da[2];
+        dc[2] = da[1];
+      } else {
+        dc[0] = da[2];
+        dc[2] = -da[0];
+      }
+      FRICL_FN(fd_dcross)(S->a, da, S->c, dc, dt);
+      FRICL_FN(fd_dset_col)(P, dP, 3, 0, S->c, dc, S->n[0]);
+      FRICL_FN(fd_dset_col)(P, dP, 3, 1, S->t, dt, S->n[1]);
+    }
+    return;
+  }
+  if (type == FRICL_B_EV) {
+    for (int r = 0; r < dim; ++r) {
+      da[r] = dx[2 * dim + r] - dx[dim + r];
+      db[r] = dx[r] - dx[dim + r];
+    }
+    const FRICL_REAL dee = FRICL_FN(fd_ddot)(S->a, da, S->a, da, dim);
+    const FRICL_REAL dqe = FRICL_FN(fd_ddot)(S->b, db, S->a, da, dim);
+    FRICL_FN(fd_quot)(S->qe, dqe, S->ee, dee, &dbeta[0]);
+    if (dim == 3) {
+      FRICL_FN(fd_dcross)(S->a, da, S->b, db, dc);
+      const FRICL_REAL dcc = FRICL_FN(fd_ddot)(S->c, dc, S->c, dc, 3);
+      FRICL_FN(fd_quot)(S->cc, dcc, S->ee, dee, dd2);
+      FRICL_FN(fd_dset_col)(P, dP, 3, 0, S->a, da, S->n[0]);
+      FRICL_FN(fd_dset_col)(P, dP, 3, 1, S->c, dc, S->n[1]);
+    } else {
+      const FRICL_REAL *a = S->a, *b = S->b;
+      const FRICL_REAL cr = S->cr;
+      const FRICL_REAL dcr =
+          da[0] * b[1] + a[0] * db[1] - da[1] * b[0] - a[1] * db[0];
+      FRICL_FN(fd_quot)(cr * cr, FRICL_R(2) * cr * dcr, S->ee, dee, dd2);
+      const FRICL_REAL n = S->n[0];
+      const FRICL_REAL hdu = dee / (FRICL_R(2) * n);
+      for (int r = 0; r < 2; ++r)
+        dP[r] = (da[r] - P[r] * hdu) / n;
+    }
+    return;
+  }
+  if (type == FRICL_B_EE || type == FRICL_B_FV) {
+    FRICL_REAL dw[3];
+    for (int r = 0; r < 3; ++r) {
+      if (type == FRICL_B_EE) {
+        da[r] = dx[3 + r] - dx[r];
+        db[r] = dx[9 + r] - dx[6 + r];
+        dw[r] = dx[r] - dx[6 + r];
+      } else {
+        da[r] = dx[6 + r] - dx[3 + r];
+        db[r] = dx[9 + r] - dx[3 + r];
+        dw[r] = dx[r] - dx[3 + r];
+      }
+    }
+    const FRICL_REAL *a = S->a, *b = S->b, *w = S->w, *c = S->c;
+    FRICL_FN(fd_dcross)(a, da, b, db, dc);
+    const FRICL_REAL dnn = FRICL_FN(fd_ddot)(c, dc, c, dc, 3);
+    const FRICL_REAL dA = FRICL_FN(fd_ddot)(a, da, a, da, 3);
+    const FRICL_REAL dB = FRICL_FN(fd_ddot)(a, da, b, db, 3);
+    const FRICL_REAL dC = FRICL_FN(fd_ddot)(b, db, b, db, 3);
+    const FRICL_REAL dwa = FRICL_FN(fd_ddot)(w, dw, a, da, 3);
+    const FRICL_REAL dwb = FRICL_FN(fd_ddot)(w, dw, b, db, 3);
+    const FRICL_REAL dwn = FRICL_FN(fd_ddot)(w, dw, c, dc, 3);
+    const FRICL_REAL A = S->A, B = S->B, C = S->C;
+    const FRICL_REAL wa = S->wa, wb = S->wb, wn = S->wn;
+    FRICL_REAL dn0, dn1;
+    if (type == FRICL_B_EE) {
+      dn0 = dB * wb + B * dwb - dC * wa - C * dwa;
+      dn1 = dA * wb + A * dwb - dB * wa - B * dwa;
+    } else {
+      dn0 = dC * wa + C * dwa - dB * wb - B * dwb;
+      dn1 = dA * wb + A * dwb - dB * wa - B * dwa;
+    }
+    FRICL_FN(fd_quot)(S->n0, dn0, S->nn, dnn, &dbeta[0]);
+    FRICL_FN(fd_quot)(S->n1, dn1, S->nn, dnn, &dbeta[1]);
+    FRICL_FN(fd_quot)(wn * wn, FRICL_R(2) * wn * dwn, S->nn, dnn, dd2);
+    FRICL_FN(fd_dcross)(c, dc, a, da, dt);
+    FRICL_FN(fd_dset_col)(P, dP, 3, 0, a, da, S->n[0]);
+    FRICL_FN(fd_dset_col)(P, dP, 3, 1, S->t, dt, S->n[1]);
+    return;
+  }
+  /* PV: d s = pn . dx (beside 0 . x, as the dual product forms it). */
+  FRICL_REAL ds = zero;
+  for (int i = 0; i < dim; ++i)
+    ds += zero * x[i] + pn[i] * dx[i];
+  *dd2 = FRICL_R(2) * S->s * ds / S->nn;
   for (int i = 0; i < dim * (dim - 1); ++i)
     dP[i] = zero;
 }
@@ -281,11 +378,10 @@ FRICL_INLINE FRICL_REAL FRICL_FN(force_contact)(
                 : type == FRICL_B_PV ? 1
                                      : 4;
   const int ndof = k * dim;
-  FRICL_REAL dx[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   FRICL_REAL d2, dd2, beta[2] = {0, 0}, dbeta[2] = {0, 0};
   FRICL_REAL P[6] = {0, 0, 0, 0, 0, 0}, dP[6] = {0, 0, 0, 0, 0, 0};
-  FRICL_FN(force_geometry)
-  (type, dim, x, dx, pn, pc, &d2, &dd2, beta, dbeta, P, dP);
+  FRICL_FN(fgeo) S;
+  FRICL_FN(force_geometry)(type, dim, x, pn, pc, &d2, beta, P, &S);
   FRICL_REAL dN_dd2;
   int region;
   const FRICL_REAL N = FRICL_FN(barrier_force)(d2, dmin, dhat, kappa, physical,
@@ -323,6 +419,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(force_contact)(
       F[i * dim + r] = sF * gam[i] * Pta[r];
   if (wrt == FRICL_FM_WRT_NONE)
     return N;
+  FRICL_REAL dx[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   for (int j = 0; j < ndof; ++j) {
     FRICL_REAL dta[2] = {0, 0}, dPta[3] = {0, 0, 0}, dgam[4] = {0, 0, 0, 0};
     FRICL_REAL dN = zero;
@@ -333,9 +430,8 @@ FRICL_INLINE FRICL_REAL FRICL_FN(force_contact)(
         dta[cc] = an[cc] * gam[i] * P[r0 * m + cc];
     } else {
       dx[j] = FRICL_R(1);
-      FRICL_REAL d2j, bj[2] = {0, 0}, Pj[6];
-      FRICL_FN(force_geometry)
-      (type, dim, x, dx, pn, pc, &d2j, &dd2, bj, dbeta, Pj, dP);
+      FRICL_FN(force_geometry_dir)
+      (type, dim, &S, x, dx, pn, P, &dd2, dbeta, dP);
       dx[j] = zero;
       dN = dN_dd2 * dd2;
       FRICL_FN(force_dgamma)(type, dbeta, dgam);

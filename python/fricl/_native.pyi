@@ -91,7 +91,8 @@ def force_eval(ctx: Context, precision: int, profile: int, dim: int,
                eps_v: float, kappa: float, dhat: float, dmin: float,
                groups: Tuple[Tuple[Any, ...], ...], force: Optional[Buffer],
                plan: Optional[Plan], jacobian_values: Optional[Buffer],
-               per_group: Optional[Tuple[Tuple[Any, ...], ...]]) -> None: ...
+               per_group: Optional[Tuple[Tuple[Any, ...], ...]],
+               column_major: int = ...) -> None: ...
 def build(ctx: Context, precision: int, dim: int, flags: int,
           lagged_positions: Buffer, rest_positions: Optional[Buffer],
           kappa: float, dhat: float, dmin: float, mu_s: Any, mu_k: Any,

@@ -261,6 +261,24 @@ def _force_groups(groups: List[ContactGroup],
     return tuple(out)
 
 
+def _columns(mesh: Any, *arrays: Any) -> Optional[Tuple[Any, ...]]:
+    """The vertex arrays as they are when every one is a Fortran-ordered
+    float64 numpy array of the collision mesh's (num_vertices, dim) shape
+    (how ipctk's callers hold them): the native call then reads their
+    transposes without the row-major copies. None otherwise (the arrays
+    then go through mesh_positions' checks and conversion)."""
+    shape = None
+    for a in arrays:
+        if (type(a) is not np.ndarray or a.dtype != cv.F64 or a.ndim != 2
+                or a.flags.c_contiguous or not a.flags.f_contiguous):
+            return None
+        if shape is None:
+            shape = (_count(mesh.num_vertices), _count(mesh.dim))
+        if a.shape != shape:
+            return None
+    return arrays
+
+
 _WRT = {"REST_POSITIONS": 1, "LAGGED_DISPLACEMENTS": 2, "VELOCITIES": 3}
 
 
@@ -549,10 +567,15 @@ class FrictionPotential:
                     lagged_displacements: Any, velocities: Any,
                     normal_potential: Any, dmin: float, no_mu: bool,
                     wrt: int, local: bool = False) -> Any:
-        V = _ia.mesh_positions(mesh, velocities, "velocities")
-        U = _ia.mesh_positions(mesh, lagged_displacements,
-                               "lagged_displacements")
-        R = _ia.mesh_positions(mesh, rest_positions, "rest_positions")
+        cols = _columns(mesh, rest_positions, lagged_displacements,
+                        velocities)
+        if cols is None:
+            V = _ia.mesh_positions(mesh, velocities, "velocities")
+            U = _ia.mesh_positions(mesh, lagged_displacements,
+                                   "lagged_displacements")
+            R = _ia.mesh_positions(mesh, rest_positions, "rest_positions")
+        else:  # read in place by the native call (column_major)
+            R, U, V = cols
         c, fgroups, e = self._entry(collisions, mesh, V.shape[0])
         if c is None:
             return V, None, None, (None, None, None), e
@@ -575,10 +598,16 @@ class FrictionPotential:
             raise InvalidArgumentError("mu_profile must be one of %s, got %r"
                                        % (", ".join(_PROFILES),
                                           self.mu_profile))
-        _native.force_eval(self.context, 0, prof,
-                           c.dim, flags, wrt, R, U, V, self._eps_v,
-                           float(kappa), dhat, float(dmin), fgroups, force,
-                           plan, jv, outs)
+        if cols is None:
+            _native.force_eval(self.context, 0, prof,
+                               c.dim, flags, wrt, R, U, V, self._eps_v,
+                               float(kappa), dhat, float(dmin), fgroups,
+                               force, plan, jv, outs)
+        else:
+            _native.force_eval(self.context, 0, prof,
+                               c.dim, flags, wrt, R.T, U.T, V.T,
+                               self._eps_v, float(kappa), dhat, float(dmin),
+                               fgroups, force, plan, jv, outs, 1)
         return V, c, force, (jv, plan, outs), e
 
     def force(self, *args: Any, **kw: Any) -> np.ndarray:
@@ -632,10 +661,7 @@ class FrictionPotential:
             velocities, normal_potential, dmin, False, w)
         if c is None:
             return sp.csc_matrix((V.size, V.size))
-        n = plan.shape[0]
-        idx = plan._index_dtype()
-        indptr, indices = np.empty(n + 1, idx), np.empty(jv.size, idx)
-        plan.csc(0, None, indptr, indices, None, idx == np.int64)
+        indptr, indices = plan._csc_pattern()
         J = sp.csc_matrix((jv, indices, indptr), shape=plan.shape,
                           copy=False)
         if w == 1 and e is not None:

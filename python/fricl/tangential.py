@@ -167,6 +167,7 @@ class Plan(_native.Plan):
 
     def __init__(self, *args: Any) -> None:
         self._pattern = None
+        self._csc = None
 
     @property
     def shape(self) -> tuple:
@@ -190,6 +191,19 @@ class Plan(_native.Plan):
     @property
     def block_cols(self) -> np.ndarray:
         return self._bsr_pattern()[1]
+
+    def _csc_pattern(self):
+        """The scalar CSC indptr and indices of the plan's pattern, made
+        on the first call and kept: the matrices built on them share them,
+        as the barrier's Hessians share theirs."""
+        if self._csc is None:
+            idx = self._index_dtype()
+            n = self.shape[0]
+            indptr = np.empty(n + 1, idx)
+            indices = np.empty(self.nnz_blocks * self.dim * self.dim, idx)
+            self.csc(0, None, indptr, indices, None, idx == np.int64)
+            self._csc = (indptr, indices)
+        return self._csc
 
     def _index_dtype(self):
         big = max(self.shape[0], self.nnz_blocks * self.dim * self.dim)

@@ -16,6 +16,11 @@
 #define FH_CHUNK 4096
 /* Reals of one contact record: N, force (12), Jacobian (144). */
 #define FH_REC 157
+/* Without a Jacobian: N and the force, in chunks of this many contacts. */
+#define FH_REC_F 13
+#define FH_CHUNK_F 32768
+/* How many contacts ahead the pass prefetches vertex rows. */
+#define FH_AHEAD 8
 
 #define FRICL_REAL double
 #define FRICL_FN(name) fricl__frc_##name##_d

@@ -19,7 +19,8 @@ typedef struct FH_JOB {
   const fricl__force_work *w;
   size_t g, lo; /* the chunk: group g, contacts lo .. */
   FRICL_REAL *rec;
-  size_t *blk; /* or NULL: the BSR blocks of each contact's k x k pairs */
+  size_t stride; /* reals per record: FH_REC, or FH_REC_F without Jacobian */
+  size_t *blk;   /* or NULL: the BSR blocks of each contact's k x k pairs */
 } FH_JOB;
 
 static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
@@ -45,6 +46,17 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
   for (size_t t = lo; t < hi; ++t) {
     const size_t c = j->lo + t;
     const int32_t *vx = G->vertices + c * (size_t)k;
+#if defined(__GNUC__)
+    /* The vertex rows of a contact a few ahead (gathers that miss). */
+    if (t + FH_AHEAD < hi)
+      for (int i = 0; i < k; ++i) {
+        const size_t at = (size_t)vx[FH_AHEAD * k + i] * (size_t)dim;
+        __builtin_prefetch(disp + at);
+        __builtin_prefetch(vel + at);
+        if (rest)
+          __builtin_prefetch(rest + at);
+      }
+#endif
     real x[12], v[12], pn[3] = {0, 0, 0}, pc = (real)0, an[2] = {1, 1};
     for (int i = 0; i < k; ++i)
       for (int s = 0; s < dim; ++s) {
@@ -63,7 +75,7 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
     const real wt = G->weight ? ((const real *)G->weight)[c] : (real)1;
     const real ms = no_mu ? (real)1 : ((const real *)G->mu_s)[c];
     const real mk = no_mu ? (real)1 : ((const real *)G->mu_k)[c];
-    real *R = j->rec + t * FH_REC;
+    real *R = j->rec + t * j->stride;
     R[0] = FRICL_FN(force_contact)(type, dim, x, v, pn, pc, wt, ms, mk, an, eps,
                                    (int)b->mu_profile, kappa, dhat, dmin,
                                    physical, wrt, R + 1, R + 13);
@@ -121,6 +133,7 @@ typedef struct FH_ACC {
   const fricl_tangential_plan *plan;
   size_t c0, n;
   const FRICL_REAL *rec;
+  size_t stride;
   const size_t *blk;
   FRICL_REAL *force, *jv;
   int k, dim, csc;
@@ -134,7 +147,7 @@ FRICL_FN(fh_acc_body)(const FH_ACC *a, size_t vlo, size_t vhi, int k, int dim) {
   const int ndof = k * dim;
   for (size_t t = 0; t < a->n; ++t) {
     const size_t c = a->c0 + t;
-    const real *R = a->rec + t * FH_REC;
+    const real *R = a->rec + t * a->stride;
     const int32_t *vx = a->G->vertices + c * (size_t)k;
     for (int i = 0; i < k; ++i) {
       const size_t vi = (size_t)vx[i];
@@ -199,10 +212,14 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
   const size_t nvd = b->n_vertices * (size_t)dim;
   real *force = (real *)b->force, *jv = (real *)b->jacobian_values;
   const fricl_tangential_plan *plan = w->plan;
-  size_t chunk = FH_CHUNK;
+  /* Without a Jacobian from the host threads, a record is N and the force
+   * only: short records, longer chunks (fewer joins of the threads). */
+  const int short_rec = !w->want_jac && !src;
+  const size_t stride = short_rec ? FH_REC_F : FH_REC;
+  size_t chunk = short_rec ? FH_CHUNK_F : FH_CHUNK;
   if (w->total < chunk)
     chunk = w->total ? w->total : 1;
-  real *rec = fricl__malloc(chunk * FH_REC * sizeof *rec);
+  real *rec = fricl__malloc(chunk * stride * sizeof *rec);
   /* The workers also find each contact's BSR blocks (the binary searches
    * are then off the serial accumulation). */
   size_t *blk =
@@ -213,9 +230,13 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "allocating %zu contact records", chunk);
   }
-  if (force)
-    for (size_t i = 0; i < nvd; ++i)
-      force[i] = (real)0;
+  if (force) {
+    if (threaded)
+      fricl__pool_for(ctx->pool, nvd, fricl__grain(ctx, 65536), 1,
+                      FRICL_FN(fh_zero), force);
+    else
+      FRICL_FN(fh_zero)(force, 0, nvd, 0);
+  }
   if (jv) {
     if (threaded)
       fricl__pool_for(ctx->pool, plan->nnz * (size_t)(dim * dim),
@@ -230,7 +251,7 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
     const int ndof = k * dim;
     for (size_t lo = 0; lo < G->count; lo += chunk) {
       const size_t n = G->count - lo < chunk ? G->count - lo : chunk;
-      FH_JOB j = {w, g, lo, rec, blk};
+      FH_JOB j = {w, g, lo, rec, stride, blk};
       if (src) {
         const fricl_status st = src->records(src->state, w, g, lo, n, rec);
         if (st != FRICL_STATUS_OK) {
@@ -252,7 +273,7 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
         FRICL_FN(fh_run)(&j, 0, n, 0);
       for (size_t t = 0; t < n; ++t) {
         const size_t c = lo + t;
-        const real *R = rec + t * FH_REC;
+        const real *R = rec + t * stride;
         if (G->normal_force)
           ((real *)G->normal_force)[c] = R[0];
         if (G->local_force)
@@ -265,17 +286,10 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
       }
       if (force || jv) {
         const size_t *bk = w->blocks ? w->blocks + (cg0 + lo) * 16 : blk;
-        FH_ACC acc = {G,
-                      plan,
-                      lo,
-                      n,
-                      rec,
-                      bk,
-                      force,
-                      jv,
-                      k,
-                      dim,
-                      (b->flags & FRICL_FORCE_FLAG_JACOBIAN_CSC) != 0};
+        FH_ACC acc = {
+            G,   plan,   lo,  n,
+            rec, stride, bk,  force,
+            jv,  k,      dim, (b->flags & FRICL_FORCE_FLAG_JACOBIAN_CSC) != 0};
         if (threaded)
           fricl__pool_for(ctx->pool, b->n_vertices, fricl__grain(ctx, 256), 1,
                           FRICL_FN(fh_acc), &acc);

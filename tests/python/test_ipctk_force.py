@@ -287,6 +287,42 @@ def test_wrt_spellings_overloads_and_errors():
     assert J.nnz == 0
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_layouts_agree_bitwise(kind):
+    """Fortran-ordered vertex arrays (read in place, rest + displacement
+    summed once per vertex) and row-major ones (summed per contact): the
+    same sums, so bitwise the same force and Jacobians; each within TOL
+    of ipctk's; and a bad rest position or displacement in either layout
+    is named as such."""
+    rng, mesh, V, tc, info = grid_case(9400 + KINDS.index(kind), kind)
+    eps_v = 1e-3
+    U = np.asfortranarray(0.02 * info["dhat"] * rng.standard_normal(V.shape))
+    R = np.asfortranarray(V - U)
+    Vel = velocities(rng, len(V), V.shape[1], 0.7 * eps_v)
+    B = ipctk.BarrierPotential(info["dhat"], info["kappa"])
+    fp, ip = fi.FrictionPotential(eps_v), ipctk.FrictionPotential(eps_v)
+    SF, SV, SX = natural(tc, eps_v, info["dhat"])
+    Rc, Uc, Vc = (np.ascontiguousarray(a) for a in (R, U, Vel))
+    assert R.flags.f_contiguous and not R.flags.c_contiguous
+    f = fp.force(tc, mesh, R, U, Vel, B)
+    assert np.array_equal(f, fp.force(tc, mesh, Rc, Uc, Vc, B))
+    close(f, ip.force(tc, mesh, R, U, Vel, B), SF, "force")
+    for w, s in ((W.VELOCITIES, SV), (W.LAGGED_DISPLACEMENTS, SX)):
+        J = fp.force_jacobian(tc, mesh, R, U, Vel, B, w)
+        Jc = fp.force_jacobian(tc, mesh, Rc, Uc, Vc, B, w)
+        assert np.array_equal(J.indptr, Jc.indptr)
+        assert np.array_equal(J.indices, Jc.indices)
+        assert np.array_equal(J.data, Jc.data)
+        close(dense(J), ip.force_jacobian(tc, mesh, R, U, Vel, B,
+                                          w).toarray(), s, str(w))
+    for name, i in (("rest_positions", 0), ("lagged_displacements", 1)):
+        for order in ("F", "C"):
+            args = [np.array(a, order=order) for a in (R, U, Vel)]
+            args[i][len(V) // 2, 0] = np.inf
+            with pytest.raises(fricl.InvalidArgumentError, match=name):
+                fp.force(tc, mesh, *args, B)
+
+
 # ------------------------------------------------ an independent oracle
 
 def _mp_force_fv(mp, x, v, w, ms, mk, e, kappa, dhat):
