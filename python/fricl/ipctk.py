@@ -662,8 +662,10 @@ class FrictionPotential:
         if c is None:
             return sp.csc_matrix((V.size, V.size))
         indptr, indices = plan._csc_pattern()
-        J = sp.csc_matrix((jv, indices, indptr), shape=plan.shape,
-                          copy=False)
+        # Its own index copies: a caller may change J's structure in place
+        # (eliminate_zeros) without touching the next Jacobian.
+        J, plan._csc_proto = _csc_matrix(jv, indices, indptr, plan.shape[0],
+                                         plan._csc_proto)
         if w == 1 and e is not None:
             J = J + self._weight_term(collisions, mesh, rest_positions,
                                       lagged_displacements, velocities,

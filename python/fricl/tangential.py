@@ -168,6 +168,7 @@ class Plan(_native.Plan):
     def __init__(self, *args: Any) -> None:
         self._pattern = None
         self._csc = None
+        self._csc_proto = None  # scipy's checked state of that pattern
 
     @property
     def shape(self) -> tuple:
@@ -194,8 +195,8 @@ class Plan(_native.Plan):
 
     def _csc_pattern(self):
         """The scalar CSC indptr and indices of the plan's pattern, made
-        on the first call and kept: the matrices built on them share them,
-        as the barrier's Hessians share theirs."""
+        on the first call and kept (each matrix made on them gets copies,
+        as the barrier's Hessians do)."""
         if self._csc is None:
             idx = self._index_dtype()
             n = self.shape[0]
