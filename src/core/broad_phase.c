@@ -732,10 +732,12 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
 
 /* ---------------------------------------------------------------- boxes */
 
+/* Vertex boxes [lo, hi) of a motion, inflated by r and rounded outwards. */
 static void vertex_boxes(const fricl_collision_mesh *m, const double *v0,
-                         const double *v1, double r, box *out) {
+                         const double *v1, double r, box *out, size_t i0,
+                         size_t i1) {
   const int dim = m->dim;
-  for (size_t i = 0; i < m->nv; ++i) {
+  for (size_t i = i0; i < i1; ++i) {
     box *b = &out[i];
     for (int d = 0; d < 3; ++d) {
       double lo = 0, hi = 0;
@@ -757,9 +759,10 @@ static void vertex_boxes(const fricl_collision_mesh *m, const double *v0,
   }
 }
 
-static void union_boxes(const box *vb, const int32_t *ids, size_t n, int k,
-                        box *out) {
-  for (size_t i = 0; i < n; ++i) {
+/* Element boxes [i0, i1): the union of their k vertices' boxes. */
+static void union_boxes(const box *vb, const int32_t *ids, int k, box *out,
+                        size_t i0, size_t i1) {
+  for (size_t i = i0; i < i1; ++i) {
     box b = vb[ids[k * i]];
     for (int j = 0; j < 4; ++j)
       b.v[j] = j < k ? ids[k * i + j] : -1;
@@ -772,6 +775,31 @@ static void union_boxes(const box *vb, const int32_t *ids, size_t n, int k,
     }
     out[i] = b;
   }
+}
+
+/* The boxes on the host threads: each box is written by one piece, from
+ * the same inputs, whatever the split. */
+typedef struct box_job {
+  const fricl_collision_mesh *m;
+  const double *v0, *v1;
+  double r;
+  box *vb, *eb, *fb;
+  int stage; /* 0: vertices, 1: edges and faces (they read vb) */
+} box_job;
+
+static void boxes_range(void *arg, size_t lo, size_t hi, unsigned piece) {
+  const box_job *j = (const box_job *)arg;
+  (void)piece;
+  if (j->stage == 0) {
+    vertex_boxes(j->m, j->v0, j->v1, j->r, j->vb, lo, hi);
+    return;
+  }
+  /* [0, ne) edges, then [ne, ne + nf) faces */
+  const size_t ne = j->m->ne;
+  if (lo < ne)
+    union_boxes(j->vb, j->m->edges, 2, j->eb, lo, hi < ne ? hi : ne);
+  if (hi > ne)
+    union_boxes(j->vb, j->m->faces, 3, j->fb, lo > ne ? lo - ne : 0, hi - ne);
 }
 
 static void gather_boxes(const box *src, const int32_t *ids, size_t n,
@@ -823,9 +851,12 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
                        "candidates: out of memory");
   box *vb = all, *eb = vb + m->nv, *fb = eb + m->ne, *cvb = fb + m->nf,
       *ceb = cvb + m->n_codim_v;
-  vertex_boxes(m, v0, v1, radius, vb);
-  union_boxes(vb, m->edges, m->ne, 2, eb);
-  union_boxes(vb, m->faces, m->nf, 3, fb);
+  box_job bj = {m, v0, v1, radius, vb, eb, fb, 0};
+  fricl__pool_for(ctx->pool, m->nv, fricl__grain(ctx, 8192), 1, boxes_range,
+                  &bj);
+  bj.stage = 1;
+  fricl__pool_for(ctx->pool, m->ne + m->nf, fricl__grain(ctx, 8192), 1,
+                  boxes_range, &bj);
   gather_boxes(vb, m->codim_v, m->n_codim_v, cvb);
   gather_boxes(eb, m->codim_e, m->n_codim_e, ceb);
 
