@@ -641,21 +641,28 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
   }
   double smallA, medA, smallB, medB;
   size_stats(q->A, q->na, dim, &smallA, &medA);
-  size_stats(B, nb, dim, &smallB, &medB);
+  if (self) { /* the same boxes: the same statistics */
+    smallB = smallA;
+    medB = medA;
+  } else {
+    size_stats(B, nb, dim, &smallB, &medB);
+  }
   /* Origin: below every box, so that cell indices are never negative. */
   double org[3] = {0, 0, 0}, span = 0;
-  for (int d = 0; d < dim; ++d) {
-    double lo = INFINITY, hi = -INFINITY;
-    for (size_t s = 0; s < 2; ++s) {
-      const box *b = s ? B : q->A;
-      const size_t n = s ? nb : q->na;
-      for (size_t i = 0; i < n; ++i) {
-        lo = b[i].lo[d] < lo ? b[i].lo[d] : lo;
-        hi = b[i].hi[d] > hi ? b[i].hi[d] : hi;
+  double lo[3] = {INFINITY, INFINITY, INFINITY};
+  double hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (size_t s = 0; s < (self ? 1u : 2u); ++s) { /* one pass, all axes */
+    const box *b = s ? B : q->A;
+    const size_t n = s ? nb : q->na;
+    for (size_t i = 0; i < n; ++i)
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = b[i].lo[d] < lo[d] ? b[i].lo[d] : lo[d];
+        hi[d] = b[i].hi[d] > hi[d] ? b[i].hi[d] : hi[d];
       }
-    }
-    org[d] = lo;
-    span = hi - lo > span ? hi - lo : span;
+  }
+  for (int d = 0; d < dim; ++d) {
+    org[d] = lo[d];
+    span = hi[d] - lo[d] > span ? hi[d] - lo[d] : span;
   }
   /* The cell: at least the small boxes of the grid's set (each then sits
    * in at most two cells a side), and the median probe, so that a probe
