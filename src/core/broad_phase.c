@@ -436,14 +436,16 @@ typedef struct probe_job {
   size_t np;
   int skip_le, swap;
   unsigned phase;
+  /* Probes in a row (NULL: P[psel[i]]): seq[i] is P[psel[i]], read in
+   * order rather than gathered in the probe loop (cache misses). */
+  const box *seq;
 } probe_job;
 
 /* Probe pi against the grid's i-th stored box: the pair when the boxes
  * overlap, share no vertex, and (self pairs) the stored index is larger. */
-static BP_INLINE void meet(const probe_job *j, unsigned slot, uint32_t pi,
-                           size_t i) {
+static BP_INLINE void meet(const probe_job *j, unsigned slot, const box *p,
+                           uint32_t pi, size_t i) {
   const grid *g = j->g;
-  const box *p = &j->P[pi];
   const uint32_t b = g->ids[i];
   if ((j->skip_le && b <= pi) || !overlap(p, &g->sorted[i], g->dim) ||
       shares_vertex(p, &g->sorted[i]))
@@ -454,9 +456,9 @@ static BP_INLINE void meet(const probe_job *j, unsigned slot, uint32_t pi,
     report(j->q, slot, pi, b);
 }
 
-static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
+static void probe_one(const probe_job *j, unsigned slot, const box *p,
+                      uint32_t pi) {
   const grid *g = j->g;
-  const box *p = &j->P[pi];
   const int dim = g->dim;
   /* The cells read: the columns in column mode, else the cells. */
   const int counted = g->colstart ? 2 : dim;
@@ -471,7 +473,7 @@ static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
   }
   if (cells > (double)g->n) { /* a huge probe: test every box instead */
     for (size_t i = 0; i < g->n; ++i) {
-      meet(j, slot, pi, i);
+      meet(j, slot, p, pi, i);
     }
     return;
   }
@@ -487,7 +489,7 @@ static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
             continue;
           if (z > c1[2])
             break;
-          meet(j, slot, pi, i);
+          meet(j, slot, p, pi, i);
         }
       }
     return;
@@ -502,7 +504,7 @@ static void probe_one(const probe_job *j, unsigned slot, uint32_t pi) {
         if (!g->table[s].key1)
           continue;
         for (size_t i = g->table[s].lo; i < g->table[s].hi; ++i) {
-          meet(j, slot, pi, i);
+          meet(j, slot, p, pi, i);
         }
       }
 }
@@ -511,7 +513,12 @@ static void probe_range(void *arg, size_t lo, size_t hi, unsigned piece) {
   const probe_job *j = (const probe_job *)arg;
   const unsigned slot = j->phase * j->q->pieces + piece;
   for (size_t i = lo; i < hi && !j->q->oom; ++i)
-    probe_one(j, slot, j->psel ? j->psel[i] : (uint32_t)i);
+    if (j->seq)
+      probe_one(j, slot, &j->seq[i], j->psel[i]);
+    else {
+      const uint32_t pi = j->psel ? j->psel[i] : (uint32_t)i;
+      probe_one(j, slot, &j->P[pi], pi);
+    }
 }
 
 static void run_probes(fricl_context *ctx, probe_job *j) {
@@ -542,6 +549,26 @@ static uint32_t *cell_order(const grid *g, const box *b, size_t n) {
   fricl__radix_sort(k, v, n, k + n, v + n);
   free(k);
   return v;
+}
+
+/* seq[i] = A[order[i]], on the host threads. */
+typedef struct gather_job {
+  const box *A;
+  const uint32_t *order;
+  box *seq;
+} gather_job;
+
+static void gather_range(void *arg, size_t lo, size_t hi, unsigned piece) {
+  const gather_job *j = (const gather_job *)arg;
+  (void)piece;
+  for (size_t i = lo; i < hi; ++i)
+    j->seq[i] = j->A[j->order[i]];
+}
+
+static void gather_probes(fricl_context *ctx, const box *A,
+                          const uint32_t *order, size_t n, box *seq) {
+  gather_job j = {A, order, seq};
+  fricl__pool_for(ctx->pool, n, fricl__grain(ctx, 16384), 1, gather_range, &j);
 }
 
 static double box_extent(const box *b, int dim) {
@@ -682,9 +709,10 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
     /* Phase 0: the small boxes among themselves (each pair once, from its
      * smaller index); phase 1: the big ones against the small ones; phase
      * 2: big against big. */
-    probe_job j0 = {q, &gr, B, gr.ids, nsB, 1, 0, 0}; /* in cell order */
+    /* the grid's own boxes, in its (cell) order */
+    probe_job j0 = {q, &gr, B, gr.ids, nsB, 1, 0, 0, gr.sorted};
     run_probes(ctx, &j0);
-    probe_job j1 = {q, &gr, B, gB, ngB, 0, 0, 1};
+    probe_job j1 = {q, &gr, B, gB, ngB, 0, 0, 1, NULL};
     run_probes(ctx, &j1);
     for (size_t x = 0; x < ngB; ++x)
       for (size_t y = x + 1; y < ngB; ++y)
@@ -695,17 +723,21 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
     /* Phase 0: every A box against the small B boxes; phase 1: the big B
      * boxes against the small A boxes; phase 2: big against big. */
     uint32_t *order = cell_order(&gr, q->A, q->na);
+    box *seq = order ? (box *)malloc((q->na + 1) * sizeof *seq) : NULL;
     ok = order != NULL;
-    probe_job j0 = {q, &gr, q->A, order, q->na, 0, 0, 0};
+    if (seq)
+      gather_probes(ctx, q->A, order, q->na, seq);
+    probe_job j0 = {q, &gr, q->A, order, q->na, 0, 0, 0, seq};
     if (ok)
       run_probes(ctx, &j0);
+    free(seq);
     free(order);
     if (ngB) {
       grid_free(&gr);
       ok = split(q->A, q->na, dim, smallA, &sA, &nsA, &gA, &ngA) &&
            grid_build(&gr, dim, q->A, sA, nsA, smallA > h ? smallA : h, org);
       if (ok) {
-        probe_job j1 = {q, &gr, B, gB, ngB, 0, 1, 1};
+        probe_job j1 = {q, &gr, B, gB, ngB, 0, 1, 1, NULL};
         run_probes(ctx, &j1);
       }
       for (size_t x = 0; ok && x < ngA; ++x)
