@@ -409,7 +409,8 @@ static BP_INLINE int shares_vertex(const box *a, const box *b) {
 }
 
 /* A pair of box indices (ia in A, ib in B, or both in A for self). */
-static void report(query *q, unsigned slot, size_t ia, size_t ib) {
+static void report(query *q, unsigned slot, size_t ia, size_t ib, const box *ba,
+                   const box *bb) {
   const int self = q->B == NULL;
   int32_t a = q->aid ? q->aid[ia] : (int32_t)ia;
   int32_t b = self ? (q->aid ? q->aid[ib] : (int32_t)ib)
@@ -418,9 +419,12 @@ static void report(query *q, unsigned slot, size_t ia, size_t ib) {
     const int32_t t = a;
     a = b;
     b = t;
+    const box *u = ba;
+    ba = bb;
+    bb = u;
   }
   if (q->visit)
-    q->visit(q->user, slot, q->type, a, b);
+    q->visit(q->user, slot, q->type, a, b, ba->v, bb->v);
   else if (!fricl__ivec_push2(&q->out[slot], a, b))
     q->oom = 1;
 }
@@ -451,9 +455,9 @@ static BP_INLINE void meet(const probe_job *j, unsigned slot, const box *p,
       shares_vertex(p, &g->sorted[i]))
     return;
   if (j->swap)
-    report(j->q, slot, b, pi);
+    report(j->q, slot, b, pi, &g->sorted[i], p);
   else
-    report(j->q, slot, pi, b);
+    report(j->q, slot, pi, b, p, &g->sorted[i]);
 }
 
 static void probe_one(const probe_job *j, unsigned slot, const box *p,
@@ -718,7 +722,7 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
       for (size_t y = x + 1; y < ngB; ++y)
         if (overlap(&B[gB[x]], &B[gB[y]], dim) &&
             !shares_vertex(&B[gB[x]], &B[gB[y]]))
-          report(q, 2 * q->pieces, gB[x], gB[y]);
+          report(q, 2 * q->pieces, gB[x], gB[y], &B[gB[x]], &B[gB[y]]);
   } else if (ok) {
     /* Phase 0: every A box against the small B boxes; phase 1: the big B
      * boxes against the small A boxes; phase 2: big against big. */
@@ -744,7 +748,7 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
         for (size_t y = 0; y < ngB; ++y)
           if (overlap(&q->A[gA[x]], &B[gB[y]], dim) &&
               !shares_vertex(&q->A[gA[x]], &B[gB[y]]))
-            report(q, 2 * q->pieces, gA[x], gB[y]);
+            report(q, 2 * q->pieces, gA[x], gB[y], &q->A[gA[x]], &B[gB[y]]);
     }
   }
   grid_free(&gr);
