@@ -131,31 +131,37 @@ static int surely_apart(const build *b, const int32_t *p, int np,
   return gap2 > b->active * (1 + 1e-8);
 }
 
-static void each_vv(build *b, recs *r, const int32_t *p) {
+/* The broad phase's pairs: p the ids, va and vb their elements' vertices
+ * (fricl__pair_fn). */
+static void each_vv(build *b, recs *r, const int32_t *p, const int32_t *va,
+                    const int32_t *vb) {
+  (void)va;
+  (void)vb;
   if (!(cn_pp(X(b, p[0]), X(b, p[1]), b->m->dim) < b->active))
     return;
   const double *A = b->m->vertex_area;
   put(r, VV, p[0], p[1], -1, b->area ? 0.5 * (A[p[0]] + A[p[1]]) : 1, 0);
 }
 
-static void each_ev(build *b, recs *r, const int32_t *p) {
+static void each_ev(build *b, recs *r, const int32_t *p, const int32_t *va,
+                    const int32_t *vb) {
   const int dim = b->m->dim;
   const int32_t e = p[0], v = p[1];
-  if (surely_apart(b, b->m->edges + 2 * (size_t)e, 2, &v, 1))
+  (void)vb;
+  if (surely_apart(b, va, 2, &v, 1))
     return;
-  const double *x = X(b, v), *e0 = X(b, edge_v(b->m, e, 0)),
-               *e1 = X(b, edge_v(b->m, e, 1));
+  const double *x = X(b, v), *e0 = X(b, va[0]), *e1 = X(b, va[1]);
   const int t = cn_pe_type(x, e0, e1, dim);
   if (!(cn_pe(x, e0, e1, dim, t) < b->active))
     return;
   put_pe(b, r, e, v, t, b->area ? 0.5 * b->m->vertex_area[v] : 1);
 }
 
-static void each_ee(build *b, recs *r, const int32_t *p) {
+static void each_ee(build *b, recs *r, const int32_t *p, const int32_t *va,
+                    const int32_t *vb) {
   const fricl_collision_mesh *m = b->m;
   const int32_t ea = p[0], eb = p[1];
-  const int32_t i[4] = {edge_v(m, ea, 0), edge_v(m, ea, 1), edge_v(m, eb, 0),
-                        edge_v(m, eb, 1)};
+  const int32_t i[4] = {va[0], va[1], vb[0], vb[1]};
   if (surely_apart(b, i, 2, i + 2, 2))
     return;
   const double *a0 = X(b, i[0]), *a1 = X(b, i[1]), *b0 = X(b, i[2]),
@@ -181,10 +187,12 @@ static void each_ee(build *b, recs *r, const int32_t *p) {
     put(r, EV, eb, i[t - 6], -1, w, 0);
 }
 
-static void each_fv(build *b, recs *r, const int32_t *p) {
+static void each_fv(build *b, recs *r, const int32_t *p, const int32_t *va,
+                    const int32_t *vb) {
   const fricl_collision_mesh *m = b->m;
   const int32_t f = p[0], v = p[1];
-  const int32_t *t = m->faces + 3 * (size_t)f;
+  const int32_t *t = va; /* the face's vertices, in the mesh's order */
+  (void)vb;
   if (surely_apart(b, t, 3, &v, 1))
     return;
   const double *x = X(b, v), *t0 = X(b, t[0]), *t1 = X(b, t[1]),
@@ -296,14 +304,16 @@ static void each_ee_neg_ev(build *b, recs *r, const int32_t *p) {
 /* ------------------------------------------------------------- passes */
 
 /* The broad phase's pairs, classified where they are found. */
-static void visit(void *user, unsigned slot, int type, int32_t a, int32_t c) {
+static void visit(void *user, unsigned slot, int type, int32_t a, int32_t c,
+                  const int32_t *va, const int32_t *vc) {
   build *b = (build *)user;
-  static void (*const each[4])(build *, recs *, const int32_t *) = {
+  static void (*const each[4])(build *, recs *, const int32_t *,
+                               const int32_t *, const int32_t *) = {
       each_vv, each_ev, each_ee, each_fv};
   recs *r = &b->prec[type][slot];
   const size_t before = r->n;
   const int32_t pair[2] = {a, c};
-  each[type](b, r, pair);
+  each[type](b, r, pair, va, vc);
   if (r->n != before && !fricl__ivec_push2(&b->act[type][slot], a, c))
     r->oom = 1;
 }

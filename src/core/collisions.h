@@ -70,8 +70,11 @@ struct fricl_candidate_set {
  * within a type and a slot the pairs come in a fixed order, and the slots
  * in order give the same sequence for any thread count. */
 #define FRICL__BP_PHASES 3
+/* va, vb: the vertices of a's and b's elements (vertex: 1, edge: 2, face:
+ * 3, in the mesh's order, then -1), read from the boxes the broad phase
+ * has just tested (the narrow phase need not load the mesh's lists). */
 typedef void (*fricl__pair_fn)(void *user, unsigned slot, int type, int32_t a,
-                               int32_t b);
+                               int32_t b, const int32_t *va, const int32_t *vb);
 
 /* Broad phase: the pairs of boxes that overlap, with ipctk's filters, into
  * `out` (sorted by ids), or, with `visit`, handed to it (vv, ev, ee, fv;
