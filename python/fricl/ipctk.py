@@ -1371,6 +1371,10 @@ class TangentialCollisions:
         potential is the same either way). ``result`` still counts them;
         ``_keep`` has the mask of each group that lost some."""
         self._keep = [None] * len(self.groups)
+        res = self._result
+        if res is not None and res.groups is self._groups and \
+                res.status_counts.get("ee_parallel", 1) == 0:
+            return  # the build counted none: nothing to drop
         for i, g in enumerate(self.groups):
             if g.type != "ee" or g.status is None:
                 continue
