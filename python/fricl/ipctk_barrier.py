@@ -171,7 +171,17 @@ def _fingerprint(collisions: Any, mesh: Any) -> tuple:
 def _same_topology(a: Tuple[Any, ...], b: Tuple[Any, ...]) -> bool:
     """The same stencil types and vertex lists, in the same order."""
     return len(a) == len(b) and all(
-        x[0] == y[0] and np.array_equal(x[1], y[1]) for x, y in zip(a, b))
+        x[0] == y[0] and _same_ids(x[1], y[1]) for x, y in zip(a, b))
+
+
+def _same_ids(x: Any, y: Any) -> bool:
+    """np.array_equal of two vertex-id arrays; for numpy arrays of one
+    integer dtype and shape a byte comparison (the same answer, without
+    array_equal's per-call overhead, which a small set's rebuild feels)."""
+    if type(x) is np.ndarray and type(y) is np.ndarray and \
+            x.dtype == y.dtype and x.dtype.kind in "iu":
+        return x.shape == y.shape and x.tobytes() == y.tobytes()
+    return bool(np.array_equal(x, y))
 
 
 def _entry(collisions: Any, mesh: Any) -> _Entry:
