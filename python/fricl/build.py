@@ -266,7 +266,7 @@ class PackedBuild:
                 cg.normal_force_gradient = R[odN:odN + m * k * d].reshape(
                     m, k * d)
             groups.append(cg)
-        rep = [int(x) for x in self.report()]
+        rep = self.report().tolist()  # Python ints
         res = BuildResult()
         res.groups = groups
         n = _N_STATUS

@@ -87,6 +87,7 @@ _MOLLIFIER_INDEX = dict((m, i) for i, m in enumerate(_MOLLIFIERS))
 from .ipctk_barrier import (BarrierPotential,  # noqa: E402
                             NormalAdhesionPotential, NormalPotential)
 from .ipctk_barrier import csc_matrix as _csc_matrix  # noqa: E402
+from .ipctk_barrier import _same_ids  # noqa: E402
 from .ipctk_collisions import (Candidates, CollisionMesh,  # noqa: E402
                                NormalCollisions)
 
@@ -1127,6 +1128,8 @@ class TangentialCollisions:
         self._groups: Optional[List[ContactGroup]] = []
         self.dim = 0
         self._cache: Dict[Tuple[int, int], Contacts] = {}
+        # the last Contacts made, kept across builds (its plan, reused)
+        self._last: Dict[Tuple[int, int], Contacts] = {}
         self._bgroups: List[BuildGroup] = []
         self._base: List[Tuple[np.ndarray, np.ndarray]] = []
         self._aniso: List[Tuple[np.ndarray, np.ndarray]] = []
@@ -1371,6 +1374,10 @@ class TangentialCollisions:
         potential is the same either way). ``result`` still counts them;
         ``_keep`` has the mask of each group that lost some."""
         self._keep = [None] * len(self.groups)
+        res = self._result
+        if res is not None and res.groups is self._groups and \
+                res.status_counts.get("ee_parallel", 1) == 0:
+            return  # the build counted none: nothing to drop
         for i, g in enumerate(self.groups):
             if g.type != "ee" or g.status is None:
                 continue
@@ -1580,6 +1587,19 @@ class TangentialCollisions:
         c = self._cache.get(key)
         if c is None or c.ctx is not ctx:
             c = self._cache[key] = Contacts(ctx, self.groups, n)
+            # a rebuild to the same contacts (types and vertices, in the
+            # same order) keeps the last set's plan and CSC pattern: a plan
+            # reads only the topology (fricl_tangential_plan_create)
+            last = self._last.get(key)
+            if last is not None and last.ctx is ctx and \
+                    last._plan is not None and not last._plan.closed and \
+                    last.dtype == c.dtype and _same_contacts(last.groups,
+                                                             c.groups):
+                c._plan = last._plan
+                pat = getattr(last, "_ipctk_csc", None)
+                if pat is not None:
+                    c._ipctk_csc = pat
+            self._last = {key: c}
         return c
 
     def __len__(self) -> int:
@@ -1593,12 +1613,20 @@ class TangentialCollisions:
 
     def clear(self) -> None:
         self.result, self.groups, self._cache = None, [], {}
+        self._last = {}
         self._bgroups, self._base, self._aniso = [], [], []
         self._keep = []
 
     def __repr__(self) -> str:
         return "<fricl.ipctk.TangentialCollisions %d contacts %s>" % (
             len(self), dict((g.type, g.count) for g in self.groups))
+
+
+def _same_contacts(a: List[ContactGroup], b: List[ContactGroup]) -> bool:
+    """The same stencils and vertex arrays, in the same order."""
+    return len(a) == len(b) and all(
+        x.stencil == y.stencil and _same_ids(x.vertices, y.vertices)
+        for x, y in zip(a, b))
 
 
 class _Weighted:

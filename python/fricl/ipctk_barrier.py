@@ -171,7 +171,17 @@ def _fingerprint(collisions: Any, mesh: Any) -> tuple:
 def _same_topology(a: Tuple[Any, ...], b: Tuple[Any, ...]) -> bool:
     """The same stencil types and vertex lists, in the same order."""
     return len(a) == len(b) and all(
-        x[0] == y[0] and np.array_equal(x[1], y[1]) for x, y in zip(a, b))
+        x[0] == y[0] and _same_ids(x[1], y[1]) for x, y in zip(a, b))
+
+
+def _same_ids(x: Any, y: Any) -> bool:
+    """np.array_equal of two vertex-id arrays; for numpy arrays of one
+    integer dtype and shape a byte comparison (the same answer, without
+    array_equal's per-call overhead, which a small set's rebuild feels)."""
+    if type(x) is np.ndarray and type(y) is np.ndarray and \
+            x.dtype == y.dtype and x.dtype.kind in "iu":
+        return x.shape == y.shape and x.tobytes() == y.tobytes()
+    return bool(np.array_equal(x, y))
 
 
 def _entry(collisions: Any, mesh: Any) -> _Entry:
@@ -195,23 +205,62 @@ def _entry(collisions: Any, mesh: Any) -> _Entry:
     return e
 
 
+# A canonical csc_matrix's state as scipy's constructor leaves it, made
+# once: a pattern fricl made is sorted with no duplicates (canonical), so
+# a new pattern's prototype is this state with its own shape and arrays,
+# without scipy's scans of the index arrays (which cost more than a small
+# Hessian's evaluation). None: the constructor is used (an unknown scipy
+# layout).
+_CSC_STATE: Any = []
+_CSC_KEYS = frozenset(("_shape", "maxprint", "indices", "indptr", "data",
+                       "_has_sorted_indices", "_has_canonical_format"))
+
+
+def _csc_state() -> Any:
+    if not _CSC_STATE:
+        import scipy.sparse as sp
+        state = None
+        try:
+            i = np.arange(2, dtype=np.int32)
+            m = sp.csc_matrix((np.ones(2), i, np.arange(3, dtype=np.int32)),
+                              shape=(2, 2), copy=False)
+            _ = (m.has_sorted_indices, m.has_canonical_format)
+            d = dict(m.__dict__)
+            if set(d) == _CSC_KEYS and d["_has_sorted_indices"] is True \
+                    and d["_has_canonical_format"] is True:
+                state = (type(m), d)
+        except Exception:  # noqa: BLE001 - the constructor then
+            state = None
+        _CSC_STATE.append(state)
+    return _CSC_STATE[0]
+
+
 def csc_matrix(data: np.ndarray, indices: np.ndarray, indptr: np.ndarray,
                n: int, proto: Any = None) -> Tuple[Any, Any]:
     """``scipy.sparse.csc_matrix((data, copies of indices and indptr),
     shape=(n, n))`` for a pattern fricl made (sorted, no duplicates), and
     the prototype to pass back with the next data of the same pattern
-    arrays: scipy checks a pattern once (its constructor scans the index
-    arrays, which costs more than a small Hessian's evaluation), and the
+    arrays: the pattern's state is made once (scipy's, its sorted and
+    canonical flags set without scanning the index arrays), and the
     later matrices are the prototype's state with their own data and
     index copies (a caller may change a matrix in place, e.g. with
     ``eliminate_zeros``, without touching the next one). The prototype
     keeps no values."""
     if proto is None or proto[0] is not indices or \
             proto[1] is not indptr or proto[2].shape != (n, n):
-        import scipy.sparse as sp
-        m = sp.csc_matrix((data, indices, indptr), shape=(n, n), copy=False)
-        # the pattern's properties, found once and kept in the state
-        _ = (m.has_sorted_indices, m.has_canonical_format)
+        state = _csc_state() if indices.dtype == np.int32 and \
+            indptr.dtype == np.int32 and len(indptr) == n + 1 else None
+        if state is not None:
+            m = object.__new__(state[0])
+            m.__dict__.update(state[1])
+            m._shape = (n, n)
+            m.indices, m.indptr = indices, indptr
+        else:
+            import scipy.sparse as sp
+            m = sp.csc_matrix((data, indices, indptr), shape=(n, n),
+                              copy=False)
+            # the pattern's properties, found once and kept in the state
+            _ = (m.has_sorted_indices, m.has_canonical_format)
         m.data = np.empty(0)
         proto = (indices, indptr, m)
     h = object.__new__(type(proto[2]))

@@ -233,3 +233,33 @@ def test_tangential_rebuild_takes_one_call_and_falls_back(scene):
     assert not S._build_fast(fmesh, Y, D, G, 1)  # ipctk's mu is a float
     with pytest.raises(fricl.InvalidArgumentError, match="vertices"):
         S.build(fmesh, Y[:-1], D, G, 0.2)
+
+
+def test_rebuilt_sets_hessians_are_a_new_sets_bitwise(scene):
+    """A set rebuilt on the same object (same contacts or not) keeps or
+    drops its plan and CSC pattern: its Hessians are a new object's, bit
+    for bit, and scipy's state of a pattern fricl made is canonical."""
+    V, E, F, dhat, mesh, fmesh = scene
+    clamp = ipctk.PSDProjectionMethod.CLAMP
+    G, Q = fi.BarrierPotential(dhat, 1.0), fi.FrictionPotential(1e-3)
+    D, S = fi.NormalCollisions(), fi.TangentialCollisions()
+    for k in range(5):
+        X = moved(V, dhat, 10 + k // 2) if k % 4 else V  # same, then new
+        U = np.random.default_rng(20 + k).normal(size=V.shape) * dhat
+        D.build(fmesh, X, dhat)
+        S.build(fmesh, X, D, G, 0.5)
+        D2, S2 = fi.NormalCollisions(), fi.TangentialCollisions()
+        D2.build(fmesh, X, dhat)
+        S2.build(fmesh, X, D2, G, 0.5)
+        pairs = [(G.hessian(D, fmesh, X, clamp),
+                  G.hessian(D2, fmesh, X, clamp)),
+                 (Q.hessian(S, fmesh, U, clamp),
+                  Q.hessian(S2, fmesh, U, clamp))]
+        for H, K in pairs:
+            assert H.has_sorted_indices and H.has_canonical_format
+            assert H.shape == K.shape == (X.size, X.size)
+            for a, b in ((H.data, K.data), (H.indices, K.indices),
+                         (H.indptr, K.indptr)):
+                assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+            H.sum_duplicates()  # the flags are true: nothing to merge
+            assert H.nnz == K.nnz
