@@ -43,6 +43,38 @@ static PyObject *size_list(const size_t *v, int n) {
   return l;
 }
 
+/* The batch's vertex arrays (b->dim and b->precision set): the lagged
+ * positions (their count fixes n_vertices), the rest positions and the
+ * per-vertex or scalar mu_s and mu_k. */
+static int batch_vertices(native_views *views, fricl_build_batch *b,
+                          PyObject *X, PyObject *rest, PyObject *mu_s,
+                          PyObject *mu_k) {
+  size_t nx;
+  void *p;
+  if (native_get_any(views, X, "lagged_positions", NATIVE_REAL, b->precision, 0,
+                     &p, &nx) != 0)
+    return -1;
+  if (nx % (size_t)b->dim != 0) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "argument 'lagged_positions': %zu values is not a "
+                  "multiple of dim = %d",
+                  nx, b->dim);
+    return -1;
+  }
+  b->lagged_positions = p;
+  b->n_vertices = nx / (size_t)b->dim;
+  if (native_get(views, rest, "rest_positions", NATIVE_REAL, b->precision, nx,
+                 0, 1, &p) != 0)
+    return -1;
+  b->rest_positions = p;
+  if (vertex_mu(views, mu_s, "mu_s", b->precision, b->n_vertices, &b->mu_s,
+                &b->vertex_mu_s) != 0 ||
+      vertex_mu(views, mu_k, "mu_k", b->precision, b->n_vertices, &b->mu_k,
+                &b->vertex_mu_k) != 0)
+    return -1;
+  return 0;
+}
+
 /* build(ctx, precision, dim, flags, lagged_positions, rest_positions|None,
  *       kappa, dhat, dmin, mu_s, mu_k, blend, groups)
  *   -> (count, first_group, first_contact, total, no_force)
@@ -60,7 +92,7 @@ PyObject *native_build(PyObject *self, PyObject *args) {
   int dim, blend;
   unsigned int flags;
   double kappa, dhat, dmin;
-  size_t nx, nv, i;
+  size_t i;
   Py_ssize_t ng;
   void *p;
   (void)self;
@@ -93,27 +125,7 @@ PyObject *native_build(PyObject *self, PyObject *args) {
   b.dmin = dmin;
   b.blend = (fricl_mu_blend)blend;
   b.report = &report;
-  if (native_get_any(views, X, "lagged_positions", NATIVE_REAL, b.precision, 0,
-                     &p, &nx) != 0)
-    goto done;
-  if (nx % (size_t)dim != 0) {
-    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                  "argument 'lagged_positions': %zu values is not a "
-                  "multiple of dim = %d",
-                  nx, dim);
-    goto done;
-  }
-  b.lagged_positions = p;
-  nv = nx / (size_t)dim;
-  b.n_vertices = nv;
-  if (native_get(views, rest, "rest_positions", NATIVE_REAL, b.precision, nx, 0,
-                 1, &p) != 0)
-    goto done;
-  b.rest_positions = p;
-  if (vertex_mu(views, mu_s, "mu_s", b.precision, nv, &b.mu_s,
-                &b.vertex_mu_s) != 0 ||
-      vertex_mu(views, mu_k, "mu_k", b.precision, nv, &b.mu_k,
-                &b.vertex_mu_k) != 0)
+  if (batch_vertices(views, &b, X, rest, mu_s, mu_k) != 0)
     goto done;
   for (i = 0; i < (size_t)ng; i++) {
     PyObject *it = PyTuple_GET_ITEM(items, i);
@@ -366,7 +378,7 @@ PyObject *native_build_packed(PyObject *self, PyObject *args) {
   double *reals;
   uint8_t *codes;
   uint64_t *rep;
-  size_t nx, i, s;
+  size_t i, s;
   void *p;
   (void)self;
   if (!PyArg_ParseTuple(args, "OO!IOOdddOOiO", &ctx_obj,
@@ -387,26 +399,7 @@ PyObject *native_build_packed(PyObject *self, PyObject *args) {
   b.dmin = dmin;
   b.blend = (fricl_mu_blend)blend;
   b.report = &report;
-  if (native_get_any(&views, X, "lagged_positions", NATIVE_REAL, FRICL_F64, 0,
-                     &p, &nx) != 0)
-    goto done;
-  if (nx % (size_t)prep->dim != 0) {
-    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                  "argument 'lagged_positions': %zu values is not a "
-                  "multiple of dim = %d",
-                  nx, prep->dim);
-    goto done;
-  }
-  b.lagged_positions = p;
-  b.n_vertices = nx / (size_t)prep->dim;
-  if (native_get(&views, rest, "rest_positions", NATIVE_REAL, FRICL_F64, nx, 0,
-                 1, &p) != 0)
-    goto done;
-  b.rest_positions = p;
-  if (vertex_mu(&views, mu_s, "mu_s", FRICL_F64, b.n_vertices, &b.mu_s,
-                &b.vertex_mu_s) != 0 ||
-      vertex_mu(&views, mu_k, "mu_k", FRICL_F64, b.n_vertices, &b.mu_k,
-                &b.vertex_mu_k) != 0)
+  if (batch_vertices(&views, &b, X, rest, mu_s, mu_k) != 0)
     goto done;
   if (native_get(&views, out_obj, "out", NATIVE_F64, FRICL_F64, prep->n_words,
                  1, 0, &p) != 0)
