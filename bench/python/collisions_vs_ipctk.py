@@ -1,6 +1,7 @@
 """Collision-set builds, fricl against ipctk 1.6.1 in the same run:
-NormalCollisions.build and Candidates.build on a cloth lying on a box, at
-about 3k and 120k collisions. Prints medians and the ratio per row.
+NormalCollisions.build, Candidates.build and the collision-free step over
+those candidates (AdditiveCCD, fricl_ccd_stepsize) on a cloth lying on a
+box, at about 3k and 120k collisions. Prints medians and the ratio per row.
 
     python3 bench/python/collisions_vs_ipctk.py [--repeat 5] [--sizes 90,580]
 """
@@ -37,6 +38,16 @@ def main() -> int:
                   lambda: A.build(mesh, V, V1, dhat / 2),
                   lambda: B.build(fmesh, V, V1, dhat / 2))], len(B),
                 args.repeat)
+        A.build(mesh, V, V1, dhat / 2)
+        ccd = ipctk.AdditiveCCD()
+        assert A.compute_collision_free_stepsize(mesh, V, V1, 0.0, ccd) == \
+            B.compute_collision_free_stepsize(fmesh, V, V1, 0.0, ccd)
+        compare([("CCD step, AdditiveCCD",
+                  lambda: A.compute_collision_free_stepsize(mesh, V, V1, 0.0,
+                                                            ccd),
+                  lambda: B.compute_collision_free_stepsize(fmesh, V, V1, 0.0,
+                                                            ccd))],
+                len(B), args.repeat)
     return 0
 
 

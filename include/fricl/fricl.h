@@ -20,6 +20,7 @@
  *   Lagged build ... <fricl/fricl_build.h>
  *   Barrier ........ <fricl/fricl_barrier.h>
  *   Collision sets . <fricl/fricl_collisions.h>
+ *   CCD ............ <fricl/fricl_ccd.h>
  *   Friction force . <fricl/fricl_force.h>
  *   cl_mem tier .... <fricl/fricl_cl.h> (and its *_cl.h), not included
  *                    here: it needs the OpenCL headers
@@ -94,6 +95,7 @@
 #include "fricl/fricl_barrier.h"
 #include "fricl/fricl_base.h"
 #include "fricl/fricl_build.h"
+#include "fricl/fricl_ccd.h"
 #include "fricl/fricl_collisions.h"
 #include "fricl/fricl_force.h"
 #include "fricl/fricl_laws.h"

@@ -97,7 +97,20 @@ __all__ = ["FrictionPotential", "TangentialPotential", "TangentialCollision",
            "normal_adhesion_force_magnitude",
            "BarrierPotential", "NormalAdhesionPotential", "NormalPotential",
            "CollisionMesh", "NormalCollisions",
-           "Candidates"]
+           "Candidates", "AdditiveCCD"]
+
+
+class AdditiveCCD(_ipctk.AdditiveCCD):
+    """ipctk's ``AdditiveCCD`` that remembers ``max_iterations`` (ipctk's
+    own object does not show it), so that fricl's CCD
+    (``Candidates.compute_collision_free_stepsize``) uses it; a plain
+    ``ipctk.AdditiveCCD`` is taken to have ipctk's default, 10**7.
+    Negative: no limit."""
+
+    def __init__(self, max_iterations: int = 10_000_000,
+                 conservative_rescaling: float = 0.9) -> None:
+        super().__init__(max_iterations, conservative_rescaling)
+        self.max_iterations = int(max_iterations)
 
 _TYPES = ("vv", "ev", "ee", "fv", "pv")
 _LISTS = {"vv": "vv_collisions", "ev": "ev_collisions",

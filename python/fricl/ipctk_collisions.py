@@ -529,6 +529,10 @@ def _ee_distance(x: np.ndarray, t: int) -> float:
     return float(s * s / (n @ n))
 
 
+# ipctk's AdditiveCCD default (its object does not show max_iterations).
+ADDITIVE_MAX_ITERATIONS = 10_000_000
+
+
 class Candidates:
     """ipctk's ``Candidates`` built by fricl: ``build(mesh, vertices_t0,
     vertices_t1=None, inflation_radius=0, broad_phase=None)`` (ipctk's
@@ -540,6 +544,7 @@ class Candidates:
         self._pairs: List[np.ndarray] = [np.zeros((0, 2), np.int32)] * 5
         self._mesh: Optional[CollisionMesh] = None
         self._ipctk: Any = None
+        self._set: Any = None  # the native candidate set of the last build
 
     def build(self, mesh: Any, vertices_t0: Any, *args: Any,
               **kw: Any) -> None:
@@ -556,8 +561,9 @@ class Candidates:
             fm._ctx, fm._native, fm.dim, V0.ravel(),
             None if V1 is None else np.ascontiguousarray(V1).ravel(), r,
             pn, pc)
-        self._pairs = [np.frombuffer(b, np.int32).reshape(-1, 2) for b in res]
-        self._mesh, self._ipctk = fm, None
+        self._pairs = [np.frombuffer(b, np.int32).reshape(-1, 2)
+                       for b in res[0]]
+        self._mesh, self._ipctk, self._set = fm, None, res[1]
 
     def to_ipctk(self) -> Any:
         """The same candidates as an ``ipctk.Candidates`` (made once per
@@ -581,18 +587,72 @@ class Candidates:
             self._ipctk = out
         return self._ipctk
 
+    def _native_ccd(self, mesh: Any, vertices_t0: Any, vertices_t1: Any,
+                    args: Sequence[Any], kw: Dict[str, Any],
+                    with_tois: bool) -> Any:
+        """fricl's CCD (fricl_ccd_stepsize) when the narrow phase is
+        ipctk's ``AdditiveCCD``, which it implements; None otherwise (ipctk's
+        default, Tight Inclusion, and any other stay with ipctk)."""
+        rest = list(args)
+        dmin = float(rest.pop(0) if rest else kw.pop("min_distance", 0.0))
+        ccd = rest.pop(0) if rest else kw.pop("narrow_phase_ccd", None)
+        if rest or kw or self._set is None or ccd is None:
+            return None
+        import ipctk
+        if not isinstance(ccd, ipctk.AdditiveCCD):
+            return None
+        fm = as_mesh(mesh)
+        V0 = cv.real(vertices_t0, cv.F64, "vertices_t0")
+        V1 = cv.real(vertices_t1, cv.F64, "vertices_t1")
+        pn, pc = fm._planes()
+        return _native.ccd_stepsize(
+            fm._ctx, fm._native, self._set, fm.dim,
+            np.ascontiguousarray(V0).ravel(), np.ascontiguousarray(V1).ravel(),
+            pn, pc, dmin, float(ccd.conservative_rescaling),
+            int(getattr(ccd, "max_iterations", ADDITIVE_MAX_ITERATIONS)),
+            with_tois)
+
     def compute_collision_free_stepsize(self, mesh: Any, vertices_t0: Any,
                                         vertices_t1: Any, *args: Any,
                                         **kw: Any) -> float:
-        """ipctk's CCD over these candidates (``min_distance``,
-        ``narrow_phase_ccd`` as ipctk's); ``mesh`` may be fricl's."""
+        """The largest collision-free step in [0, 1] (``min_distance``,
+        ``narrow_phase_ccd`` as ipctk's). With ipctk's ``AdditiveCCD``,
+        fricl computes it (fricl_ccd_stepsize); with any other narrow phase
+        (ipctk's default is Tight Inclusion) ipctk does. ``mesh`` may be
+        fricl's or ipctk's."""
+        step = self._native_ccd(mesh, vertices_t0, vertices_t1, args,
+                                dict(kw), False)
+        if step is not None:
+            return float(step)
         return self.to_ipctk().compute_collision_free_stepsize(
             _ipctk_mesh(mesh), vertices_t0, vertices_t1, *args, **kw)
+
+    def compute_tois(self, mesh: Any, vertices_t0: Any, vertices_t1: Any,
+                     min_distance: float = 0.0,
+                     narrow_phase_ccd: Any = None) -> np.ndarray:
+        """fricl's addition: every candidate's time of impact (in the order
+        vv, ev, ee, fv, pv; inf where none before 1) with ipctk's
+        ``AdditiveCCD`` (the default here)."""
+        if narrow_phase_ccd is None:
+            import ipctk
+            narrow_phase_ccd = ipctk.AdditiveCCD()
+        res = self._native_ccd(mesh, vertices_t0, vertices_t1,
+                               (min_distance, narrow_phase_ccd), {}, True)
+        if res is None:
+            raise UnsupportedError(
+                "compute_tois: needs candidates built by fricl and ipctk's "
+                "AdditiveCCD")
+        return np.frombuffer(res[1], np.float64)
 
     def is_step_collision_free(self, mesh: Any, vertices_t0: Any,
                                vertices_t1: Any, *args: Any,
                                **kw: Any) -> bool:
-        """ipctk's CCD test over these candidates; ``mesh`` may be fricl's."""
+        """ipctk's test: no candidate has an impact in [0, 1]. With ipctk's
+        ``AdditiveCCD``, fricl computes it; otherwise ipctk does."""
+        res = self._native_ccd(mesh, vertices_t0, vertices_t1, args,
+                               dict(kw), True)
+        if res is not None:
+            return not bool(np.isfinite(np.frombuffer(res[1])).any())
         return self.to_ipctk().is_step_collision_free(
             _ipctk_mesh(mesh), vertices_t0, vertices_t1, *args, **kw)
 
@@ -610,4 +670,4 @@ class Candidates:
 
     def clear(self) -> None:
         self._pairs = [np.zeros((0, 2), np.int32)] * 5
-        self._ipctk = None
+        self._ipctk = self._set = None

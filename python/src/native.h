@@ -186,6 +186,7 @@ PyObject *native_force_eval(PyObject *self, PyObject *args);
 PyObject *native_collision_mesh(PyObject *self, PyObject *args);
 PyObject *native_collisions_build(PyObject *self, PyObject *args);
 PyObject *native_candidates_build(PyObject *self, PyObject *args);
+PyObject *native_ccd_stepsize(PyObject *self, PyObject *args);
 PyObject *native_build(PyObject *self, PyObject *args);
 PyObject *native_build_packed(PyObject *self, PyObject *args);
 PyObject *native_law(PyObject *self, PyObject *args);

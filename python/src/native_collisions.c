@@ -1,17 +1,26 @@
 /*
  * native_collisions.c - fricl._native.collision_mesh / collisions_build /
- * candidates_build: collision sets from positions (fricl_collisions.h).
- * A mesh is a capsule owning a fricl_collision_mesh; a build returns its
- * arrays as bytes, per stencil type (vv, ev, ee, fv, pv).
+ * candidates_build / ccd_stepsize: collision sets from positions
+ * (fricl_collisions.h) and CCD over candidates (fricl_ccd.h). A mesh is a
+ * capsule owning a fricl_collision_mesh, a candidate set one owning a
+ * fricl_candidate_set; a build returns its arrays as bytes, per stencil
+ * type (vv, ev, ee, fv, pv).
  */
 #include "native.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include <fricl/fricl_ccd.h>
 #include <fricl/fricl_collisions.h>
 
 #define MESH_CAPSULE "fricl.collision_mesh"
+#define CANDIDATES_CAPSULE "fricl.candidate_set"
+
+static void candidates_free(PyObject *cap) {
+  fricl_candidate_set_destroy(
+      (fricl_candidate_set *)PyCapsule_GetPointer(cap, CANDIDATES_CAPSULE));
+}
 
 static void mesh_free(PyObject *cap) {
   fricl_collision_mesh_destroy(
@@ -188,7 +197,7 @@ done:
 }
 
 /* candidates_build(ctx, mesh, dim, X0, X1 | None, radius, plane_normals,
- *                  plane_offsets) -> 5 bytes of int32 pairs */
+ *                  plane_offsets) -> (5 bytes of int32 pairs, the set) */
 PyObject *native_candidates_build(PyObject *self, PyObject *args) {
   PyObject *ctx_obj, *mesh_obj, *X0, *X1, *pn, *pc, *result = NULL;
   native_context *ctx;
@@ -221,19 +230,102 @@ PyObject *native_candidates_build(PyObject *self, PyObject *args) {
     goto done;
   if (native_call(ctx, call_candidates, &c, 0, NULL) != 0)
     goto done;
-  result = PyTuple_New(5);
-  for (int t = 0; result && t < 5; ++t) {
+  PyObject *pairs = PyTuple_New(5);
+  for (int t = 0; pairs && t < 5; ++t) {
     const int32_t *ids;
     const size_t m = fricl_candidate_set_pairs(c.cand, (fricl_stencil)t, &ids);
     PyObject *b = native_bytes(ids, 2 * m * sizeof(int32_t));
     if (!b) {
-      Py_CLEAR(result);
+      Py_CLEAR(pairs);
       break;
     }
-    PyTuple_SET_ITEM(result, t, b);
+    PyTuple_SET_ITEM(pairs, t, b);
   }
+  PyObject *set =
+      pairs ? PyCapsule_New(c.cand, CANDIDATES_CAPSULE, candidates_free) : NULL;
+  if (set) {
+    c.cand = NULL; /* the capsule owns it */
+    result = Py_BuildValue("(NN)", pairs, set);
+  } else
+    Py_XDECREF(pairs);
 done:
   fricl_candidate_set_destroy(c.cand);
+  native_release(&views);
+  return result;
+}
+
+typedef struct ccd_call {
+  const fricl_collision_mesh *mesh;
+  const fricl_candidate_set *set;
+  const double *x0, *x1;
+  fricl_collisions_options planes;
+  fricl_ccd_options o;
+  double step, *tois;
+} ccd_call;
+
+static fricl_status call_ccd(fricl_context *ctx, const void *arg) {
+  ccd_call *c = (ccd_call *)arg;
+  return fricl_ccd_stepsize(ctx, c->mesh, c->set, c->x0, c->x1, &c->planes,
+                            &c->o, &c->step, c->tois);
+}
+
+/* ccd_stepsize(ctx, mesh, set, dim, X0, X1, plane_normals, plane_offsets,
+ *              min_distance, conservative_rescaling, max_iterations,
+ *              with_tois)
+ * -> step, or (step, bytes of float64 per candidate) with_tois */
+PyObject *native_ccd_stepsize(PyObject *self, PyObject *args) {
+  PyObject *ctx_obj, *mesh_obj, *set_obj, *X0, *X1, *pn, *pc, *result = NULL;
+  native_context *ctx;
+  native_views views;
+  ccd_call c;
+  int dim, with_tois;
+  long long max_iterations;
+  void *p;
+  size_t n;
+  (void)self;
+  memset(&c, 0, sizeof c);
+  fricl_collisions_options_init(&c.planes);
+  fricl_ccd_options_init(&c.o);
+  if (!PyArg_ParseTuple(args, "OOOiOOOOddLp", &ctx_obj, &mesh_obj, &set_obj,
+                        &dim, &X0, &X1, &pn, &pc, &c.o.min_distance,
+                        &c.o.conservative_rescaling, &max_iterations,
+                        &with_tois))
+    return NULL;
+  c.o.max_iterations = (int64_t)max_iterations;
+  if ((ctx = native_context_check(ctx_obj)) == NULL ||
+      (c.mesh = mesh_of(mesh_obj)) == NULL ||
+      (c.set = (const fricl_candidate_set *)PyCapsule_GetPointer(
+           set_obj, CANDIDATES_CAPSULE)) == NULL)
+    return NULL;
+  views.n = 0;
+  if (native_get_any(&views, X0, "vertices_t0", NATIVE_F64, FRICL_F64, 0, &p,
+                     &n) != 0)
+    goto done;
+  c.x0 = p;
+  if (native_get(&views, X1, "vertices_t1", NATIVE_F64, FRICL_F64, n, 0, 0,
+                 &p) != 0)
+    goto done;
+  c.x1 = p;
+  if (get_planes(&views, pn, pc, dim, &c.planes) != 0)
+    goto done;
+  size_t count = 0;
+  for (int t = 0; t < 5; ++t)
+    count += fricl_candidate_set_pairs(c.set, (fricl_stencil)t, NULL);
+  PyObject *tois = NULL;
+  if (with_tois) {
+    tois =
+        PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(count * sizeof(double)));
+    if (!tois)
+      goto done;
+    c.tois = (double *)PyBytes_AS_STRING(tois);
+  }
+  if (native_call(ctx, call_ccd, &c, 0, NULL) != 0) {
+    Py_XDECREF(tois);
+    goto done;
+  }
+  result = with_tois ? Py_BuildValue("(dN)", c.step, tois)
+                     : PyFloat_FromDouble(c.step);
+done:
   native_release(&views);
   return result;
 }

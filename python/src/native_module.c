@@ -269,6 +269,7 @@ static PyMethodDef methods[] = {
      "fricl_collisions_build."},
     {"candidates_build", native_candidates_build, METH_VARARGS,
      "fricl_candidates_build."},
+    {"ccd_stepsize", native_ccd_stepsize, METH_VARARGS, "fricl_ccd_stepsize."},
     {"law", native_law, METH_VARARGS, "fricl_law_eval / fricl_law_step."},
     {"law_info", native_law_info, METH_VARARGS, "fricl_law_get_info."},
     {NULL, NULL, 0, NULL}};

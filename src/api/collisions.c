@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ccd.h"
 #include "core/collisions.h"
 
 #define FAIL(ctx, ...)                                                         \
@@ -248,4 +249,73 @@ void fricl_candidate_set_destroy(fricl_candidate_set *set) {
     return;
   fricl__candidates_free(set);
   free(set);
+}
+
+/* ----------------------------------------------------------------- ccd */
+
+void fricl_ccd_options_init(fricl_ccd_options *o) {
+  if (!o)
+    return;
+  memset(o, 0, sizeof *o);
+  o->struct_size = (uint32_t)sizeof *o;
+  o->conservative_rescaling = 0.9;
+  o->max_iterations = 10000000;
+}
+
+/* Every pair of the set names elements of this mesh (and planes given). */
+static fricl_status check_pairs(fricl_context *ctx,
+                                const fricl_collision_mesh *m,
+                                const fricl_candidate_set *set,
+                                size_t n_planes) {
+  static const char *const names[FRICL__NTYPES] = {"vv", "ev", "ee", "fv",
+                                                   "pv"};
+  const size_t nv = m->nv, ne = m->ne, nf = m->nf;
+  const size_t first[FRICL__NTYPES] = {nv, ne, ne, nf, n_planes};
+  const size_t second[FRICL__NTYPES] = {nv, nv, ne, nv, nv};
+  for (int t = 0; t < FRICL__NTYPES; ++t)
+    for (size_t i = 0; i < set->pairs[t].n / 2; ++i) {
+      const int32_t a = set->pairs[t].v[2 * i], b = set->pairs[t].v[2 * i + 1];
+      if (a < 0 || (size_t)a >= first[t] || b < 0 || (size_t)b >= second[t])
+        return FAIL(ctx,
+                    "set: %s pair %zu = (%d, %d) is not in this mesh%s "
+                    "(n_vertices %zu, n_edges %zu, n_faces %zu, n_planes %zu)",
+                    names[t], i, (int)a, (int)b,
+                    t == FRICL__NTYPES - 1 ? " and planes" : "", nv, ne, nf,
+                    n_planes);
+    }
+  return FRICL_STATUS_OK;
+}
+
+fricl_status fricl_ccd_stepsize(
+    fricl_context *ctx, const fricl_collision_mesh *mesh,
+    const fricl_candidate_set *set, const double *positions0,
+    const double *positions1, const fricl_collisions_options *planes,
+    const fricl_ccd_options *options, double *step, double *tois) {
+  FRICL__TRY(check_common(ctx, mesh, set));
+  if (!step)
+    return FAIL(ctx, "step must not be NULL");
+  fricl_ccd_options o;
+  fricl_ccd_options_init(&o);
+  if (options) {
+    if (options->struct_size < sizeof *options)
+      return FAIL(ctx, "options.struct_size = %u: use fricl_ccd_options_init",
+                  (unsigned)options->struct_size);
+    o = *options;
+  }
+  if (!(o.min_distance >= 0) || !isfinite(o.min_distance))
+    return FAIL(ctx, "options.min_distance = %g: must be finite and >= 0",
+                o.min_distance);
+  if (!(o.conservative_rescaling > 0 && o.conservative_rescaling <= 1))
+    return FAIL(ctx, "options.conservative_rescaling = %g: must be in (0, 1]",
+                o.conservative_rescaling);
+  FRICL__TRY(check_reals(ctx, "positions0", positions0, mesh->nv, mesh->dim));
+  FRICL__TRY(check_reals(ctx, "positions1", positions1, mesh->nv, mesh->dim));
+  if (planes && planes->struct_size < sizeof *planes)
+    return FAIL(ctx,
+                "planes.struct_size = %u: use fricl_collisions_options_init",
+                (unsigned)planes->struct_size);
+  FRICL__TRY(check_planes(ctx, mesh->dim, planes));
+  FRICL__TRY(check_pairs(ctx, mesh, set, planes ? planes->n_planes : 0));
+  return fricl__ccd_stepsize(ctx, mesh, set, positions0, positions1, planes, &o,
+                             step, tois);
 }
