@@ -12,7 +12,8 @@
  *    every loop gives the same times bit for bit, and the step is their
  *    minimum with and without the per-candidate output;
  *  - validation: every bad argument fails with INVALID_ARGUMENT naming it
- *    (and the first bad row or pair), and the inputs are not written.
+ *    (and the first bad row or pair), and the inputs are not written; a
+ *    newer caller's larger options struct is read as core/abi.h says.
  * Agreement with ipctk 1.6.1's AdditiveCCD itself is checked from Python
  * (tests/python/test_ipctk_ccd.py).
  */
@@ -315,6 +316,25 @@ static void test_validation(fricl_context *ctx) {
   o.struct_size = 4;
   expect_fail(ctx, fricl_ccd_stepsize(ctx, m, s, x0, x1, NULL, &o, &step, NULL),
               "struct_size", "struct_size");
+  /* A newer caller's larger struct: accepted with an all-zero tail,
+   * rejected with a field this library does not know. */
+  {
+    struct {
+      fricl_ccd_options o;
+      uint64_t later;
+    } big;
+    memset(&big, 0, sizeof big);
+    fricl_ccd_options_init(&big.o);
+    big.o.struct_size = (uint32_t)sizeof big;
+    CHECK(fricl_ccd_stepsize(ctx, m, s, x0, x1, NULL, &big.o, &step, NULL) ==
+              FRICL_STATUS_OK,
+          "larger struct, zero tail: %s", fricl_context_last_error(ctx));
+    big.later = 1;
+    expect_fail(
+        ctx, fricl_ccd_stepsize(ctx, m, s, x0, x1, NULL, &big.o, &step, NULL),
+        "larger struct, set tail", "options.struct_size");
+    step = 7;
+  }
   fricl_ccd_options_init(&o);
   x1[5] = NAN;
   expect_fail(ctx, fricl_ccd_stepsize(ctx, m, s, x0, x1, NULL, &o, &step, NULL),

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/abi.h"
 #include "core/ccd.h"
 #include "core/collisions.h"
 
@@ -14,6 +15,13 @@
 /* Largest id a collision mesh may use: ids travel as int32 and pair keys
  * pack two of them. */
 #define MAX_IDS ((size_t)INT32_MAX)
+
+/* The caller's input struct over a local set by its _init (core/abi.h):
+ * larger, newer layouts with an all-zero tail are accepted; every struct
+ * here is new in 0.4, so its whole 0.4 layout is the minimum. */
+#define STRUCT_IN(ctx, what, type, local, arg)                                 \
+  fricl__struct_in((ctx), (what), &(local), sizeof(type), (arg), sizeof(type), \
+                   _Alignof(type), #type "_init")
 
 void fricl_collision_mesh_desc_init(fricl_collision_mesh_desc *desc) {
   if (!desc)
@@ -61,16 +69,16 @@ static fricl_status check_ids(fricl_context *ctx, const char *name,
 }
 
 fricl_status fricl_collision_mesh_create(fricl_context *ctx,
-                                         const fricl_collision_mesh_desc *d,
+                                         const fricl_collision_mesh_desc *desc,
                                          fricl_collision_mesh **out) {
-  if (!ctx || !d || !out)
+  if (!ctx || !desc || !out)
     return FAIL(ctx, "ctx, desc and out must not be NULL");
   *out = NULL;
   fricl__clear_error(ctx);
-  if (d->struct_size < sizeof *d)
-    return FAIL(ctx,
-                "desc.struct_size = %u: use fricl_collision_mesh_desc_init",
-                (unsigned)d->struct_size);
+  fricl_collision_mesh_desc dl;
+  fricl_collision_mesh_desc_init(&dl);
+  FRICL__TRY(STRUCT_IN(ctx, "desc", fricl_collision_mesh_desc, dl, desc));
+  const fricl_collision_mesh_desc *d = &dl;
   if (d->dim != 2 && d->dim != 3)
     return FAIL(ctx, "dim = %d: must be 2 or 3", d->dim);
   if (d->n_vertices > MAX_IDS || d->n_edges > MAX_IDS || d->n_faces > MAX_IDS)
@@ -136,15 +144,15 @@ static fricl_status check_common(fricl_context *ctx,
 fricl_status fricl_collisions_build(fricl_context *ctx,
                                     const fricl_collision_mesh *mesh,
                                     const double *positions,
-                                    const fricl_collisions_options *o,
+                                    const fricl_collisions_options *options,
                                     fricl_collision_set **inout) {
   FRICL__TRY(check_common(ctx, mesh, inout));
-  if (!o)
+  if (!options)
     return FAIL(ctx, "options must not be NULL");
-  if (o->struct_size < sizeof *o)
-    return FAIL(ctx,
-                "options.struct_size = %u: use fricl_collisions_options_init",
-                (unsigned)o->struct_size);
+  fricl_collisions_options ol;
+  fricl_collisions_options_init(&ol);
+  FRICL__TRY(STRUCT_IN(ctx, "options", fricl_collisions_options, ol, options));
+  const fricl_collisions_options *o = &ol;
   if (o->flags &
       ~(FRICL_COLLISIONS_AREA_WEIGHTING | FRICL_COLLISIONS_IMPROVED_MAX_APPROX))
     return FAIL(ctx, "options.flags = 0x%x has unknown bits",
@@ -196,7 +204,7 @@ size_t fricl_collision_set_elements(const fricl_collision_set *set,
 fricl_status fricl_candidates_build(
     fricl_context *ctx, const fricl_collision_mesh *mesh,
     const double *positions0, const double *positions1, double inflation_radius,
-    const fricl_collisions_options *planes, fricl_candidate_set **inout) {
+    const fricl_collisions_options *planes_arg, fricl_candidate_set **inout) {
   FRICL__TRY(check_common(ctx, mesh, inout));
   if (!(inflation_radius >= 0) || !isfinite(inflation_radius))
     return FAIL(ctx, "inflation_radius = %g: must be finite and >= 0",
@@ -204,10 +212,12 @@ fricl_status fricl_candidates_build(
   FRICL__TRY(check_reals(ctx, "positions0", positions0, mesh->nv, mesh->dim));
   if (positions1)
     FRICL__TRY(check_reals(ctx, "positions1", positions1, mesh->nv, mesh->dim));
-  if (planes && planes->struct_size < sizeof *planes)
-    return FAIL(ctx,
-                "planes.struct_size = %u: use fricl_collisions_options_init",
-                (unsigned)planes->struct_size);
+  fricl_collisions_options pl;
+  fricl_collisions_options_init(&pl);
+  if (planes_arg)
+    FRICL__TRY(
+        STRUCT_IN(ctx, "planes", fricl_collisions_options, pl, planes_arg));
+  const fricl_collisions_options *planes = planes_arg ? &pl : NULL;
   FRICL__TRY(check_planes(ctx, mesh->dim, planes));
   fricl_candidate_set *s = *inout;
   const int fresh = s == NULL;
@@ -289,19 +299,15 @@ static fricl_status check_pairs(fricl_context *ctx,
 fricl_status fricl_ccd_stepsize(
     fricl_context *ctx, const fricl_collision_mesh *mesh,
     const fricl_candidate_set *set, const double *positions0,
-    const double *positions1, const fricl_collisions_options *planes,
+    const double *positions1, const fricl_collisions_options *planes_arg,
     const fricl_ccd_options *options, double *step, double *tois) {
   FRICL__TRY(check_common(ctx, mesh, set));
   if (!step)
     return FAIL(ctx, "step must not be NULL");
   fricl_ccd_options o;
   fricl_ccd_options_init(&o);
-  if (options) {
-    if (options->struct_size < sizeof *options)
-      return FAIL(ctx, "options.struct_size = %u: use fricl_ccd_options_init",
-                  (unsigned)options->struct_size);
-    o = *options;
-  }
+  if (options)
+    FRICL__TRY(STRUCT_IN(ctx, "options", fricl_ccd_options, o, options));
   if (!(o.min_distance >= 0) || !isfinite(o.min_distance))
     return FAIL(ctx, "options.min_distance = %g: must be finite and >= 0",
                 o.min_distance);
@@ -310,10 +316,12 @@ fricl_status fricl_ccd_stepsize(
                 o.conservative_rescaling);
   FRICL__TRY(check_reals(ctx, "positions0", positions0, mesh->nv, mesh->dim));
   FRICL__TRY(check_reals(ctx, "positions1", positions1, mesh->nv, mesh->dim));
-  if (planes && planes->struct_size < sizeof *planes)
-    return FAIL(ctx,
-                "planes.struct_size = %u: use fricl_collisions_options_init",
-                (unsigned)planes->struct_size);
+  fricl_collisions_options pl;
+  fricl_collisions_options_init(&pl);
+  if (planes_arg)
+    FRICL__TRY(
+        STRUCT_IN(ctx, "planes", fricl_collisions_options, pl, planes_arg));
+  const fricl_collisions_options *planes = planes_arg ? &pl : NULL;
   FRICL__TRY(check_planes(ctx, mesh->dim, planes));
   FRICL__TRY(check_pairs(ctx, mesh, set, planes ? planes->n_planes : 0));
   return fricl__ccd_stepsize(ctx, mesh, set, positions0, positions1, planes, &o,
