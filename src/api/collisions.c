@@ -178,6 +178,24 @@ size_t fricl_collision_set_groups(const fricl_collision_set *set,
   return set ? fricl__collision_set_groups(set, out) : 0;
 }
 
+/* A motion's positions (positions1 may be NULL unless need_x1: a static
+ * scene) and its planes, read into *pl (the _init value without them). */
+static fricl_status check_motion(fricl_context *ctx,
+                                 const fricl_collision_mesh *mesh,
+                                 const double *x0, const double *x1,
+                                 int need_x1,
+                                 const fricl_collisions_options *planes,
+                                 fricl_collisions_options *pl) {
+  FRICL__TRY(check_reals(ctx, "positions0", x0, mesh->nv, mesh->dim));
+  if (x1 || need_x1)
+    FRICL__TRY(check_reals(ctx, "positions1", x1, mesh->nv, mesh->dim));
+  fricl_collisions_options_init(pl);
+  if (!planes)
+    return FRICL_STATUS_OK;
+  FRICL__TRY(STRUCT_IN(ctx, "planes", fricl_collisions_options, *pl, planes));
+  return check_planes(ctx, mesh->dim, pl);
+}
+
 static int type_ok(fricl_stencil type) {
   return (int)type >= 0 && (int)type < FRICL__NTYPES;
 }
@@ -209,16 +227,10 @@ fricl_status fricl_candidates_build(
   if (!(inflation_radius >= 0) || !isfinite(inflation_radius))
     return FAIL(ctx, "inflation_radius = %g: must be finite and >= 0",
                 inflation_radius);
-  FRICL__TRY(check_reals(ctx, "positions0", positions0, mesh->nv, mesh->dim));
-  if (positions1)
-    FRICL__TRY(check_reals(ctx, "positions1", positions1, mesh->nv, mesh->dim));
   fricl_collisions_options pl;
-  fricl_collisions_options_init(&pl);
-  if (planes_arg)
-    FRICL__TRY(
-        STRUCT_IN(ctx, "planes", fricl_collisions_options, pl, planes_arg));
+  FRICL__TRY(
+      check_motion(ctx, mesh, positions0, positions1, 0, planes_arg, &pl));
   const fricl_collisions_options *planes = planes_arg ? &pl : NULL;
-  FRICL__TRY(check_planes(ctx, mesh->dim, planes));
   fricl_candidate_set *s = *inout;
   const int fresh = s == NULL;
   if (fresh) {
@@ -264,12 +276,13 @@ void fricl_candidate_set_destroy(fricl_candidate_set *set) {
 /* ----------------------------------------------------------------- ccd */
 
 void fricl_ccd_options_init(fricl_ccd_options *o) {
-  if (!o)
-    return;
-  memset(o, 0, sizeof *o);
-  o->struct_size = (uint32_t)sizeof *o;
-  o->conservative_rescaling = 0.9;
-  o->max_iterations = 10000000;
+  /* ipctk's AdditiveCCD defaults (fricl_ccd.h) */
+  static const fricl_ccd_options defaults = {
+      .struct_size = (uint32_t)sizeof(fricl_ccd_options),
+      .conservative_rescaling = 0.9,
+      .max_iterations = 10000000};
+  if (o)
+    *o = defaults;
 }
 
 /* Every pair of the set names elements of this mesh (and planes given). */
@@ -314,15 +327,10 @@ fricl_status fricl_ccd_stepsize(
   if (!(o.conservative_rescaling > 0 && o.conservative_rescaling <= 1))
     return FAIL(ctx, "options.conservative_rescaling = %g: must be in (0, 1]",
                 o.conservative_rescaling);
-  FRICL__TRY(check_reals(ctx, "positions0", positions0, mesh->nv, mesh->dim));
-  FRICL__TRY(check_reals(ctx, "positions1", positions1, mesh->nv, mesh->dim));
   fricl_collisions_options pl;
-  fricl_collisions_options_init(&pl);
-  if (planes_arg)
-    FRICL__TRY(
-        STRUCT_IN(ctx, "planes", fricl_collisions_options, pl, planes_arg));
+  FRICL__TRY(
+      check_motion(ctx, mesh, positions0, positions1, 1, planes_arg, &pl));
   const fricl_collisions_options *planes = planes_arg ? &pl : NULL;
-  FRICL__TRY(check_planes(ctx, mesh->dim, planes));
   FRICL__TRY(check_pairs(ctx, mesh, set, planes ? planes->n_planes : 0));
   return fricl__ccd_stepsize(ctx, mesh, set, positions0, positions1, planes, &o,
                              step, tois);
