@@ -157,6 +157,8 @@ typedef struct native_groups {
   size_t n_groups;
   fricl_contact_group *groups;
   native_views *views; /* the borrowed arrays, released in dealloc */
+  PyObject *owner;     /* a strong reference to what holds more of them */
+  void *own;           /* arrays made for the groups (malloc), or NULL */
 } native_groups;
 
 extern PyTypeObject native_groups_type;
@@ -188,6 +190,7 @@ PyObject *native_collisions_build(PyObject *self, PyObject *args);
 PyObject *native_candidates_build(PyObject *self, PyObject *args);
 PyObject *native_build(PyObject *self, PyObject *args);
 PyObject *native_build_packed(PyObject *self, PyObject *args);
+PyObject *native_packed_groups(PyObject *self, PyObject *args);
 PyObject *native_law(PyObject *self, PyObject *args);
 PyObject *native_law_info(PyObject *self, PyObject *args);
 

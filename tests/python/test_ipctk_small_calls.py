@@ -263,3 +263,49 @@ def test_rebuilt_sets_hessians_are_a_new_sets_bitwise(scene):
                 assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
             H.sum_duplicates()  # the flags are true: nothing to merge
             assert H.nnz == K.nnz
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_first_calls_on_a_new_set_read_the_packed_build(n):
+    """The first value, gradient and Hessian on a new set take its contacts
+    straight from the packed build (one native call, the near-parallel
+    edge-edge pairs left out in C): they must be ipctk's, and bit for bit
+    what the set's unpacked groups give (the path of a set whose groups
+    were read first)."""
+    V, E, F, dhat = cloth_over_box(n)
+    mesh, fmesh = ipctk.CollisionMesh(V, E, F), fi.CollisionMesh(V, E, F)
+    clamp = ipctk.PSDProjectionMethod.CLAMP
+    B, G = ipctk.BarrierPotential(dhat, 1.0), fi.BarrierPotential(dhat, 1.0)
+    P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+    C, D = ipctk.NormalCollisions(), fi.NormalCollisions()
+    C.build(mesh, V, dhat)
+    D.build(fmesh, V, dhat)
+    T = ipctk.TangentialCollisions()
+    T.build(mesh, V, C, B, 0.5)
+    U = np.random.default_rng(n).normal(size=V.shape) * dhat
+    calls = [("value", lambda S: Q(S, fmesh, U), lambda: P(T, mesh, U)),
+             ("gradient", lambda S: Q.gradient(S, fmesh, U),
+              lambda: P.gradient(T, mesh, U)),
+             ("hessian", lambda S: Q.hessian(S, fmesh, U, clamp).toarray(),
+              lambda: P.hessian(T, mesh, U, clamp).toarray())]
+    dropped = 0
+    for what, mine, ref in calls:
+        S = fi.TangentialCollisions()
+        S.build(fmesh, V, D, G, 0.5)
+        assert len(S) == len(T)
+        first = mine(S)  # before anything reads the groups
+        assert S._groups is None  # nothing unpacked in Python
+        close(first, ref(), "first friction %s, n %d" % (what, n))
+        # the same set with its groups unpacked first
+        R = fi.TangentialCollisions()
+        R.build(fmesh, V, D, G, 0.5)
+        assert sum(g.count for g in R.groups) == len(T)
+        assert np.array_equal(np.asarray(mine(R)), np.asarray(first))
+        # the packed contacts' groups, made on demand, are the set's
+        c = S._contacts(Q.context, len(V))
+        assert [(g.type, g.count) for g in c.groups] == \
+            [(g.type, g.count) for g in R.groups]
+        assert c.count == len(S) == len(T)
+        dropped = S.result.status_counts["ee_parallel"]
+    if n == 5:
+        assert dropped > 0  # the scene exercises the left-out pairs
