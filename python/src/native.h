@@ -135,13 +135,10 @@ typedef struct native_plan {
   /* CSC of the Hessian (the exact transpose of the plan's BSR order, no
    * symmetry assumed), built on first use: csc_order lists the blocks by
    * block column, then block row (csc_colstart[b] .. csc_colstart[b + 1]
-   * for block column b), so that the values are written in CSC order;
-   * csc_indptr and csc_rows are the scalar pattern, the rows as int32
-   * (csc_rows32) when they fit, else int64. */
-  size_t *csc_order, *csc_colstart;
-  int64_t *csc_indptr;
-  void *csc_rows;
-  int csc_rows32;
+   * for block column b), so that the values are written in CSC order, and
+   * csc_brow the block row of each; the scalar pattern is written from
+   * them straight into the caller's arrays. */
+  size_t *csc_order, *csc_colstart, *csc_brow;
 } native_plan;
 
 extern PyTypeObject native_plan_type;

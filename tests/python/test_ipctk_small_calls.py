@@ -269,9 +269,10 @@ def test_rebuilt_sets_hessians_are_a_new_sets_bitwise(scene):
 def test_first_calls_on_a_new_set_read_the_packed_build(n):
     """The first value, gradient and Hessian on a new set take its contacts
     straight from the packed build (one native call, the near-parallel
-    edge-edge pairs left out in C): they must be ipctk's, and bit for bit
-    what the set's unpacked groups give (the path of a set whose groups
-    were read first)."""
+    edge-edge pairs left out in C; a first gradient without a plan): they
+    must be ipctk's, and bit for bit what the set's unpacked groups give
+    (the path of a set whose groups were read first) and what the set
+    gives once it has a plan."""
     V, E, F, dhat = cloth_over_box(n)
     mesh, fmesh = ipctk.CollisionMesh(V, E, F), fi.CollisionMesh(V, E, F)
     clamp = ipctk.PSDProjectionMethod.CLAMP
@@ -301,6 +302,11 @@ def test_first_calls_on_a_new_set_read_the_packed_build(n):
         R.build(fmesh, V, D, G, 0.5)
         assert sum(g.count for g in R.groups) == len(T)
         assert np.array_equal(np.asarray(mine(R)), np.asarray(first))
+        # with the plan a Hessian makes (a first gradient goes without)
+        assert S._contacts(Q.context, len(V))._plan is None or \
+            what == "hessian"
+        Q.hessian(S, fmesh, U, clamp)
+        assert np.array_equal(np.asarray(mine(S)), np.asarray(first))
         # the packed contacts' groups, made on demand, are the set's
         c = S._contacts(Q.context, len(V))
         assert [(g.type, g.count) for g in c.groups] == \
