@@ -315,3 +315,35 @@ def test_first_calls_on_a_new_set_read_the_packed_build(n):
         dropped = S.result.status_counts["ee_parallel"]
     if n == 5:
         assert dropped > 0  # the scene exercises the left-out pairs
+
+
+@pytest.mark.parametrize("n", [3, 5, 12])
+def test_plan_pattern_is_the_contacts_vertex_pairs_sorted(n):
+    """The plan's BSR pattern (rows filled by a transpose on one thread,
+    no sort) is, row by row, the sorted distinct vertices that share a
+    contact with the row's vertex (a Python set per row as the oracle),
+    and the CSC pattern of the first Hessian its scalar expansion."""
+    V, E, F, dhat = cloth_over_box(n)
+    fmesh = fi.CollisionMesh(V, E, F)
+    D = fi.NormalCollisions()
+    D.build(fmesh, V, dhat)
+    S = fi.TangentialCollisions()
+    S.build(fmesh, V, D, fi.BarrierPotential(dhat, 1.0), 0.5)
+    Q = fi.FrictionPotential(1e-3)
+    H = Q.hessian(S, fmesh, np.zeros_like(V))
+    rows = [set() for _ in range(len(V))]
+    for g in S.groups:
+        for ids in g.vertices.tolist():
+            for a in ids:
+                rows[a].update(ids)
+    plan = S._contacts(Q.context, len(V)).plan
+    rp, bc = plan.row_ptr, plan.block_cols
+    for v, want in enumerate(rows):
+        assert bc[rp[v]:rp[v + 1]].tolist() == sorted(want), "row %d" % v
+    d = V.shape[1]
+    want_ptr, want_idx = [0], []
+    for b in range(len(V)):  # symmetric: column b's block rows are row b's
+        for j in range(d):
+            want_idx += [a * d + i for a in sorted(rows[b]) for i in range(d)]
+            want_ptr.append(len(want_idx))
+    assert H.indptr.tolist() == want_ptr and H.indices.tolist() == want_idx
