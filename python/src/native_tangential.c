@@ -255,24 +255,26 @@ static int csc_map(native_plan *p) {
 
 /* The scalar CSC pattern (indptr and/or indices, of type T, which the
  * caller checked fit): column b d + j holds rows brow d + i, i < d, of
- * each block of block column b, rows ascending. */
+ * each block of block column b, rows ascending (the same rows for each
+ * j: written once, copied d - 1 times). */
 #define CSC_PATTERN_(T)                                                        \
   do {                                                                         \
     T *ip_ = ip, *ix_ = ix;                                                    \
     size_t b_, j_, t_, i_, pos_ = 0;                                           \
     for (b_ = 0; b_ < p->n_vertices; b_++) {                                   \
       size_t t0_ = p->csc_colstart[b_], t1_ = p->csc_colstart[b_ + 1];         \
-      for (j_ = 0; j_ < d; j_++) {                                             \
-        if (ip_ != NULL)                                                       \
-          ip_[b_ * d + j_] = (T)pos_;                                          \
-        if (ix_ == NULL) {                                                     \
-          pos_ += (t1_ - t0_) * d;                                             \
-          continue;                                                            \
-        }                                                                      \
+      size_t len_ = (t1_ - t0_) * d;                                           \
+      if (ix_ != NULL) {                                                       \
+        T *col_ = ix_ + pos_;                                                  \
         for (t_ = t0_; t_ < t1_; t_++)                                         \
           for (i_ = 0; i_ < d; i_++)                                           \
-            ix_[pos_++] = (T)(p->csc_brow[t_] * d + i_);                       \
+            *col_++ = (T)(p->csc_brow[t_] * d + i_);                           \
+        for (j_ = 1; j_ < d; j_++)                                             \
+          memcpy(ix_ + pos_ + j_ * len_, ix_ + pos_, len_ * sizeof(T));        \
       }                                                                        \
+      for (j_ = 0; j_ < d; j_++, pos_ += len_)                                 \
+        if (ip_ != NULL)                                                       \
+          ip_[b_ * d + j_] = (T)pos_;                                          \
     }                                                                          \
     if (ip_ != NULL)                                                           \
       ip_[p->n_vertices * d] = (T)pos_;                                        \
