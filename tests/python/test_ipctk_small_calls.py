@@ -347,3 +347,32 @@ def test_plan_pattern_is_the_contacts_vertex_pairs_sorted(n):
             want_idx += [a * d + i for a in sorted(rows[b]) for i in range(d)]
             want_ptr.append(len(want_idx))
     assert H.indptr.tolist() == want_ptr and H.indices.tolist() == want_idx
+
+
+@pytest.mark.parametrize("kind", ["barrier", "adhesion"])
+def test_first_normal_calls_on_a_new_set_take_one_call(scene, kind):
+    """A first value or gradient on a new NormalCollisions makes what the
+    full path's first call keeps and is one native call: ipctk's result,
+    bit for bit the full path's (an X to convert, on another new set)."""
+    V, E, F, dhat, mesh, fmesh = scene
+    if kind == "barrier":
+        B, G = ipctk.BarrierPotential(dhat, 10.0), fi.BarrierPotential(
+            dhat, 10.0)
+    else:
+        args = (0.3 * dhat, dhat, 1e3, 0.5)
+        B, G = ipctk.NormalAdhesionPotential(*args), \
+            fi.NormalAdhesionPotential(*args)
+    X = moved(V, dhat, 21)
+    C = ipctk.NormalCollisions()
+    C.build(mesh, X, dhat)
+    for what, mine, ref in (("value", G, B), ("gradient", G.gradient,
+                                                 B.gradient)):
+        D, D2 = fi.NormalCollisions(), fi.NormalCollisions()
+        D.build(fmesh, X, dhat)
+        D2.build(fmesh, X, dhat)
+        assert D._barrier_entry is None
+        first = mine(D, fmesh, X)
+        assert D._barrier_entry.fast is not None
+        full = mine(D2, fmesh, X.tolist())  # converted: the full path
+        assert np.array_equal(np.asarray(first), np.asarray(full))
+        close(first, ref(C, mesh, X), "first %s %s" % (kind, what))
