@@ -376,3 +376,39 @@ def test_first_normal_calls_on_a_new_set_take_one_call(scene, kind):
         full = mine(D2, fmesh, X.tolist())  # converted: the full path
         assert np.array_equal(np.asarray(first), np.asarray(full))
         close(first, ref(C, mesh, X), "first %s %s" % (kind, what))
+
+
+def test_large_sets_get_their_plan_from_the_build(monkeypatch):
+    """From fi._EAGER_CONTACTS contacts on, the build makes the contacts
+    and the plan (kept by a rebuild to the same contacts); the Hessian is
+    ipctk's and bit for bit a lazily made set's."""
+    V, E, F, dhat = cloth_over_box(30)
+    mesh, fmesh = ipctk.CollisionMesh(V, E, F), fi.CollisionMesh(V, E, F)
+    clamp = ipctk.PSDProjectionMethod.CLAMP
+    B, G = ipctk.BarrierPotential(dhat, 1.0), fi.BarrierPotential(dhat, 1.0)
+    C, D = ipctk.NormalCollisions(), fi.NormalCollisions()
+    C.build(mesh, V, dhat)
+    D.build(fmesh, V, dhat)
+    T, S = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+    T.build(mesh, V, C, B, 0.5)
+    S.build(fmesh, V, D, G, 0.5)
+    assert S._packed.total >= fi._EAGER_CONTACTS
+    (c,) = S._cache.values()
+    plan = c._plan
+    assert plan is not None
+    S.build(fmesh, V, D, G, 0.5)  # the same contacts: the same plan
+    (c2,) = S._cache.values()
+    assert c2 is not c and c2._plan is plan
+    P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+    U = np.random.default_rng(30).normal(size=V.shape) * dhat
+    H = Q.hessian(S, fmesh, U, clamp)
+    close(H.toarray(), P.hessian(T, mesh, U, clamp).toarray(),
+          "friction Hessian, eager plan")
+    monkeypatch.setattr(fi, "_EAGER_CONTACTS", 1 << 60)
+    R = fi.TangentialCollisions()
+    R.build(fmesh, V, D, G, 0.5)
+    assert not R._cache
+    K = Q.hessian(R, fmesh, U, clamp)
+    for a, b in ((H.data, K.data), (H.indices, K.indices),
+                 (H.indptr, K.indptr)):
+        assert a.tobytes() == b.tobytes()
