@@ -61,6 +61,9 @@ def main() -> int:
              lambda: G.hessian(D, fmesh, V, clamp)),
             ("TangentialCollisions.build", lambda: T.build(mesh, V, C, B, 0.5),
              lambda: S.build(fmesh, V, D, G, 0.5)),
+            ("TangentialCollisions.build (new)",
+             lambda: ipctk.TangentialCollisions().build(mesh, V, C, B, 0.5),
+             lambda: fi.TangentialCollisions().build(fmesh, V, D, G, 0.5)),
             ("FrictionPotential value", lambda: P(T, mesh, U),
              lambda: Q(S, fmesh, U)),
             ("FrictionPotential gradient", lambda: P.gradient(T, mesh, U),
@@ -89,7 +92,7 @@ def main() -> int:
             N = fi.TangentialCollisions()
             N.build(fmesh, V, D, G, 0.5)
             return N
-        cold = max(args.repeat, 11)
+        cold = max(args.repeat, 21)
         for name, make, call in (
                 ("barrier value", new_normal, lambda s: G(s, fmesh, V)),
                 ("barrier gradient", new_normal,
