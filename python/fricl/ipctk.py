@@ -1314,10 +1314,14 @@ class TangentialCollisions:
         must cost no more than ipctk's, whose small builds take about
         what a plan takes)."""
         p = self._packed
-        if p is not None and p.total >= _EAGER_CONTACTS:
+        if p is None or p.total < _EAGER_CONTACTS:
+            return
+        try:
             c = self._contacts(self._context(), n)
             if c is not None:
                 _ = c.plan
+        except Exception:  # noqa: BLE001 - the first call makes (or
+            pass  # raises) it as it would have without this
 
     def _build_fast(self, mesh: Any, vertices: Any, collisions: Any,
                     potential: Any, mu: Any) -> bool:
