@@ -54,3 +54,29 @@ def compare(rows: Sequence[Row], count: int, repeat: int) -> List[float]:
         ratios.append(a / b)
         print("%-34s %10d %11.6f %11.6f %7.2f" % (name, count, a, b, a / b))
     return ratios
+
+
+def first_vs_repeated(name: str, make: Callable[[], object],
+                      call: Callable[[object], object], count: int,
+                      samples: int) -> float:
+    """The first call on a new object (``call(make())``, the making not
+    timed) against a repeated call on one object: the median of
+    ``samples`` first calls, each on a freshly made object, and the median
+    of at least as many repeated calls (more for short calls). Prints the
+    two medians' ratio, first / repeated, in the ratio column (<= 2 is
+    the target); returns it."""
+    cold = []
+    for _ in range(samples):
+        obj = make()
+        cold.append(once(lambda: call(obj)))
+    obj = make()
+    call(obj)
+    t0 = time.perf_counter()
+    warm = [once(lambda: call(obj))]
+    reps = max(samples, min(2000, int(0.2 / max(time.perf_counter() - t0,
+                                                 1e-9))))
+    warm += [once(lambda: call(obj)) for _ in range(reps - 1)]
+    a, b = float(np.median(cold)), float(np.median(warm))
+    print("%-34s %10d %11.6f %11.6f %7.2f" % (name + " first/rep.", count,
+                                              a, b, a / b))
+    return a / b

@@ -28,6 +28,7 @@ class Groups:
     count: int
     def __new__(cls, dim: int, precision: int,
                 groups: Tuple[Tuple[Any, ...], ...]) -> "Groups": ...
+    def same(self, other: "Groups") -> bool: ...
 
 class BarrierGroups:
     def __new__(cls, dim: int, precision: int,
@@ -102,6 +103,7 @@ def build_packed(ctx: Context, groups: BuildGroups, flags: int,
                  lagged_positions: Buffer, rest_positions: Optional[Buffer],
                  kappa: float, dhat: float, dmin: float, mu_s: Any,
                  mu_k: Any, blend: int, out: Buffer) -> Tuple[int, int]: ...
+def packed_groups(prep: BuildGroups, out: Buffer, drop: int) -> Groups: ...
 def law(ctx: Context, step: bool, precision: int, law: int, options: int,
         n: int, n_steps: int, h: float, integrator: int, v: Optional[Buffer],
         x: Optional[Buffer], normal: Optional[Buffer], normal_per_step: bool,

@@ -87,7 +87,6 @@ _MOLLIFIER_INDEX = dict((m, i) for i, m in enumerate(_MOLLIFIERS))
 from .ipctk_barrier import (BarrierPotential,  # noqa: E402
                             NormalAdhesionPotential, NormalPotential)
 from .ipctk_barrier import csc_matrix as _csc_matrix  # noqa: E402
-from .ipctk_barrier import _same_ids  # noqa: E402
 from .ipctk_collisions import (Candidates, CollisionMesh,  # noqa: E402
                                NormalCollisions)
 
@@ -461,7 +460,16 @@ class FrictionPotential:
         f = collisions._fast
         if f is None or f[0] is not mesh or f[1] != X.shape or \
                 f[2] is not self._ctx or f[4] is not collisions._cache:
-            return None
+            # a first call on this set (or mesh, context, shape): its
+            # contacts straight from the build (the native call below
+            # checks X's dtype and layout)
+            if type(mesh) is not CollisionMesh or X.shape != mesh._R.shape:
+                return None
+            c = collisions._contacts(self.context, X.shape[0])
+            if c is None:
+                return None
+            collisions._fast = f = (mesh, X.shape, c.ctx, c,
+                                    collisions._cache)
         c = f[3]
         prof = _PROFILES.get(self.mu_profile)
         moll = _MOLLIFIER_INDEX.get(self._mollifier)
@@ -469,9 +477,11 @@ class FrictionPotential:
             return None
         pot = None if gradient else np.empty(1)
         grad = np.empty(X.shape) if gradient else None
+        # without a plan (none made yet: a first gradient), fricl gathers
+        # through the context's cached vertex lists of this topology
+        # (fricl_tangential_batch.plan), the same sums as a plan's, at a
+        # fraction of a plan's cost (no Hessian pattern)
         plan = c._plan
-        if gradient and plan is None:
-            return None
         try:
             _native.tangential_eval(c.ctx, c._native, plan, prof, 0, 0,
                                     c.n_vertices, X, self._eps_v, None, pot,
@@ -828,11 +838,14 @@ def _csc_of(c: Contacts, hv: np.ndarray) -> Any:
         nnz = plan.nnz_blocks * plan.dim * plan.dim
         it = plan._index_dtype()
         indptr, indices = np.empty(n + 1, it), np.empty(nnz, it)
-        plan.csc(0, None, indptr, indices, None, it == np.int64)
+        data = np.empty(nnz, hv.dtype)  # the pattern and values: one call
+        plan.csc(1 if hv.dtype == cv.F32 else 0, hv, indptr, indices, data,
+                 it == np.int64)
         pat = c._ipctk_csc = [plan, indptr, indices, None]
-    data = np.empty(len(pat[2]), hv.dtype)
-    plan.csc(1 if hv.dtype == cv.F32 else 0, hv, None, None, data,
-             pat[2].dtype == np.int64)
+    else:
+        data = np.empty(len(pat[2]), hv.dtype)
+        plan.csc(1 if hv.dtype == cv.F32 else 0, hv, None, None, data,
+                 pat[2].dtype == np.int64)
     h, pat[3] = _csc_matrix(data, pat[2], pat[1], plan.shape[0], pat[3])
     return h
 
@@ -1051,6 +1064,12 @@ def normal_adhesion_force_magnitude(dhat_p: float, Y: float, eps_c: float,
 
 
 _EE_PARALLEL = BUILD_STATUSES.index("ee_parallel")
+# From this many contacts on, TangentialCollisions.build makes the set's
+# contacts and plan (measured on the cloth-on-box scenes: a plan costs
+# about a third of fricl's build there, whose build is then still ~1.5x
+# faster than ipctk's from ~700 contacts on; at ~100 contacts the plan
+# would be ~40 % of ipctk's whole build).
+_EAGER_CONTACTS = 512
 
 
 def _cut(a: Any, keep: np.ndarray) -> Any:
@@ -1298,6 +1317,24 @@ class TangentialCollisions:
         # should cost what ipctk's does)
         self._bgroups, self._base, self._aniso = bgroups, None, None
         self._cache = {}
+        self._eager(nv)
+
+    def _eager(self, n: int) -> None:
+        """A large set's contacts and plan, made by the build (or kept
+        from the last build, same contacts): a new set's first gradient or
+        Hessian then costs at most about twice a repeated one. Below
+        _EAGER_CONTACTS contacts they wait for the first call (the build
+        must cost no more than ipctk's, whose small builds take about
+        what a plan takes)."""
+        p = self._packed
+        if p is None or p.total < _EAGER_CONTACTS:
+            return
+        try:
+            c = self._contacts(self._context(), n)
+            if c is not None:
+                _ = c.plan
+        except Exception:  # noqa: BLE001 - the first call makes (or
+            pass  # raises) it as it would have without this
 
     def _build_fast(self, mesh: Any, vertices: Any, collisions: Any,
                     potential: Any, mu: Any) -> bool:
@@ -1331,16 +1368,17 @@ class TangentialCollisions:
         self.dim = shape[1]
         self._bgroups, self._base, self._aniso = hit[0], None, None
         self._cache = {}
+        self._eager(shape[0])
         return True
 
     # -- the build's outputs, made on first use --------------------------
     def _unpack(self) -> None:
         """The groups (with ipctk's near-parallel edge-edge pairs dropped)
         and the result, from the packed outputs of the last build."""
-        res = self._packed.result()
+        res, keep = _unpacked(self._packed)
         self._result = res
         self._groups = res.groups
-        self._drop_parallel()
+        self._keep = list(keep)
 
     @property
     def groups(self) -> List[ContactGroup]:
@@ -1378,34 +1416,6 @@ class TangentialCollisions:
     def _context(self) -> Context:
         return self._ctx if self._ctx is not None and not self._ctx.closed \
             else _context(self._device)
-
-    def _drop_parallel(self) -> None:
-        """ipctk's build makes no tangential collision of a nearly parallel
-        edge-edge pair (the mollified ones: no tangent basis); fricl's
-        build gives them N = 0 and status ``ee_parallel``. They are dropped
-        here, so that ``len``, the lists and the items are ipctk's (the
-        potential is the same either way). ``result`` still counts them;
-        ``_keep`` has the mask of each group that lost some."""
-        self._keep = [None] * len(self.groups)
-        res = self._result
-        if res is not None and res.groups is self._groups and \
-                res.status_counts.get("ee_parallel", 1) == 0:
-            return  # the build counted none: nothing to drop
-        for i, g in enumerate(self.groups):
-            if g.type != "ee" or g.status is None:
-                continue
-            keep = g.status != _EE_PARALLEL
-            if keep.all():
-                continue
-            self._keep[i] = keep
-            h = ContactGroup._trusted(
-                g.stencil, _cut(g.vertices, keep), _cut(g.tangent_basis, keep),
-                _cut(g.normal_force, keep), _cut(g.mu_s, keep),
-                _cut(g.mu_k, keep), _cut(g.closest_point, keep),
-                _cut(g.weight, keep), g.dtype, g.dim)
-            h.status = _cut(g.status, keep)
-            h.normal_force_gradient = _cut(g.normal_force_gradient, keep)
-            self.groups[i] = h
 
     def _matchstick_state(self) -> List[BuildGroup]:
         """The built mu (for the reset), the axes (0: isotropic) and the
@@ -1594,20 +1604,27 @@ class TangentialCollisions:
         return self._fgroups[1]
 
     def _contacts(self, ctx: Context, n: int) -> Optional[Contacts]:
-        if not self.groups:
+        p = self._packed
+        if self._groups is None:  # nothing unpacked: read the build's
+            if not p.vertices:
+                return None
+        elif not self._groups:
             return None
         key = (id(ctx), n)
         c = self._cache.get(key)
         if c is None or c.ctx is not ctx:
-            c = self._cache[key] = Contacts(ctx, self.groups, n)
+            if self._groups is None:
+                c = _PackedContacts(ctx, self, p, n)
+            else:
+                c = Contacts(ctx, self._groups, n)
+            self._cache[key] = c
             # a rebuild to the same contacts (types and vertices, in the
             # same order) keeps the last set's plan and CSC pattern: a plan
             # reads only the topology (fricl_tangential_plan_create)
             last = self._last.get(key)
             if last is not None and last.ctx is ctx and \
                     last._plan is not None and not last._plan.closed and \
-                    last.dtype == c.dtype and _same_contacts(last.groups,
-                                                             c.groups):
+                    last.dtype == c.dtype and last._native.same(c._native):
                 c._plan = last._plan
                 pat = getattr(last, "_ipctk_csc", None)
                 if pat is not None:
@@ -1635,11 +1652,71 @@ class TangentialCollisions:
             len(self), dict((g.type, g.count) for g in self.groups))
 
 
-def _same_contacts(a: List[ContactGroup], b: List[ContactGroup]) -> bool:
-    """The same stencils and vertex arrays, in the same order."""
-    return len(a) == len(b) and all(
-        x.stencil == y.stencil and _same_ids(x.vertices, y.vertices)
-        for x, y in zip(a, b))
+def _unpacked(packed: PackedBuild) -> Tuple[BuildResult,
+                                            List[Optional[np.ndarray]]]:
+    """The result of a packed build, its groups without the contacts
+    ipctk's build makes no tangential collision of (nearly parallel
+    edge-edge pairs, the mollified ones: no tangent basis; fricl's build
+    gives them N = 0 and status ``ee_parallel``), so that ``len``, the
+    lists and the items are ipctk's (the potential is the same either
+    way), and each group's keep mask (None: all kept). The groups are
+    cut in place in the result's list (read once per build: by the set,
+    or by its contacts once the set has moved on). ``result`` still
+    counts the dropped ones."""
+    res = packed.result()
+    groups = res.groups
+    keep = [None] * len(groups)
+    if res.status_counts.get("ee_parallel", 1) != 0:
+        for i, g in enumerate(groups):
+            if g.type != "ee" or g.status is None:
+                continue
+            k = g.status != _EE_PARALLEL
+            if k.all():
+                continue
+            keep[i] = k
+            h = ContactGroup._trusted(
+                g.stencil, _cut(g.vertices, k), _cut(g.tangent_basis, k),
+                _cut(g.normal_force, k), _cut(g.mu_s, k), _cut(g.mu_k, k),
+                _cut(g.closest_point, k), _cut(g.weight, k), g.dtype, g.dim)
+            h.status = _cut(g.status, k)
+            h.normal_force_gradient = _cut(g.normal_force_gradient, k)
+            groups[i] = h
+    return res, keep
+
+
+class _PackedContacts(Contacts):
+    """The :class:`fricl.Contacts` of a packed lagged build, made in one
+    native call with no Python object per group (the first call on a new
+    set would otherwise spend most of its time making them): the same
+    contacts as ``Contacts(ctx, set.groups, n)`` (the near-parallel
+    edge-edge pairs left out), the groups' Python views made only when
+    something asks for ``groups``."""
+
+    def __init__(self, ctx: Context, owner: "TangentialCollisions",
+                 packed: PackedBuild, n_vertices: int) -> None:
+        self.ctx = ctx
+        self._owner = weakref.ref(owner)
+        self._packed = packed
+        self._native = nat = _native.packed_groups(packed.prep, packed.out,
+                                                   _EE_PARALLEL)
+        self.dim = d = nat.dim
+        self.dtype = cv.F64
+        self.n_vertices = n_vertices
+        self._prec = 0
+        self._plan = None
+        self._vshape = (n_vertices, d)
+        self._vsize = n_vertices * d
+
+    @property
+    def groups(self) -> List[ContactGroup]:  # type: ignore[override]
+        tc = self._owner()
+        if tc is not None and tc._packed is self._packed:
+            return tc.groups  # the set's (it keeps the keep masks)
+        return _unpacked(self._packed)[0].groups
+
+    @property
+    def count(self) -> int:  # type: ignore[override]
+        return self._native.count
 
 
 class _Weighted:

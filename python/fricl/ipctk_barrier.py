@@ -445,12 +445,18 @@ class NormalPotential:
                 type(X) is not np.ndarray:
             return None
         e = collisions._barrier_entry
-        if e is None:
-            return None
-        f = e.fast
+        f = e.fast if e is not None else None
         if f is None or f[0] is not mesh or f[1] != X.shape or \
                 f[2] != self.device:
-            return None
+            # a first call on this set (or mesh, device, shape): what the
+            # full path's first call keeps, made here (the native call
+            # below checks X's dtype and layout)
+            if type(mesh) is not CollisionMesh or X.shape != mesh._R.shape:
+                return None
+            e = _entry(collisions, mesh)
+            dim = X.shape[1]
+            e.fast = f = (mesh, X.shape, self.device, _context(self.device),
+                          e.native(dim), mesh._R, dim)
         if type(self) is BarrierPotential:  # _params and _function inline
             dhat, kappa, fn = self.dhat, self.stiffness, None
             flags = _FLAG_PHYSICAL if self.use_physical_barrier else 0

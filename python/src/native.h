@@ -135,13 +135,10 @@ typedef struct native_plan {
   /* CSC of the Hessian (the exact transpose of the plan's BSR order, no
    * symmetry assumed), built on first use: csc_order lists the blocks by
    * block column, then block row (csc_colstart[b] .. csc_colstart[b + 1]
-   * for block column b), so that the values are written in CSC order;
-   * csc_indptr and csc_rows are the scalar pattern, the rows as int32
-   * (csc_rows32) when they fit, else int64. */
-  size_t *csc_order, *csc_colstart;
-  int64_t *csc_indptr;
-  void *csc_rows;
-  int csc_rows32;
+   * for block column b), so that the values are written in CSC order, and
+   * csc_brow the block row of each; the scalar pattern is written from
+   * them straight into the caller's arrays. */
+  size_t *csc_order, *csc_colstart, *csc_brow;
 } native_plan;
 
 extern PyTypeObject native_plan_type;
@@ -157,6 +154,8 @@ typedef struct native_groups {
   size_t n_groups;
   fricl_contact_group *groups;
   native_views *views; /* the borrowed arrays, released in dealloc */
+  PyObject *owner;     /* a strong reference to what holds more of them */
+  void *own;           /* arrays made for the groups (malloc), or NULL */
 } native_groups;
 
 extern PyTypeObject native_groups_type;
@@ -189,6 +188,7 @@ PyObject *native_candidates_build(PyObject *self, PyObject *args);
 PyObject *native_ccd_stepsize(PyObject *self, PyObject *args);
 PyObject *native_build(PyObject *self, PyObject *args);
 PyObject *native_build_packed(PyObject *self, PyObject *args);
+PyObject *native_packed_groups(PyObject *self, PyObject *args);
 PyObject *native_law(PyObject *self, PyObject *args);
 PyObject *native_law_info(PyObject *self, PyObject *args);
 

@@ -435,3 +435,144 @@ done:
   native_release(&views);
   return result;
 }
+
+/* The contacts of group i whose status is not `drop`. */
+static size_t kept_count(const native_build_groups *prep, size_t i,
+                         const uint8_t *codes, int drop) {
+  const uint8_t *st = codes + prep->status_offset[i];
+  size_t j, m = prep->groups[i].count, kept = 0;
+  for (j = 0; j < m; j++)
+    kept += st[j] != (uint8_t)drop;
+  return kept;
+}
+
+/* Copy the rows (of `width` elements of `size` bytes) of the contacts
+ * kept, in order, to dst; returns the end of dst. */
+static char *copy_kept(char *dst, const void *src, size_t width, size_t size,
+                       const uint8_t *st, size_t m, int drop) {
+  size_t j, row = width * size;
+  for (j = 0; j < m; j++)
+    if (st[j] != (uint8_t)drop) {
+      memcpy(dst, (const char *)src + j * row, row);
+      dst += row;
+    }
+  return dst;
+}
+
+/*
+ * packed_groups(prep, out, drop) -> Groups: the contact groups (float64)
+ * of a build_packed output `out` of `prep`, in prep's order, ready for
+ * tangential_eval and Plan with no Python object per group: the closest
+ * points, bases, N, weights and mu are read in place from `out`
+ * (borrowed) and the vertex ids from prep's (held), except in the groups
+ * that had contacts of status `drop` (-1: none), which are left out:
+ * those groups get their own compact copies (the same order).
+ */
+PyObject *native_packed_groups(PyObject *self, PyObject *args) {
+  PyObject *prep_obj, *out_obj;
+  const native_build_groups *prep;
+  native_groups *g;
+  const double *reals;
+  const uint8_t *codes;
+  size_t i, d, m_, own_reals = 0, own_ids = 0, kept[FRICL_MAX_GROUPS];
+  int drop;
+  double *rp;
+  int32_t *ip;
+  void *p;
+  (void)self;
+  if (!PyArg_ParseTuple(args, "O!Oi", &native_build_groups_type, &prep_obj,
+                        &out_obj, &drop))
+    return NULL;
+  prep = (const native_build_groups *)prep_obj;
+  d = (size_t)prep->dim;
+  m_ = d * (d - 1);
+  g = (native_groups *)native_groups_type.tp_alloc(&native_groups_type, 0);
+  if (g == NULL)
+    return NULL;
+  g->dim = prep->dim;
+  g->precision = FRICL_F64;
+  g->groups =
+      calloc(prep->n_groups > 0 ? prep->n_groups : 1, sizeof *g->groups);
+  g->views = malloc(sizeof *g->views);
+  if (g->groups == NULL || g->views == NULL) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  g->views->n = 0;
+  if (native_get(g->views, out_obj, "out", NATIVE_F64, FRICL_F64, prep->n_words,
+                 0, 0, &p) != 0)
+    goto fail;
+  reals = p;
+  codes = (const uint8_t *)(reals + prep->n_reals +
+                            3 * (size_t)FRICL_BUILD_STATUS_COUNT);
+  /* the report's count of `drop`: none, nothing to leave out */
+  if (drop >= 0 && drop < FRICL_BUILD_STATUS_COUNT &&
+      ((const uint64_t *)(reals + prep->n_reals))[drop] == 0)
+    drop = -1;
+  for (i = 0; i < prep->n_groups; i++) {
+    const fricl_build_group *b = &prep->groups[i];
+    kept[i] = drop < 0 ? b->count : kept_count(prep, i, codes, drop);
+    if (kept[i] < b->count) {
+      size_t nb = (size_t)fricl_stencil_coord_count(b->type);
+      own_reals += kept[i] * (nb + m_ + 4);
+      own_ids += kept[i] * (size_t)fricl_stencil_vertex_count(b->type);
+    }
+  }
+  if (own_reals + own_ids > 0) {
+    g->own = malloc(own_reals * sizeof(double) + own_ids * sizeof(int32_t));
+    if (g->own == NULL) {
+      PyErr_NoMemory();
+      goto fail;
+    }
+  }
+  rp = g->own;
+  ip = (int32_t *)(rp + own_reals);
+  for (i = 0; i < prep->n_groups; i++) {
+    const fricl_build_group *b = &prep->groups[i];
+    const size_t *o = prep->offset[i];
+    fricl_contact_group *cg = &g->groups[i];
+    size_t m = b->count, nb = (size_t)fricl_stencil_coord_count(b->type);
+    size_t k = (size_t)fricl_stencil_vertex_count(b->type);
+    const double *cp = nb > 0 ? reals + o[PK_CP] : NULL;
+    cg->type = b->type;
+    cg->count = kept[i];
+    if (kept[i] == m) { /* in place */
+      cg->vertices = b->vertices;
+      cg->closest_point = cp;
+      cg->tangent_basis = reals + o[PK_P];
+      cg->normal_force = reals + o[PK_N];
+      cg->weight = reals + o[PK_W];
+      cg->mu_s = reals + o[PK_MS];
+      cg->mu_k = reals + o[PK_MK];
+    } else { /* the kept contacts' copies */
+      const uint8_t *st = codes + prep->status_offset[i];
+      const size_t c = kept[i];
+      cg->vertices = ip;
+      ip = (int32_t *)copy_kept((char *)ip, b->vertices, k, sizeof *ip, st, m,
+                                drop);
+      cg->closest_point = nb > 0 ? rp : NULL;
+      if (nb > 0)
+        copy_kept((char *)rp, cp, nb, sizeof *rp, st, m, drop);
+      rp += c * nb;
+      cg->tangent_basis = rp;
+      copy_kept((char *)rp, reals + o[PK_P], m_, sizeof *rp, st, m, drop);
+      rp += c * m_;
+#define KEPT_(field, slot)                                                     \
+  cg->field = rp;                                                              \
+  copy_kept((char *)rp, reals + o[slot], 1, sizeof *rp, st, m, drop);          \
+  rp += c;
+      KEPT_(normal_force, PK_N)
+      KEPT_(weight, PK_W)
+      KEPT_(mu_s, PK_MS)
+      KEPT_(mu_k, PK_MK)
+#undef KEPT_
+    }
+  }
+  g->n_groups = prep->n_groups;
+  Py_INCREF(prep_obj);
+  g->owner = prep_obj; /* holds the vertex arrays */
+  return (PyObject *)g;
+fail:
+  Py_DECREF(g); /* dealloc releases what was borrowed */
+  return NULL;
+}

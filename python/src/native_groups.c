@@ -19,6 +19,8 @@ static void groups_dealloc(native_groups *g) {
     native_release(g->views);
   free(g->views);
   free(g->groups);
+  free(g->own);
+  Py_XDECREF(g->owner);
   Py_TYPE(g)->tp_free((PyObject *)g);
 }
 
@@ -105,6 +107,35 @@ static PyObject *get_count(native_groups *g, void *closure) {
   return PyLong_FromSize_t(total);
 }
 
+/* same(other): the same contacts (types, counts and vertex ids, group by
+ * group, in order), whatever the other inputs: a plan made for one is
+ * the other's (a plan reads only the topology). */
+static PyObject *groups_same(native_groups *g, PyObject *other) {
+  const native_groups *h;
+  size_t i;
+  if (!PyObject_TypeCheck(other, &native_groups_type)) {
+    PyErr_Format(PyExc_TypeError, "same() expects a fricl Groups, got %s",
+                 Py_TYPE(other)->tp_name);
+    return NULL;
+  }
+  h = (const native_groups *)other;
+  if (g->dim != h->dim || g->n_groups != h->n_groups)
+    Py_RETURN_FALSE;
+  for (i = 0; i < g->n_groups; i++) {
+    const fricl_contact_group *a = &g->groups[i], *b = &h->groups[i];
+    size_t n = a->count * (size_t)fricl_stencil_vertex_count(a->type);
+    if (a->type != b->type || a->count != b->count ||
+        (n > 0 && memcmp(a->vertices, b->vertices, n * sizeof(int32_t)) != 0))
+      Py_RETURN_FALSE;
+  }
+  Py_RETURN_TRUE;
+}
+
+static PyMethodDef groups_methods[] = {
+    {"same", (PyCFunction)groups_same, METH_O,
+     "same(other) -> bool: the same types, counts and vertex ids, in order."},
+    {NULL, NULL, 0, NULL}};
+
 static PyGetSetDef groups_getset[] = {
     {"count", (getter)get_count, NULL, "contacts over all groups", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
@@ -121,6 +152,7 @@ PyTypeObject native_groups_type = {
     .tp_dealloc = (destructor)groups_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Checked, borrowed inputs of contact groups.",
+    .tp_methods = groups_methods,
     .tp_getset = groups_getset,
     .tp_members = groups_members,
     .tp_new = groups_new,

@@ -259,6 +259,8 @@ static PyMethodDef methods[] = {
     {"build", native_build, METH_VARARGS, "fricl_build."},
     {"build_packed", native_build_packed, METH_VARARGS,
      "fricl_build of a BuildGroups into packed outputs."},
+    {"packed_groups", native_packed_groups, METH_VARARGS,
+     "The contact groups of build_packed's outputs, less one status."},
     {"barrier_eval", native_barrier_eval, METH_VARARGS, "fricl_barrier_eval."},
     {"force_eval", native_force_eval, METH_VARARGS, "fricl_force_eval."},
     {"barrier_plan", native_barrier_plan, METH_VARARGS,

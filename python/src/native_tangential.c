@@ -41,8 +41,7 @@ static void plan_dealloc(native_plan *p) {
   native_plan_close(p);
   free(p->csc_order);
   free(p->csc_colstart);
-  free(p->csc_indptr);
-  free(p->csc_rows);
+  free(p->csc_brow);
   Py_XDECREF(p->owner);
   Py_TYPE(p)->tp_free((PyObject *)p);
 }
@@ -216,83 +215,70 @@ done:
   Py_RETURN_NONE;
 }
 
-/* The CSC order of the plan's blocks and the scalar CSC pattern (see
- * native.h). */
+/* The CSC order of the plan's blocks (see native.h): a counting
+ * transpose of the BSR pattern. */
 static int csc_map(native_plan *p) {
   const int64_t *row_ptr;
   const int32_t *cols;
-  size_t nb, nnzb, nnz, a, k, b, t, j, i, pos, d = (size_t)p->dim;
-  size_t *fill = NULL, *arow = NULL;
-  int ok = 0;
+  size_t nb, nnzb, a, k, b, t, *fill;
   if (p->csc_order != NULL)
     return 0;
   fricl_tangential_plan_bsr(p->plan, &nb, &nnzb, &row_ptr, &cols);
-  nnz = nnzb * d * d;
-  p->csc_rows32 = nb * d <= (size_t)INT32_MAX && nnz <= (size_t)INT32_MAX;
   fill = calloc(nb + 1, sizeof *fill);
-  arow = malloc((nnzb + 1) * sizeof *arow);
   p->csc_order = malloc((nnzb + 1) * sizeof *p->csc_order);
+  p->csc_brow = malloc((nnzb + 1) * sizeof *p->csc_brow);
   p->csc_colstart = calloc(nb + 1, sizeof *p->csc_colstart);
-  p->csc_indptr = malloc((nb * d + 1) * sizeof *p->csc_indptr);
-  p->csc_rows = malloc((nnz + 1) * (p->csc_rows32 ? 4 : 8));
-  if (fill && arow && p->csc_order && p->csc_colstart && p->csc_indptr &&
-      p->csc_rows) {
-    for (k = 0; k < nnzb; k++)
-      p->csc_colstart[(size_t)cols[k] + 1]++;
-    for (b = 0; b < nb; b++)
-      p->csc_colstart[b + 1] += p->csc_colstart[b];
-    for (a = 0; a < nb; a++) /* rows ascending within each column */
-      for (k = (size_t)row_ptr[a]; k < (size_t)row_ptr[a + 1]; k++) {
-        b = (size_t)cols[k];
-        t = p->csc_colstart[b] + fill[b]++;
-        p->csc_order[t] = k;
-        arow[t] = a;
-      }
-    pos = 0;
-    for (b = 0; b < nb; b++)
-      for (j = 0; j < d; j++) {
-        p->csc_indptr[b * d + j] = (int64_t)pos;
-        for (t = p->csc_colstart[b]; t < p->csc_colstart[b + 1]; t++)
-          for (i = 0; i < d; i++, pos++) {
-            size_t row = arow[t] * d + i;
-            if (p->csc_rows32)
-              ((int32_t *)p->csc_rows)[pos] = (int32_t)row;
-            else
-              ((int64_t *)p->csc_rows)[pos] = (int64_t)row;
-          }
-      }
-    p->csc_indptr[nb * d] = (int64_t)pos;
-    ok = 1;
-  }
-  free(fill);
-  free(arow);
-  if (!ok) {
+  if (fill == NULL || p->csc_order == NULL || p->csc_brow == NULL ||
+      p->csc_colstart == NULL) {
+    free(fill);
     free(p->csc_order);
+    free(p->csc_brow);
     free(p->csc_colstart);
-    free(p->csc_indptr);
-    free(p->csc_rows);
-    p->csc_order = p->csc_colstart = NULL;
-    p->csc_indptr = NULL;
-    p->csc_rows = NULL;
+    p->csc_order = p->csc_brow = p->csc_colstart = NULL;
     PyErr_NoMemory();
     return -1;
   }
+  for (k = 0; k < nnzb; k++)
+    p->csc_colstart[(size_t)cols[k] + 1]++;
+  for (b = 0; b < nb; b++)
+    p->csc_colstart[b + 1] += p->csc_colstart[b];
+  for (a = 0; a < nb; a++) /* rows ascending within each column */
+    for (k = (size_t)row_ptr[a]; k < (size_t)row_ptr[a + 1]; k++) {
+      b = (size_t)cols[k];
+      t = p->csc_colstart[b] + fill[b]++;
+      p->csc_order[t] = k;
+      p->csc_brow[t] = a;
+    }
+  free(fill);
   return 0;
 }
 
-static void copy_index(void *dst, int dst64, const void *src, int src32,
-                       size_t n) {
-  size_t i;
-  if (dst64 == !src32) {
-    memcpy(dst, src, n * (dst64 ? 8 : 4));
-  } else if (dst64) {
-    for (i = 0; i < n; i++)
-      ((int64_t *)dst)[i] = ((const int32_t *)src)[i];
-  } else {
-    for (i = 0; i < n; i++)
-      ((int32_t *)dst)[i] = (int32_t)((const int64_t *)src)[i];
-  }
-}
+/* The scalar CSC pattern (indptr and/or indices, of type T, which the
+ * caller checked fit): column b d + j holds rows brow d + i, i < d, of
+ * each block of block column b, rows ascending (the same rows for each
+ * j: written once, copied d - 1 times). */
+#define CSC_PATTERN_(T)                                                        \
+  do {                                                                         \
+    T *ip_ = ip, *ix_ = ix;                                                    \
+    size_t b_, j_, t_, i_, pos_ = 0;                                           \
+    for (b_ = 0; b_ < p->n_vertices; b_++) {                                   \
+      size_t t0_ = p->csc_colstart[b_], t1_ = p->csc_colstart[b_ + 1];         \
+      size_t len_ = (t1_ - t0_) * d;                                           \
+      if (ix_ != NULL) {                                                       \
+        T *col_ = ix_ + pos_;                                                  \
+        for (t_ = t0_; t_ < t1_; t_++)                                         \
+          for (i_ = 0; i_ < d; i_++)                                           \
+            *col_++ = (T)(p->csc_brow[t_] * d + i_);                           \
+        for (j_ = 1; j_ < d; j_++)                                             \
+          memcpy(ix_ + pos_ + j_ * len_, ix_ + pos_, len_ * sizeof(T));        \
+      }                                                                        \
+      for (j_ = 0; j_ < d; j_++, pos_ += len_)                                 \
+        if (ip_ != NULL)                                                       \
+          ip_[b_ * d + j_] = (T)pos_;                                          \
+    }                                                                          \
+    if (ip_ != NULL)                                                           \
+      ip_[p->n_vertices * d] = (T)pos_;                                        \
+  } while (0)
 
 /* The values of block column b, column j of each block, for every block
  * column, in CSC order: sequential writes. The blocks of a column are
@@ -369,10 +355,12 @@ static PyObject *plan_csc(native_plan *p, PyObject *args) {
     return NULL;
   }
   ts = PyEval_SaveThread();
-  if (ip != NULL)
-    copy_index(ip, index64, p->csc_indptr, 0, n + 1);
-  if (ix != NULL)
-    copy_index(ix, index64, p->csc_rows, p->csc_rows32, nnz);
+  if (ip != NULL || ix != NULL) {
+    if (index64)
+      CSC_PATTERN_(int64_t);
+    else
+      CSC_PATTERN_(int32_t);
+  }
   if (data != NULL) {
     if (prec == FRICL_F64)
       CSC_FILL_(double);

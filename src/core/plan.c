@@ -170,6 +170,7 @@ typedef struct {
   int64_t *eoff;   /* block-list entries before row r: nv + 1 */
   int32_t *keys;   /* per row, room for its distinct columns */
   int64_t *ucount; /* distinct columns per row */
+  int unsorted;    /* pass A leaves each row's columns unsorted */
   int failed;      /* a worker ran out of memory */
 } plan_job;
 
@@ -328,8 +329,8 @@ static int col_cmp(const void *a, const void *b) {
 }
 
 /* Pattern pass A: each row's distinct columns (the vertices of its
- * contacts), sorted, at the row's start in `keys` (which has room for one
- * per list entry x 4), and their count. */
+ * contacts), sorted unless j->unsorted, at the row's start in `keys`
+ * (which has room for one per list entry x 4), and their count. */
 static void row_columns(void *arg, size_t lo, size_t hi, unsigned w) {
   (void)w;
   plan_job *j = arg;
@@ -350,7 +351,7 @@ static void row_columns(void *arg, size_t lo, size_t hi, unsigned w) {
     }
     for (size_t a = 0; a < u; ++a)
       slot[cols[a]] = -1;
-    if (u <= 32) {
+    if (!j->unsorted && u <= 32) {
       for (size_t a = 1; a < u; ++a) {
         const int32_t c = cols[a];
         size_t b = a;
@@ -358,7 +359,7 @@ static void row_columns(void *arg, size_t lo, size_t hi, unsigned w) {
           cols[b] = cols[b - 1];
         cols[b] = c;
       }
-    } else {
+    } else if (!j->unsorted) {
       qsort(cols, u, sizeof *cols, col_cmp);
     }
     j->ucount[v + 1] = (int64_t)u;
@@ -390,6 +391,13 @@ static int build_pattern(plan_job *j, fricl__pool *pool) {
     goto done;
   size_t cuts[257];
   const unsigned pieces = row_cuts(j, pool, cuts);
+  /* On one thread, the rows are sorted by a transpose instead of a sort
+   * per row: the pattern is symmetric (block (v, u) exists when a contact
+   * holds both), so visiting the rows u in order and appending u to the
+   * row of each of u's columns v fills every row in ascending order, in
+   * O(blocks) (the rows of a vertex in many contacts, such as an
+   * obstacle's corner, made the sorts most of a plan's cost). */
+  j->unsorted = pieces == 1;
   fricl__pool_run_cuts(pool, cuts, pieces, row_columns, j);
   if (j->failed)
     goto done;
@@ -399,7 +407,19 @@ static int build_pattern(plan_job *j, fricl__pool *pool) {
   p->cols = fricl__malloc((p->nnz ? p->nnz : 1) * sizeof *p->cols);
   if (!p->cols)
     goto done;
-  fricl__pool_run_cuts(pool, cuts, pieces, compact_columns, j);
+  if (j->unsorted) {
+    int64_t *fill = j->ucount; /* reused: each row's next slot */
+    for (size_t v = 0; v < nv; ++v)
+      fill[v] = p->row_ptr[v];
+    for (size_t u = 0; u < nv; ++u) {
+      const int32_t *cols = j->keys + 4 * p->vptr[u];
+      const size_t n = (size_t)(p->row_ptr[u + 1] - p->row_ptr[u]);
+      for (size_t a = 0; a < n; ++a)
+        p->cols[fill[cols[a]]++] = (int32_t)u;
+    }
+  } else {
+    fricl__pool_run_cuts(pool, cuts, pieces, compact_columns, j);
+  }
   ok = 1;
 done:
   free(j->ucount);

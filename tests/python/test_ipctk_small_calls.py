@@ -263,3 +263,152 @@ def test_rebuilt_sets_hessians_are_a_new_sets_bitwise(scene):
                 assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
             H.sum_duplicates()  # the flags are true: nothing to merge
             assert H.nnz == K.nnz
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_first_calls_on_a_new_set_read_the_packed_build(n):
+    """The first value, gradient and Hessian on a new set take its contacts
+    straight from the packed build (one native call, the near-parallel
+    edge-edge pairs left out in C; a first gradient without a plan): they
+    must be ipctk's, and bit for bit what the set's unpacked groups give
+    (the path of a set whose groups were read first) and what the set
+    gives once it has a plan."""
+    V, E, F, dhat = cloth_over_box(n)
+    mesh, fmesh = ipctk.CollisionMesh(V, E, F), fi.CollisionMesh(V, E, F)
+    clamp = ipctk.PSDProjectionMethod.CLAMP
+    B, G = ipctk.BarrierPotential(dhat, 1.0), fi.BarrierPotential(dhat, 1.0)
+    P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+    C, D = ipctk.NormalCollisions(), fi.NormalCollisions()
+    C.build(mesh, V, dhat)
+    D.build(fmesh, V, dhat)
+    T = ipctk.TangentialCollisions()
+    T.build(mesh, V, C, B, 0.5)
+    U = np.random.default_rng(n).normal(size=V.shape) * dhat
+    calls = [("value", lambda S: Q(S, fmesh, U), lambda: P(T, mesh, U)),
+             ("gradient", lambda S: Q.gradient(S, fmesh, U),
+              lambda: P.gradient(T, mesh, U)),
+             ("hessian", lambda S: Q.hessian(S, fmesh, U, clamp).toarray(),
+              lambda: P.hessian(T, mesh, U, clamp).toarray())]
+    dropped = 0
+    for what, mine, ref in calls:
+        S = fi.TangentialCollisions()
+        S.build(fmesh, V, D, G, 0.5)
+        assert len(S) == len(T)
+        first = mine(S)  # before anything reads the groups
+        assert S._groups is None  # nothing unpacked in Python
+        close(first, ref(), "first friction %s, n %d" % (what, n))
+        # the same set with its groups unpacked first
+        R = fi.TangentialCollisions()
+        R.build(fmesh, V, D, G, 0.5)
+        assert sum(g.count for g in R.groups) == len(T)
+        assert np.array_equal(np.asarray(mine(R)), np.asarray(first))
+        # with the plan a Hessian makes (a first gradient goes without)
+        assert S._contacts(Q.context, len(V))._plan is None or \
+            what == "hessian"
+        Q.hessian(S, fmesh, U, clamp)
+        assert np.array_equal(np.asarray(mine(S)), np.asarray(first))
+        # the packed contacts' groups, made on demand, are the set's
+        c = S._contacts(Q.context, len(V))
+        assert [(g.type, g.count) for g in c.groups] == \
+            [(g.type, g.count) for g in R.groups]
+        assert c.count == len(S) == len(T)
+        dropped = S.result.status_counts["ee_parallel"]
+    if n == 5:
+        assert dropped > 0  # the scene exercises the left-out pairs
+
+
+@pytest.mark.parametrize("n", [3, 5, 12])
+def test_plan_pattern_is_the_contacts_vertex_pairs_sorted(n):
+    """The plan's BSR pattern (rows filled by a transpose on one thread,
+    no sort) is, row by row, the sorted distinct vertices that share a
+    contact with the row's vertex (a Python set per row as the oracle),
+    and the CSC pattern of the first Hessian its scalar expansion."""
+    V, E, F, dhat = cloth_over_box(n)
+    fmesh = fi.CollisionMesh(V, E, F)
+    D = fi.NormalCollisions()
+    D.build(fmesh, V, dhat)
+    S = fi.TangentialCollisions()
+    S.build(fmesh, V, D, fi.BarrierPotential(dhat, 1.0), 0.5)
+    Q = fi.FrictionPotential(1e-3)
+    H = Q.hessian(S, fmesh, np.zeros_like(V))
+    rows = [set() for _ in range(len(V))]
+    for g in S.groups:
+        for ids in g.vertices.tolist():
+            for a in ids:
+                rows[a].update(ids)
+    plan = S._contacts(Q.context, len(V)).plan
+    rp, bc = plan.row_ptr, plan.block_cols
+    for v, want in enumerate(rows):
+        assert bc[rp[v]:rp[v + 1]].tolist() == sorted(want), "row %d" % v
+    d = V.shape[1]
+    want_ptr, want_idx = [0], []
+    for b in range(len(V)):  # symmetric: column b's block rows are row b's
+        for j in range(d):
+            want_idx += [a * d + i for a in sorted(rows[b]) for i in range(d)]
+            want_ptr.append(len(want_idx))
+    assert H.indptr.tolist() == want_ptr and H.indices.tolist() == want_idx
+
+
+@pytest.mark.parametrize("kind", ["barrier", "adhesion"])
+def test_first_normal_calls_on_a_new_set_take_one_call(scene, kind):
+    """A first value or gradient on a new NormalCollisions makes what the
+    full path's first call keeps and is one native call: ipctk's result,
+    bit for bit the full path's (an X to convert, on another new set)."""
+    V, E, F, dhat, mesh, fmesh = scene
+    if kind == "barrier":
+        B, G = ipctk.BarrierPotential(dhat, 10.0), fi.BarrierPotential(
+            dhat, 10.0)
+    else:
+        args = (0.3 * dhat, dhat, 1e3, 0.5)
+        B, G = ipctk.NormalAdhesionPotential(*args), \
+            fi.NormalAdhesionPotential(*args)
+    X = moved(V, dhat, 21)
+    C = ipctk.NormalCollisions()
+    C.build(mesh, X, dhat)
+    for what, mine, ref in (("value", G, B), ("gradient", G.gradient,
+                                                 B.gradient)):
+        D, D2 = fi.NormalCollisions(), fi.NormalCollisions()
+        D.build(fmesh, X, dhat)
+        D2.build(fmesh, X, dhat)
+        assert D._barrier_entry is None
+        first = mine(D, fmesh, X)
+        assert D._barrier_entry.fast is not None
+        full = mine(D2, fmesh, X.tolist())  # converted: the full path
+        assert np.array_equal(np.asarray(first), np.asarray(full))
+        close(first, ref(C, mesh, X), "first %s %s" % (kind, what))
+
+
+def test_large_sets_get_their_plan_from_the_build(monkeypatch):
+    """From fi._EAGER_CONTACTS contacts on, the build makes the contacts
+    and the plan (kept by a rebuild to the same contacts); the Hessian is
+    ipctk's and bit for bit a lazily made set's."""
+    V, E, F, dhat = cloth_over_box(30)
+    mesh, fmesh = ipctk.CollisionMesh(V, E, F), fi.CollisionMesh(V, E, F)
+    clamp = ipctk.PSDProjectionMethod.CLAMP
+    B, G = ipctk.BarrierPotential(dhat, 1.0), fi.BarrierPotential(dhat, 1.0)
+    C, D = ipctk.NormalCollisions(), fi.NormalCollisions()
+    C.build(mesh, V, dhat)
+    D.build(fmesh, V, dhat)
+    T, S = ipctk.TangentialCollisions(), fi.TangentialCollisions()
+    T.build(mesh, V, C, B, 0.5)
+    S.build(fmesh, V, D, G, 0.5)
+    assert S._packed.total >= fi._EAGER_CONTACTS
+    (c,) = S._cache.values()
+    plan = c._plan
+    assert plan is not None
+    S.build(fmesh, V, D, G, 0.5)  # the same contacts: the same plan
+    (c2,) = S._cache.values()
+    assert c2 is not c and c2._plan is plan
+    P, Q = ipctk.FrictionPotential(1e-3), fi.FrictionPotential(1e-3)
+    U = np.random.default_rng(30).normal(size=V.shape) * dhat
+    H = Q.hessian(S, fmesh, U, clamp)
+    close(H.toarray(), P.hessian(T, mesh, U, clamp).toarray(),
+          "friction Hessian, eager plan")
+    monkeypatch.setattr(fi, "_EAGER_CONTACTS", 1 << 60)
+    R = fi.TangentialCollisions()
+    R.build(fmesh, V, D, G, 0.5)
+    assert not R._cache
+    K = Q.hessian(R, fmesh, U, clamp)
+    for a, b in ((H.data, K.data), (H.indices, K.indices),
+                 (H.indptr, K.indptr)):
+        assert a.tobytes() == b.tobytes()
