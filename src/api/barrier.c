@@ -45,16 +45,12 @@ fricl_status fricl__barrier_check_params(fricl_context *ctx,
                                           FRICL_BARRIER_FLAG_AS_CLASSIFIED)))
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "batch.flags = 0x%x has unknown bits", (unsigned)flags);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, precision, "batch.", "dhat", dhat,
-                           FRICL__RULE_GT0);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, precision, "batch.", "kappa", kappa,
-                           FRICL__RULE_GT0);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, precision, "batch.", "dmin", dmin,
-                           FRICL__RULE_GE0);
-  return st;
+  if (st != FRICL_STATUS_OK)
+    return st;
+  const fricl__real_arg reals[] = {{"dhat", dhat, FRICL__RULE_GT0},
+                                   {"kappa", kappa, FRICL__RULE_GT0},
+                                   {"dmin", dmin, FRICL__RULE_GE0}};
+  return fricl__check_reals(ctx, precision, "batch.", reals, 3);
 }
 
 /* The normal function and its parameters (0.4 fields). */

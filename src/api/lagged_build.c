@@ -28,6 +28,17 @@ fricl_status fricl__build_check_options(fricl_context *ctx, int dim,
   return FRICL_STATUS_OK;
 }
 
+fricl_status fricl__build_check_scalars(fricl_context *ctx, fricl_precision p,
+                                        double kappa, double dhat, double dmin,
+                                        double mu_s, double mu_k) {
+  const fricl__real_arg reals[] = {{"kappa", kappa, FRICL__RULE_GE0},
+                                   {"dhat", dhat, FRICL__RULE_GT0},
+                                   {"dmin", dmin, FRICL__RULE_GE0},
+                                   {"mu_s", mu_s, FRICL__RULE_GE0},
+                                   {"mu_k", mu_k, FRICL__RULE_GE0}};
+  return fricl__check_reals(ctx, p, "batch.", reals, 5);
+}
+
 void fricl_build_report_init(fricl_build_report *report) {
   fricl__struct_init(report, sizeof *report);
 }
@@ -38,34 +49,6 @@ void fricl_build_batch_init(fricl_build_batch *batch) {
 }
 
 /* ----------------------------------------------------------- validation */
-
-/* A batch scalar: finite and > 0 (positive) or >= 0, in the precision. */
-static fricl_status check_scalar(fricl_context *ctx, fricl_precision p,
-                                 const char *name, double v, int positive) {
-  return fricl__check_real(ctx, p, "batch.", name, v,
-                           positive ? FRICL__RULE_GT0 : FRICL__RULE_GE0);
-}
-
-/* A vertex array: every entry finite (and >= 0 when nonneg). */
-static fricl_status check_vertex_array(fricl_context *ctx, fricl_precision p,
-                                       const char *name, const void *a,
-                                       size_t nv, size_t per, int nonneg) {
-  const size_t i = fricl__first_bad(
-      ctx, p, a, nv * per, nonneg ? FRICL__RULE_GE0 : FRICL__RULE_FINITE);
-  if (i == SIZE_MAX)
-    return FRICL_STATUS_OK;
-  const double x = fricl__real_at(p, a, i);
-  if (per > 1)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.%s[%zu][%zu] (vertex %zu) = %g is "
-                       "invalid: it must be finite%s (first bad vertex)",
-                       name, i / per, i % per, i / per, x,
-                       nonneg ? " and >= 0" : "");
-  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                     "batch.%s[%zu] = %g is invalid: it must be "
-                     "finite%s (first bad vertex)",
-                     name, i, x, nonneg ? " and >= 0" : "");
-}
 
 #define check_group_reals fricl__check_group_reals
 
@@ -88,17 +71,8 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
                        "fricl_build_report_init",
                        (unsigned)b->report->struct_size,
                        (size_t)FRICL__MIN_BUILD_REPORT);
-  st = check_scalar(ctx, p, "kappa", b->kappa, 0);
-  if (st == FRICL_STATUS_OK)
-    st = check_scalar(ctx, p, "dhat", b->dhat, 1);
-  if (st == FRICL_STATUS_OK)
-    st = check_scalar(ctx, p, "dmin", b->dmin, 0);
-  if (st == FRICL_STATUS_OK)
-    st = check_scalar(ctx, p, "mu_s", b->mu_s, 0);
-  if (st == FRICL_STATUS_OK)
-    st = check_scalar(ctx, p, "mu_k", b->mu_k, 0);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__build_check_scalars(ctx, p, b->kappa, b->dhat, b->dmin,
+                                        b->mu_s, b->mu_k));
 
   const size_t dim = (size_t)b->dim, m = dim - 1;
   const size_t esz = fricl__elem_bytes(p), nv = b->n_vertices;
@@ -117,18 +91,19 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   if (b->n_groups > SIZE_MAX / (REGIONS_PER_GROUP * sizeof(region)) - 8)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.n_groups = %zu is too large", b->n_groups);
-  if (nv)
-    st = check_vertex_array(ctx, p, "lagged_positions", b->lagged_positions, nv,
-                            dim, 0);
-  if (st == FRICL_STATUS_OK && nv && b->rest_positions)
-    st = check_vertex_array(ctx, p, "rest_positions", b->rest_positions, nv,
-                            dim, 0);
-  if (st == FRICL_STATUS_OK && nv && b->vertex_mu_s)
-    st = check_vertex_array(ctx, p, "vertex_mu_s", b->vertex_mu_s, nv, 1, 1);
-  if (st == FRICL_STATUS_OK && nv && b->vertex_mu_k)
-    st = check_vertex_array(ctx, p, "vertex_mu_k", b->vertex_mu_k, nv, 1, 1);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  /* The per-vertex inputs (NULL: absent). */
+  const struct {
+    const char *name;
+    const void *a;
+    size_t per;
+    int nonneg;
+  } va[] = {{"lagged_positions", b->lagged_positions, dim, 0},
+            {"rest_positions", b->rest_positions, dim, 0},
+            {"vertex_mu_s", b->vertex_mu_s, 1, 1},
+            {"vertex_mu_k", b->vertex_mu_k, 1, 1}};
+  for (size_t i = 0; i < sizeof va / sizeof va[0]; ++i)
+    FRICL__TRY(fricl__check_vertex_reals(ctx, p, va[i].name, va[i].a, nv,
+                                         va[i].per, va[i].nonneg));
 
   region *r = fricl__malloc((8 + REGIONS_PER_GROUP * b->n_groups) * sizeof *r);
   if (!r)

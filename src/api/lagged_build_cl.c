@@ -22,20 +22,13 @@ void fricl_build_batch_cl_init(fricl_build_batch_cl *batch) {
 
 static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
                                  const fricl_build_batch_cl *b) {
-  fricl_status st = FRICL_STATUS_OK;
-  FRICL__TRY(FRICL_STATUS_OK);
   const fricl_precision p = b->precision;
   if (p != FRICL_F64 && p != FRICL_F32)
     return fricl__check_precision(ctx, p);
   FRICL__TRY(fricl__ocl_check_fp64(ctx, o, p, 1));
   FRICL__TRY(fricl__build_check_options(ctx, b->dim, b->flags, b->blend));
-  static const char *const names[5] = {"kappa", "dhat", "dmin", "mu_s", "mu_k"};
-  const double v[5] = {b->kappa, b->dhat, b->dmin, b->mu_s, b->mu_k};
-  for (int i = 0; i < 5 && st == FRICL_STATUS_OK; ++i)
-    st = fricl__check_real(ctx, p, "batch.", names[i], v[i],
-                           i == 1 ? FRICL__RULE_GT0 : FRICL__RULE_GE0);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__build_check_scalars(ctx, p, b->kappa, b->dhat, b->dmin,
+                                        b->mu_s, b->mu_k));
   if (b->n_vertices > (size_t)INT32_MAX)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.n_vertices = %zu exceeds the int32 vertex "
