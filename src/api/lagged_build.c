@@ -39,6 +39,24 @@ fricl_status fricl__build_check_scalars(fricl_context *ctx, fricl_precision p,
   return fricl__check_reals(ctx, p, "batch.", reals, 5);
 }
 
+fricl_status fricl__build_check_group(fricl_context *ctx, int dim, size_t g,
+                                      fricl_stencil type, size_t count,
+                                      int has_vertices, int has_normal,
+                                      int has_offset, const char *suffix,
+                                      size_t *total) {
+  FRICL__TRY(fricl__check_group(ctx, dim, g, type, count, total));
+  if (count && !has_vertices)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (%s): vertices%s is NULL with count = %zu",
+                       g, fricl_stencil_name(type), suffix, count);
+  if (count && type == FRICL_STENCIL_PV && !(has_normal && has_offset))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (pv): plane_%s%s is NULL with count = %zu "
+                       "(plane-vertex contacts need their plane)",
+                       g, has_normal ? "offset" : "normal", suffix, count);
+  return FRICL_STATUS_OK;
+}
+
 void fricl_build_report_init(fricl_build_report *report) {
   fricl__struct_init(report, sizeof *report);
 }
@@ -122,24 +140,21 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   size_t total = 0;
   for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
     const fricl_build_group *G = &b->groups[g];
-    st = fricl__check_group(ctx, b->dim, g, G->type, G->count, &total);
+    st = fricl__build_check_group(ctx, b->dim, g, G->type, G->count,
+                                  G->vertices != NULL, G->plane_normal != NULL,
+                                  G->plane_offset != NULL, "", &total);
     if (st != FRICL_STATUS_OK)
       break;
     const char *gn = fricl_stencil_name(G->type);
     const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
     const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
+    const int pv = G->type == FRICL_STENCIL_PV;
     if (G->status_counts)
       r[nr++] =
           (region){G->status_counts, FRICL_BUILD_STATUS_COUNT * sizeof(size_t),
                    "status_counts", g, 1};
     if (!n)
       continue;
-    if (!G->vertices) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s): vertices is NULL with count = %zu", g,
-                       gn, n);
-      break;
-    }
     for (size_t c = 0; c < n && st == FRICL_STATUS_OK; ++c)
       for (size_t i = 0; i < k; ++i) {
         const int32_t v = G->vertices[c * k + i];
@@ -152,22 +167,12 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
           break;
         }
       }
-    if (st != FRICL_STATUS_OK)
-      break;
-    if (G->type == FRICL_STENCIL_PV) {
-      if (!G->plane_normal || !G->plane_offset) {
-        st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (pv): plane_%s is NULL with count = %zu "
-                         "(plane-vertex contacts need their plane)",
-                         g, G->plane_normal ? "offset" : "normal", n);
-        break;
-      }
+    if (st == FRICL_STATUS_OK && pv)
       st = check_group_reals(ctx, p, g, gn, "plane_normal", G->plane_normal, n,
                              dim, 0);
-      if (st == FRICL_STATUS_OK)
-        st = check_group_reals(ctx, p, g, gn, "plane_offset", G->plane_offset,
-                               n, 1, 0);
-    }
+    if (st == FRICL_STATUS_OK && pv)
+      st = check_group_reals(ctx, p, g, gn, "plane_offset", G->plane_offset, n,
+                             1, 0);
     if (st == FRICL_STATUS_OK && G->dmin)
       st = check_group_reals(ctx, p, g, gn, "dmin", G->dmin, n, 1, 1);
     if (st == FRICL_STATUS_OK && G->weight)
@@ -176,27 +181,10 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
       st = check_group_reals(ctx, p, g, gn, "mu_s", G->mu_s, n, 1, 1);
     if (st == FRICL_STATUS_OK && G->mu_k)
       st = check_group_reals(ctx, p, g, gn, "mu_k", G->mu_k, n, 1, 1);
-    const int pv = G->type == FRICL_STENCIL_PV;
-    r[nr++] = (region){G->vertices, n * k * sizeof(int32_t), "vertices", g, 0};
-    r[nr++] = (region){pv ? G->plane_normal : NULL, n * dim * esz,
-                       "plane_normal", g, 0};
-    r[nr++] =
-        (region){pv ? G->plane_offset : NULL, n * esz, "plane_offset", g, 0};
-    r[nr++] = (region){G->dmin, n * esz, "dmin", g, 0};
-    r[nr++] = (region){G->weight, n * esz, "weight", g, 0};
-    r[nr++] = (region){G->mu_s, n * esz, "mu_s", g, 0};
-    r[nr++] = (region){G->mu_k, n * esz, "mu_k", g, 0};
-    r[nr++] = (region){nb ? G->closest_point : NULL, n * nb * esz,
-                       "closest_point", g, 1};
-    r[nr++] =
-        (region){G->tangent_basis, n * dim * m * esz, "tangent_basis", g, 1};
-    r[nr++] = (region){G->normal_force, n * esz, "normal_force", g, 1};
-    r[nr++] = (region){G->normal_force_gradient, n * k * dim * esz,
-                       "normal_force_gradient", g, 1};
-    r[nr++] = (region){G->weight_out, n * esz, "weight_out", g, 1};
-    r[nr++] = (region){G->mu_s_out, n * esz, "mu_s_out", g, 1};
-    r[nr++] = (region){G->mu_k_out, n * esz, "mu_k_out", g, 1};
-    r[nr++] = (region){G->status, n, "status", g, 1};
+#define REGION(f, per, bytes, given, out)                                      \
+  r[nr++] = (region){(given) ? G->f : NULL, n * (per) * (bytes), #f, g, out};
+    FRICL__BUILD_GROUP_ARRAYS(REGION)
+#undef REGION
   }
   if (st == FRICL_STATUS_OK)
     st = fricl__check_overlaps(ctx, r, nr);

@@ -51,7 +51,8 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
   const size_t dim = (size_t)b->dim, m = dim - 1, nv = b->n_vertices;
   size_t total = 0;
   *any_out = 0;
-  fricl__cl_region *r = fricl__malloc((4 + 15 * b->n_groups) * sizeof *r);
+  fricl__cl_region *r = fricl__malloc(
+      (4 + FRICL__BUILD_GROUP_ARRAY_COUNT * b->n_groups) * sizeof *r);
   if (!r)
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "validating");
   size_t nr = 0;
@@ -65,47 +66,24 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
       (fricl__cl_region){b->vertex_mu_k, nv, esz, "vertex_mu_k", SIZE_MAX, 0};
   for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
     const fricl_build_group_cl *G = &b->groups[g];
-    st = fricl__check_group(ctx, b->dim, g, G->type, G->count, &total);
+    st = fricl__build_check_group(ctx, b->dim, g, G->type, G->count,
+                                  G->vertices.mem != NULL,
+                                  G->plane_normal.mem != NULL,
+                                  G->plane_offset.mem != NULL, ".mem", &total);
     if (st != FRICL_STATUS_OK)
       break;
-    const char *gn = fricl_stencil_name(G->type);
     const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
     const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
     const int pv = G->type == FRICL_STENCIL_PV;
     const fricl_buffer_cl none = {NULL, 0};
-    const fricl__cl_region gr[15] = {
-        {G->vertices, n * k, sizeof(int32_t), "vertices", g, 0},
-        {pv ? G->plane_normal : none, n * dim, esz, "plane_normal", g, 0},
-        {pv ? G->plane_offset : none, n, esz, "plane_offset", g, 0},
-        {G->dmin, n, esz, "dmin", g, 0},
-        {G->weight, n, esz, "weight", g, 0},
-        {G->mu_s, n, esz, "mu_s", g, 0},
-        {G->mu_k, n, esz, "mu_k", g, 0},
-        {nb ? G->closest_point : none, n * nb, esz, "closest_point", g, 1},
-        {G->tangent_basis, n * dim * m, esz, "tangent_basis", g, 1},
-        {G->normal_force, n, esz, "normal_force", g, 1},
-        {G->normal_force_gradient, n * k * dim, esz, "normal_force_gradient", g,
-         1},
-        {G->weight_out, n, esz, "weight_out", g, 1},
-        {G->mu_s_out, n, esz, "mu_s_out", g, 1},
-        {G->mu_k_out, n, esz, "mu_k_out", g, 1},
-        {G->status, n, 1, "status", g, 1}};
-    for (int i = 7; i < 15; ++i)
-      *any_out |= gr[i].b.mem != NULL;
-    memcpy(r + nr, gr, sizeof gr);
-    nr += 15;
-    if (!n)
-      continue;
-    if (!G->vertices.mem)
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s): vertices.mem is NULL with count = "
-                       "%zu",
-                       g, gn, n);
-    else if (pv && (!G->plane_normal.mem || !G->plane_offset.mem))
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (pv): plane_%s.mem is NULL with count = "
-                       "%zu (plane-vertex contacts need their plane)",
-                       g, G->plane_normal.mem ? "offset" : "normal", n);
+#define REGION(f, per, bytes, given, out)                                      \
+  {(given) ? G->f : none, n * (per), bytes, #f, g, out},
+    const fricl__cl_region gr[] = {FRICL__BUILD_GROUP_ARRAYS(REGION)};
+#undef REGION
+    for (size_t i = 0; i < FRICL__BUILD_GROUP_ARRAY_COUNT; ++i) {
+      *any_out |= gr[i].is_out && gr[i].b.mem != NULL;
+      r[nr++] = gr[i];
+    }
   }
   if (st == FRICL_STATUS_OK && total && !b->lagged_positions.mem)
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
