@@ -241,17 +241,12 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
 
 fricl_status fricl_barrier_eval(fricl_context *ctx,
                                 const fricl_barrier_batch *batch) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  /* The caller's layout (perhaps an older one) over our defaults. */
-  FRICL__STRUCT_IN(ctx, fricl_barrier_batch, batch, in,
-                   FRICL__MIN_BARRIER_BATCH);
+  FRICL__ENTER_BATCH(ctx, fricl_barrier_batch, batch, FRICL__MIN_BARRIER_BATCH);
   int want = 0;
   size_t total = 0;
   FRICL__TRY(validate(ctx, batch, &want, &total));
-  fricl__backend *be = NULL;
-  FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_BARRIER, total,
-                             batch->precision, &be));
   const fricl__barrier_work w = {
       batch, batch->hessian_values ? batch->plan : NULL, want, total};
-  return fricl__ran_on(ctx, be, be->ops->barrier(be, &w));
+  FRICL__DISPATCH_RUN(ctx, FRICL__FEATURE_BARRIER, total, batch->precision,
+                      barrier, &w);
 }

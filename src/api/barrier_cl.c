@@ -126,12 +126,8 @@ fricl_status fricl_barrier_eval_cl(fricl_context *ctx,
                                    const fricl_barrier_batch_cl *batch,
                                    cl_uint num_wait, const cl_event *wait_list,
                                    cl_event *done) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  fricl__ocl *o = NULL;
-  FRICL__TRY(
-      fricl__ocl_entry(ctx, "fricl_barrier_eval_cl", num_wait, wait_list, &o));
-  FRICL__STRUCT_IN(ctx, fricl_barrier_batch_cl, batch, in,
-                   FRICL__MIN_BARRIER_BATCH_CL);
+  FRICL__ENTER_BATCH_CL(ctx, fricl_barrier_batch_cl, batch,
+                        FRICL__MIN_BARRIER_BATCH_CL, num_wait, wait_list);
   int want = 0;
   FRICL__TRY(validate_cl(ctx, o, batch, &want));
   return fricl__ran_on(

@@ -160,8 +160,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_force_batch *b,
 
 fricl_status fricl_force_eval(fricl_context *ctx,
                               const fricl_force_batch *batch) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  FRICL__STRUCT_IN(ctx, fricl_force_batch, batch, in, FRICL__MIN_FORCE_BATCH);
+  FRICL__ENTER_BATCH(ctx, fricl_force_batch, batch, FRICL__MIN_FORCE_BATCH);
   fricl__force_work w;
   FRICL__TRY(validate(ctx, batch, &w));
   /* The barrier's crossover (the same work per contact); a backend

@@ -236,9 +236,7 @@ static int group_wants_status(const fricl_build_batch *b,
 }
 
 fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  /* The caller's layout (perhaps an older one) over our defaults. */
-  FRICL__STRUCT_IN(ctx, fricl_build_batch, batch, in, FRICL__MIN_BUILD_BATCH);
+  FRICL__ENTER_BATCH(ctx, fricl_build_batch, batch, FRICL__MIN_BUILD_BATCH);
   FRICL__TRY(validate(ctx, batch));
   const size_t ng = batch->n_groups;
   /* Statuses land in the user's array, else in one scratch block. */

@@ -101,11 +101,8 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
 fricl_status fricl_build_cl(fricl_context *ctx,
                             const fricl_build_batch_cl *batch, cl_uint num_wait,
                             const cl_event *wait_list, cl_event *done) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  fricl__ocl *o = NULL;
-  FRICL__TRY(fricl__ocl_entry(ctx, "fricl_build_cl", num_wait, wait_list, &o));
-  FRICL__STRUCT_IN(ctx, fricl_build_batch_cl, batch, in,
-                   FRICL__MIN_BUILD_BATCH_CL);
+  FRICL__ENTER_BATCH_CL(ctx, fricl_build_batch_cl, batch,
+                        FRICL__MIN_BUILD_BATCH_CL, num_wait, wait_list);
   int any_out = 0;
   FRICL__TRY(validate(ctx, o, batch, &any_out));
   return fricl__ran_on(

@@ -404,17 +404,13 @@ static fricl_status validate(fricl_context *ctx,
 
 fricl_status fricl_tangential_eval(fricl_context *ctx,
                                    const fricl_tangential_batch *batch) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  /* The caller's layout (perhaps an older one) over our defaults. */
-  FRICL__STRUCT_IN(ctx, fricl_tangential_batch, batch, in,
-                   FRICL__MIN_TANGENTIAL_BATCH);
+  FRICL__ENTER_BATCH(ctx, fricl_tangential_batch, batch,
+                     FRICL__MIN_TANGENTIAL_BATCH);
   int need_hess = 0;
   size_t total = 0;
   FRICL__TRY(validate(ctx, batch, &need_hess, &total));
-  fricl__backend *be = NULL;
-  FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_TANGENTIAL, total,
-                             batch->precision, &be));
   const fricl__tangential_work w = {batch, (fricl_tangential_plan *)batch->plan,
                                     need_hess, total};
-  return fricl__ran_on(ctx, be, be->ops->tangential(be, &w));
+  FRICL__DISPATCH_RUN(ctx, FRICL__FEATURE_TANGENTIAL, total, batch->precision,
+                      tangential, &w);
 }

@@ -89,12 +89,8 @@ fricl_status fricl_tangential_eval_cl(fricl_context *ctx,
                                       cl_uint num_wait,
                                       const cl_event *wait_list,
                                       cl_event *done) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  fricl__ocl *o = NULL;
-  FRICL__TRY(fricl__ocl_entry(ctx, "fricl_tangential_eval_cl", num_wait,
-                              wait_list, &o));
-  FRICL__STRUCT_IN(ctx, fricl_tangential_batch_cl, batch, in,
-                   FRICL__MIN_TANGENTIAL_BATCH_CL);
+  FRICL__ENTER_BATCH_CL(ctx, fricl_tangential_batch_cl, batch,
+                        FRICL__MIN_TANGENTIAL_BATCH_CL, num_wait, wait_list);
   int need_hess = 0;
   FRICL__TRY(validate_cl(ctx, o, batch, &need_hess));
   return fricl__ran_on(ctx, &o->base,

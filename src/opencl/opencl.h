@@ -97,6 +97,15 @@ fricl_status fricl__ocl_entry(fricl_context *ctx, const char *entry,
                               cl_uint num_wait, const cl_event *wait_list,
                               fricl__ocl **out);
 
+/* The head of a cl_mem entry point that takes a batch: ctx and `batch` not
+ * NULL, the context's OpenCL backend in a local `o` (fricl__ocl_entry, the
+ * entry named by __func__), then FRICL__STRUCT_IN into a local `in`. */
+#define FRICL__ENTER_BATCH_CL(ctx, type, batch, min, num_wait, wait_list)      \
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));      \
+  fricl__ocl *o = NULL;                                                        \
+  FRICL__TRY(fricl__ocl_entry(ctx, __func__, num_wait, wait_list, &o));        \
+  FRICL__STRUCT_IN(ctx, type, batch, in, min)
+
 /* ---------------------------------------------------------- cl_mem tier */
 
 fricl_status fricl__ocl_scalar_enqueue(fricl__ocl *o,
