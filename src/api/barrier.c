@@ -21,14 +21,9 @@ fricl_status fricl_barrier_plan_create(fricl_context *ctx, int dim,
                                        size_t n_vertices, size_t n_groups,
                                        const fricl_barrier_group *groups,
                                        fricl_tangential_plan **out) {
-  FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
-  *out = NULL;
   const fricl__topology t =
       FRICL__TOPOLOGY(dim, n_vertices, n_groups, groups, fricl_barrier_group);
-  FRICL__TRY(fricl__check_topology(ctx, &t, "n_groups", NULL));
-  fricl_contact_group cg[FRICL_MAX_GROUPS];
-  fricl__topology_groups(&t, cg);
-  return fricl_tangential_plan_create(ctx, dim, n_vertices, n_groups, cg, out);
+  return fricl__plan_create(ctx, &t, "n_groups", out);
 }
 
 fricl_status fricl__barrier_check_params(fricl_context *ctx,

@@ -197,14 +197,20 @@ fricl_status fricl_tangential_plan_create(fricl_context *ctx, int dim,
                                           size_t n_vertices, size_t n_groups,
                                           const fricl_contact_group *groups,
                                           fricl_tangential_plan **out) {
-  FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
-  *out = NULL;
   const fricl__topology t =
       FRICL__TOPOLOGY(dim, n_vertices, n_groups, groups, fricl_contact_group);
-  fricl_status st = fricl__check_topology(ctx, &t, NULL, NULL);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__plan_build(ctx, dim, n_vertices, n_groups, groups, 1, out);
-  return st;
+  return fricl__plan_create(ctx, &t, NULL, out);
+}
+
+fricl_status fricl__plan_create(fricl_context *ctx, const fricl__topology *t,
+                                const char *count_name,
+                                fricl_tangential_plan **out) {
+  FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
+  *out = NULL;
+  FRICL__TRY(fricl__check_topology(ctx, t, count_name, NULL));
+  fricl_contact_group cg[FRICL_MAX_GROUPS];
+  fricl__topology_groups(t, cg);
+  return fricl__plan_build(ctx, t->dim, t->n_vertices, t->n_groups, cg, 1, out);
 }
 
 /* ------------------------------------------------------------ validation */
