@@ -44,13 +44,13 @@ static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
 }
 
 static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
-                             const fricl_build_batch_cl *b, int *any_out) {
+                             const fricl_build_batch_cl *b) {
   fricl_status st = FRICL_STATUS_OK;
   FRICL__TRY(check_header(ctx, o, b));
   const size_t esz = fricl__elem_bytes(b->precision);
   const size_t dim = (size_t)b->dim, m = dim - 1, nv = b->n_vertices;
   size_t total = 0;
-  *any_out = 0;
+  int any_out = 0;
   fricl__cl_region *r = fricl__malloc(
       (4 + FRICL__BUILD_GROUP_ARRAY_COUNT * b->n_groups) * sizeof *r);
   if (!r)
@@ -81,7 +81,7 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
     const fricl__cl_region gr[] = {FRICL__BUILD_GROUP_ARRAYS(REGION)};
 #undef REGION
     for (size_t i = 0; i < FRICL__BUILD_GROUP_ARRAY_COUNT; ++i) {
-      *any_out |= gr[i].is_out && gr[i].b.mem != NULL;
+      any_out |= gr[i].is_out && gr[i].b.mem != NULL;
       r[nr++] = gr[i];
     }
   }
@@ -89,7 +89,7 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "batch.lagged_positions.mem is NULL with %zu contacts",
                      total);
-  if (st == FRICL_STATUS_OK && !*any_out && b->n_groups)
+  if (st == FRICL_STATUS_OK && !any_out && b->n_groups)
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "no output requested: set at least one output buffer");
   if (st == FRICL_STATUS_OK)
@@ -103,8 +103,7 @@ fricl_status fricl_build_cl(fricl_context *ctx,
                             const cl_event *wait_list, cl_event *done) {
   FRICL__ENTER_BATCH_CL(ctx, fricl_build_batch_cl, batch,
                         FRICL__MIN_BUILD_BATCH_CL, num_wait, wait_list);
-  int any_out = 0;
-  FRICL__TRY(validate(ctx, o, batch, &any_out));
+  FRICL__TRY(validate(ctx, o, batch));
   return fricl__ran_on(
       ctx, &o->base,
       fricl__ocl_build_enqueue(o, batch, num_wait, wait_list, done));
