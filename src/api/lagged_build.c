@@ -186,10 +186,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
     FRICL__BUILD_GROUP_ARRAYS(REGION)
 #undef REGION
   }
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_overlaps(ctx, r, nr);
-  free(r);
-  return st;
+  return fricl__check_overlaps_free(ctx, st, r, nr);
 }
 
 fricl_status fricl_build_validate(fricl_context *ctx,

@@ -402,10 +402,7 @@ static fricl_status validate(fricl_context *ctx,
     for (size_t i = 0; i < sizeof gr / sizeof gr[0]; ++i)
       r[nr++] = gr[i];
   }
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_overlaps(ctx, r, nr);
-  free(r);
-  return st;
+  return fricl__check_overlaps_free(ctx, st, r, nr);
 }
 
 fricl_status fricl_tangential_eval(fricl_context *ctx,

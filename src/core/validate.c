@@ -246,6 +246,14 @@ static fricl_status overlap_fail(fricl_context *ctx, const fricl__region *o,
                      other->what);
 }
 
+fricl_status fricl__check_overlaps_free(fricl_context *ctx, fricl_status st,
+                                        fricl__region *r, size_t n) {
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_overlaps(ctx, r, n);
+  free(r);
+  return st;
+}
+
 fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,
                                    size_t n) {
   span small[64];

@@ -108,6 +108,10 @@ typedef struct fricl__region {
  * not alias inputs or each other". Sorted sweep: n log n. */
 fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,
                                    size_t n);
+/* The end of a validation that gathered its regions on the heap: st, or
+ * when st is OK fricl__check_overlaps of r[0 .. n); r freed either way. */
+fricl_status fricl__check_overlaps_free(fricl_context *ctx, fricl_status st,
+                                        fricl__region *r, size_t n);
 
 /* The group topology of one call, the one check of every family and tier:
  * n_groups within FRICL_MAX_GROUPS ("<field> = N: at most 64 groups per
