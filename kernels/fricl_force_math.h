@@ -64,16 +64,6 @@ FRICL_INLINE void FRICL_FN(fd_dcross)(const FRICL_REAL *u, const FRICL_REAL *du,
   dw[2] = du[0] * v[1] + u[0] * dv[1] - du[1] * v[0] - u[1] * dv[0];
 }
 
-/* Column col of P (dim x m) = u / |u|; returns |u|. */
-FRICL_INLINE FRICL_REAL FRICL_FN(fv_set_col)(FRICL_REAL *P, int dim, int col,
-                                             const FRICL_REAL *u) {
-  const int m = dim - 1;
-  const FRICL_REAL n = FRICL_SQRT(FRICL_FN(fv_dot)(u, u, dim));
-  for (int r = 0; r < dim; ++r)
-    P[r * m + col] = u[r] / n;
-  return n;
-}
-
 /* Column col of dP, the derivative of u / |u| (n = |u|, P's column h):
  * (du - h (h . du)) / |u|, h . du = d|u|^2 / 2n. */
 FRICL_INLINE void FRICL_FN(fd_dset_col)(const FRICL_REAL *P, FRICL_REAL *dP,
@@ -144,8 +134,8 @@ FRICL_INLINE void FRICL_FN(force_geometry)(int type, int dim,
         S->c[2] = -a[0];
       }
       FRICL_FN(fv_cross)(S->a, S->c, S->t);
-      S->n[0] = FRICL_FN(fv_set_col)(P, 3, 0, S->c);
-      S->n[1] = FRICL_FN(fv_set_col)(P, 3, 1, S->t);
+      S->n[0] = FRICL_FN(g_set_col)(P, 3, 0, S->c);
+      S->n[1] = FRICL_FN(g_set_col)(P, 3, 1, S->t);
     }
     return;
   }
@@ -162,8 +152,8 @@ FRICL_INLINE void FRICL_FN(force_geometry)(int type, int dim,
       FRICL_FN(fv_cross)(S->a, S->b, S->c);
       S->cc = FRICL_FN(fv_dot)(S->c, S->c, 3);
       *d2 = S->cc / S->ee;
-      S->n[0] = FRICL_FN(fv_set_col)(P, 3, 0, S->a);
-      S->n[1] = FRICL_FN(fv_set_col)(P, 3, 1, S->c);
+      S->n[0] = FRICL_FN(g_set_col)(P, 3, 0, S->a);
+      S->n[1] = FRICL_FN(g_set_col)(P, 3, 1, S->c);
     } else {
       S->cr = S->a[0] * S->b[1] - S->a[1] * S->b[0];
       *d2 = (S->cr * S->cr) / S->ee;
@@ -205,8 +195,8 @@ FRICL_INLINE void FRICL_FN(force_geometry)(int type, int dim,
     beta[1] = S->n1 / S->nn;
     *d2 = (S->wn * S->wn) / S->nn;
     FRICL_FN(fv_cross)(S->c, S->a, S->t);
-    S->n[0] = FRICL_FN(fv_set_col)(P, 3, 0, S->a);
-    S->n[1] = FRICL_FN(fv_set_col)(P, 3, 1, S->t);
+    S->n[0] = FRICL_FN(g_set_col)(P, 3, 0, S->a);
+    S->n[1] = FRICL_FN(g_set_col)(P, 3, 1, S->t);
     return;
   }
   /* PV: the plane is fixed; P depends on it only. */

@@ -50,13 +50,14 @@ enum {
 /* g_dot, g_cross, g_cross2, g_sub and g_point_segment: fricl_distance_math.h.
  */
 
-/* Column `col` of P (dim x m, row-major) = v / |v|. */
-FRICL_INLINE void FRICL_FN(g_set_col)(FRICL_REAL *P, int dim, int col,
-                                      const FRICL_REAL *v) {
+/* Column `col` of P (dim x m, row-major) = v / |v|. @return |v|. */
+FRICL_INLINE FRICL_REAL FRICL_FN(g_set_col)(FRICL_REAL *P, int dim, int col,
+                                            const FRICL_REAL *v) {
   const int m = dim - 1;
   const FRICL_REAL n = FRICL_SQRT(FRICL_FN(g_dot)(v, v, dim));
   for (int r = 0; r < dim; ++r)
     P[r * m + col] = v[r] / n;
+  return n;
 }
 
 /* 0 for a non-finite x (x - x is NaN for inf and NaN). */

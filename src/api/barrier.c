@@ -21,14 +21,9 @@ fricl_status fricl_barrier_plan_create(fricl_context *ctx, int dim,
                                        size_t n_vertices, size_t n_groups,
                                        const fricl_barrier_group *groups,
                                        fricl_tangential_plan **out) {
-  FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
-  *out = NULL;
   const fricl__topology t =
       FRICL__TOPOLOGY(dim, n_vertices, n_groups, groups, fricl_barrier_group);
-  FRICL__TRY(fricl__check_topology(ctx, &t, "n_groups", NULL));
-  fricl_contact_group cg[FRICL_MAX_GROUPS];
-  fricl__topology_groups(&t, cg);
-  return fricl_tangential_plan_create(ctx, dim, n_vertices, n_groups, cg, out);
+  return fricl__plan_create(ctx, &t, "n_groups", out);
 }
 
 fricl_status fricl__barrier_check_params(fricl_context *ctx,
@@ -45,16 +40,12 @@ fricl_status fricl__barrier_check_params(fricl_context *ctx,
                                           FRICL_BARRIER_FLAG_AS_CLASSIFIED)))
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "batch.flags = 0x%x has unknown bits", (unsigned)flags);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, precision, "batch.", "dhat", dhat,
-                           FRICL__RULE_GT0);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, precision, "batch.", "kappa", kappa,
-                           FRICL__RULE_GT0);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, precision, "batch.", "dmin", dmin,
-                           FRICL__RULE_GE0);
-  return st;
+  if (st != FRICL_STATUS_OK)
+    return st;
+  const fricl__real_arg reals[] = {{"dhat", dhat, FRICL__RULE_GT0},
+                                   {"kappa", kappa, FRICL__RULE_GT0},
+                                   {"dmin", dmin, FRICL__RULE_GE0}};
+  return fricl__check_reals(ctx, precision, "batch.", reals, 3);
 }
 
 /* The normal function and its parameters (0.4 fields). */
@@ -245,17 +236,12 @@ static fricl_status validate(fricl_context *ctx, const fricl_barrier_batch *b,
 
 fricl_status fricl_barrier_eval(fricl_context *ctx,
                                 const fricl_barrier_batch *batch) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  /* The caller's layout (perhaps an older one) over our defaults. */
-  FRICL__STRUCT_IN(ctx, fricl_barrier_batch, batch, in,
-                   FRICL__MIN_BARRIER_BATCH);
+  FRICL__ENTER_BATCH(ctx, fricl_barrier_batch, batch, FRICL__MIN_BARRIER_BATCH);
   int want = 0;
   size_t total = 0;
   FRICL__TRY(validate(ctx, batch, &want, &total));
-  fricl__backend *be = NULL;
-  FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_BARRIER, total,
-                             batch->precision, &be));
   const fricl__barrier_work w = {
       batch, batch->hessian_values ? batch->plan : NULL, want, total};
-  return fricl__ran_on(ctx, be, be->ops->barrier(be, &w));
+  FRICL__DISPATCH_RUN(ctx, FRICL__FEATURE_BARRIER, total, batch->precision,
+                      barrier, &w);
 }

@@ -17,15 +17,11 @@ void fricl_barrier_batch_cl_init(fricl_barrier_batch_cl *batch) {
 
 static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
                                 const fricl_barrier_batch_cl *b, int *want) {
-  fricl_status st = fricl__barrier_check_params(
-      ctx, b->precision, b->psd, b->flags, b->dhat, b->kappa, b->dmin);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__ocl_check_fp64(ctx, o, b->precision, 1);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
-                                       !b->groups, "n_groups");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__barrier_check_params(ctx, b->precision, b->psd, b->flags,
+                                         b->dhat, b->kappa, b->dmin));
+  FRICL__TRY(fricl__ocl_check_fp64(ctx, o, b->precision, 1));
+  FRICL__TRY(fricl__tangential_check_sizes(
+      ctx, b->dim, b->n_vertices, b->n_groups, !b->groups, "n_groups"));
   const size_t dim = (size_t)b->dim, esz = fricl__elem_bytes(b->precision);
   const size_t nvd = b->n_vertices * dim;
   const int gathered =
@@ -83,29 +79,9 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.positions.mem is NULL with n_vertices = %zu",
                        b->n_vertices);
-  if (b->hessian_product.mem && !b->direction.mem)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.hessian_product is requested but "
-                       "batch.direction.mem is NULL");
   const fricl_tangential_plan *plan = b->plan;
-  if (gathered && !plan)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.plan is required for gradient, hessian_values "
-                       "and hessian_product in the cl_mem tier: create one "
-                       "with fricl_barrier_plan_create");
-  if (plan) {
-    if (plan->ctx != ctx)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan was created on another context");
-    if (!FRICL__PLAN_FITS(plan, b, fricl_barrier_group_cl))
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan was made for another contact topology "
-                         "(dim, n_vertices, group types or counts differ): "
-                         "make a new plan");
-    if (b->hessian_values.mem && !plan->has_bsr)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan has no Hessian pattern");
-  }
+  FRICL__TRY(FRICL__CL_CHECK_GATHERS(ctx, b, fricl_barrier_group_cl,
+                                     "fricl_barrier_plan_create"));
   const fricl__cl_region gl[] = {
       {b->positions, nvd, esz, "positions", SIZE_MAX, 0},
       {b->rest_positions, nvd, esz, "rest_positions", SIZE_MAX, 0},
@@ -126,12 +102,8 @@ fricl_status fricl_barrier_eval_cl(fricl_context *ctx,
                                    const fricl_barrier_batch_cl *batch,
                                    cl_uint num_wait, const cl_event *wait_list,
                                    cl_event *done) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  fricl__ocl *o = NULL;
-  FRICL__TRY(
-      fricl__ocl_entry(ctx, "fricl_barrier_eval_cl", num_wait, wait_list, &o));
-  FRICL__STRUCT_IN(ctx, fricl_barrier_batch_cl, batch, in,
-                   FRICL__MIN_BARRIER_BATCH_CL);
+  FRICL__ENTER_BATCH_CL(ctx, fricl_barrier_batch_cl, batch,
+                        FRICL__MIN_BARRIER_BATCH_CL, num_wait, wait_list);
   int want = 0;
   FRICL__TRY(validate_cl(ctx, o, batch, &want));
   return fricl__ran_on(

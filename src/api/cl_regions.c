@@ -62,3 +62,33 @@ fricl_status fricl__cl_check_regions(fricl_context *ctx, const fricl__ocl *o,
   }
   return FRICL_STATUS_OK;
 }
+
+fricl_status fricl__cl_check_gathers(fricl_context *ctx,
+                                     const fricl_tangential_plan *plan,
+                                     int fits, fricl__cl_gathers g,
+                                     const char *create) {
+  if (g.hessian_product.mem && !g.direction.mem)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.hessian_product is requested but "
+                       "batch.direction.mem is NULL");
+  if (!plan)
+    return g.gradient.mem || g.hessian_values.mem || g.hessian_product.mem
+               ? fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                             "batch.plan is required for gradient, "
+                             "hessian_values and hessian_product in the "
+                             "cl_mem tier: create one with %s",
+                             create)
+               : FRICL_STATUS_OK;
+  if (plan->ctx != ctx)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.plan was created on another context");
+  if (!fits)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.plan was made for another contact topology "
+                       "(dim, n_vertices, group types or counts differ): "
+                       "make a new plan");
+  if (g.hessian_values.mem && !plan->has_bsr)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.plan has no Hessian pattern");
+  return FRICL_STATUS_OK;
+}

@@ -31,34 +31,13 @@ static fricl_status check_params(fricl_context *ctx,
                      "batch.wrt %d is not none (0), rest_positions (1), "
                      "lagged_displacements (2) or velocities (3)",
                      (int)b->wrt);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, b->precision, "batch.", "eps_v", b->eps_v,
-                           FRICL__RULE_GT0);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, b->precision, "batch.", "kappa", b->kappa,
-                           FRICL__RULE_GE0);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, b->precision, "batch.", "dhat", b->dhat,
-                           FRICL__RULE_GT0);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_real(ctx, b->precision, "batch.", "dmin", b->dmin,
-                           FRICL__RULE_GE0);
-  return st;
-}
-
-/* A vertex array: every entry finite. */
-static fricl_status check_finite(fricl_context *ctx, fricl_precision p,
-                                 const char *name, const void *a, size_t nv,
-                                 size_t dim) {
-  if (!a)
-    return FRICL_STATUS_OK;
-  const size_t i = fricl__first_bad(ctx, p, a, nv * dim, FRICL__RULE_FINITE);
-  if (i == SIZE_MAX)
-    return FRICL_STATUS_OK;
-  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                     "batch.%s[%zu][%zu] = %g is invalid: it must be finite "
-                     "(first bad vertex)",
-                     name, i / dim, i % dim, fricl__real_at(p, a, i));
+  if (st != FRICL_STATUS_OK)
+    return st;
+  const fricl__real_arg reals[] = {{"eps_v", b->eps_v, FRICL__RULE_GT0},
+                                   {"kappa", b->kappa, FRICL__RULE_GE0},
+                                   {"dhat", b->dhat, FRICL__RULE_GT0},
+                                   {"dmin", b->dmin, FRICL__RULE_GE0}};
+  return fricl__check_reals(ctx, b->precision, "batch.", reals, 4);
 }
 
 static fricl_status check_group(fricl_context *ctx, const fricl_force_batch *b,
@@ -132,10 +111,12 @@ static fricl_status validate(fricl_context *ctx, const fricl_force_batch *b,
   FRICL__TRY(fricl__check_host_plan(ctx, plan, b->jacobian_values,
                                     "fricl_tangential_plan_create",
                                     b->jacobian_values ? &t : NULL, 1));
-  FRICL__TRY(check_finite(ctx, b->precision, "rest_positions",
-                          b->rest_positions, b->n_vertices, dim));
-  FRICL__TRY(check_finite(ctx, b->precision, "lagged_displacements",
-                          b->lagged_displacements, b->n_vertices, dim));
+  FRICL__TRY(fricl__check_vertex_reals(ctx, b->precision, "rest_positions",
+                                       b->rest_positions, b->n_vertices, dim,
+                                       0));
+  FRICL__TRY(fricl__check_vertex_reals(
+      ctx, b->precision, "lagged_displacements", b->lagged_displacements,
+      b->n_vertices, dim, 0));
   for (size_t g = 0; g < b->n_groups; ++g)
     FRICL__TRY(check_group(ctx, b, g));
   fricl__region r[5 + 10 * FRICL_MAX_GROUPS];
@@ -179,8 +160,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_force_batch *b,
 
 fricl_status fricl_force_eval(fricl_context *ctx,
                               const fricl_force_batch *batch) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  FRICL__STRUCT_IN(ctx, fricl_force_batch, batch, in, FRICL__MIN_FORCE_BATCH);
+  FRICL__ENTER_BATCH(ctx, fricl_force_batch, batch, FRICL__MIN_FORCE_BATCH);
   fricl__force_work w;
   FRICL__TRY(validate(ctx, batch, &w));
   /* The barrier's crossover (the same work per contact); a backend

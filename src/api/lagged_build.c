@@ -28,6 +28,35 @@ fricl_status fricl__build_check_options(fricl_context *ctx, int dim,
   return FRICL_STATUS_OK;
 }
 
+fricl_status fricl__build_check_scalars(fricl_context *ctx, fricl_precision p,
+                                        double kappa, double dhat, double dmin,
+                                        double mu_s, double mu_k) {
+  const fricl__real_arg reals[] = {{"kappa", kappa, FRICL__RULE_GE0},
+                                   {"dhat", dhat, FRICL__RULE_GT0},
+                                   {"dmin", dmin, FRICL__RULE_GE0},
+                                   {"mu_s", mu_s, FRICL__RULE_GE0},
+                                   {"mu_k", mu_k, FRICL__RULE_GE0}};
+  return fricl__check_reals(ctx, p, "batch.", reals, 5);
+}
+
+fricl_status fricl__build_check_group(fricl_context *ctx, int dim, size_t g,
+                                      fricl_stencil type, size_t count,
+                                      int has_vertices, int has_normal,
+                                      int has_offset, const char *suffix,
+                                      size_t *total) {
+  FRICL__TRY(fricl__check_group(ctx, dim, g, type, count, total));
+  if (count && !has_vertices)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (%s): vertices%s is NULL with count = %zu",
+                       g, fricl_stencil_name(type), suffix, count);
+  if (count && type == FRICL_STENCIL_PV && !(has_normal && has_offset))
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "groups[%zu] (pv): plane_%s%s is NULL with count = %zu "
+                       "(plane-vertex contacts need their plane)",
+                       g, has_normal ? "offset" : "normal", suffix, count);
+  return FRICL_STATUS_OK;
+}
+
 void fricl_build_report_init(fricl_build_report *report) {
   fricl__struct_init(report, sizeof *report);
 }
@@ -38,34 +67,6 @@ void fricl_build_batch_init(fricl_build_batch *batch) {
 }
 
 /* ----------------------------------------------------------- validation */
-
-/* A batch scalar: finite and > 0 (positive) or >= 0, in the precision. */
-static fricl_status check_scalar(fricl_context *ctx, fricl_precision p,
-                                 const char *name, double v, int positive) {
-  return fricl__check_real(ctx, p, "batch.", name, v,
-                           positive ? FRICL__RULE_GT0 : FRICL__RULE_GE0);
-}
-
-/* A vertex array: every entry finite (and >= 0 when nonneg). */
-static fricl_status check_vertex_array(fricl_context *ctx, fricl_precision p,
-                                       const char *name, const void *a,
-                                       size_t nv, size_t per, int nonneg) {
-  const size_t i = fricl__first_bad(
-      ctx, p, a, nv * per, nonneg ? FRICL__RULE_GE0 : FRICL__RULE_FINITE);
-  if (i == SIZE_MAX)
-    return FRICL_STATUS_OK;
-  const double x = fricl__real_at(p, a, i);
-  if (per > 1)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.%s[%zu][%zu] (vertex %zu) = %g is "
-                       "invalid: it must be finite%s (first bad vertex)",
-                       name, i / per, i % per, i / per, x,
-                       nonneg ? " and >= 0" : "");
-  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                     "batch.%s[%zu] = %g is invalid: it must be "
-                     "finite%s (first bad vertex)",
-                     name, i, x, nonneg ? " and >= 0" : "");
-}
 
 #define check_group_reals fricl__check_group_reals
 
@@ -88,17 +89,8 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
                        "fricl_build_report_init",
                        (unsigned)b->report->struct_size,
                        (size_t)FRICL__MIN_BUILD_REPORT);
-  st = check_scalar(ctx, p, "kappa", b->kappa, 0);
-  if (st == FRICL_STATUS_OK)
-    st = check_scalar(ctx, p, "dhat", b->dhat, 1);
-  if (st == FRICL_STATUS_OK)
-    st = check_scalar(ctx, p, "dmin", b->dmin, 0);
-  if (st == FRICL_STATUS_OK)
-    st = check_scalar(ctx, p, "mu_s", b->mu_s, 0);
-  if (st == FRICL_STATUS_OK)
-    st = check_scalar(ctx, p, "mu_k", b->mu_k, 0);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__build_check_scalars(ctx, p, b->kappa, b->dhat, b->dmin,
+                                        b->mu_s, b->mu_k));
 
   const size_t dim = (size_t)b->dim, m = dim - 1;
   const size_t esz = fricl__elem_bytes(p), nv = b->n_vertices;
@@ -117,18 +109,19 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   if (b->n_groups > SIZE_MAX / (REGIONS_PER_GROUP * sizeof(region)) - 8)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.n_groups = %zu is too large", b->n_groups);
-  if (nv)
-    st = check_vertex_array(ctx, p, "lagged_positions", b->lagged_positions, nv,
-                            dim, 0);
-  if (st == FRICL_STATUS_OK && nv && b->rest_positions)
-    st = check_vertex_array(ctx, p, "rest_positions", b->rest_positions, nv,
-                            dim, 0);
-  if (st == FRICL_STATUS_OK && nv && b->vertex_mu_s)
-    st = check_vertex_array(ctx, p, "vertex_mu_s", b->vertex_mu_s, nv, 1, 1);
-  if (st == FRICL_STATUS_OK && nv && b->vertex_mu_k)
-    st = check_vertex_array(ctx, p, "vertex_mu_k", b->vertex_mu_k, nv, 1, 1);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  /* The per-vertex inputs (NULL: absent). */
+  const struct {
+    const char *name;
+    const void *a;
+    size_t per;
+    int nonneg;
+  } va[] = {{"lagged_positions", b->lagged_positions, dim, 0},
+            {"rest_positions", b->rest_positions, dim, 0},
+            {"vertex_mu_s", b->vertex_mu_s, 1, 1},
+            {"vertex_mu_k", b->vertex_mu_k, 1, 1}};
+  for (size_t i = 0; i < sizeof va / sizeof va[0]; ++i)
+    FRICL__TRY(fricl__check_vertex_reals(ctx, p, va[i].name, va[i].a, nv,
+                                         va[i].per, va[i].nonneg));
 
   region *r = fricl__malloc((8 + REGIONS_PER_GROUP * b->n_groups) * sizeof *r);
   if (!r)
@@ -147,24 +140,21 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
   size_t total = 0;
   for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
     const fricl_build_group *G = &b->groups[g];
-    st = fricl__check_group(ctx, b->dim, g, G->type, G->count, &total);
+    st = fricl__build_check_group(ctx, b->dim, g, G->type, G->count,
+                                  G->vertices != NULL, G->plane_normal != NULL,
+                                  G->plane_offset != NULL, "", &total);
     if (st != FRICL_STATUS_OK)
       break;
     const char *gn = fricl_stencil_name(G->type);
     const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
     const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
+    const int pv = G->type == FRICL_STENCIL_PV;
     if (G->status_counts)
       r[nr++] =
           (region){G->status_counts, FRICL_BUILD_STATUS_COUNT * sizeof(size_t),
                    "status_counts", g, 1};
     if (!n)
       continue;
-    if (!G->vertices) {
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s): vertices is NULL with count = %zu", g,
-                       gn, n);
-      break;
-    }
     for (size_t c = 0; c < n && st == FRICL_STATUS_OK; ++c)
       for (size_t i = 0; i < k; ++i) {
         const int32_t v = G->vertices[c * k + i];
@@ -177,22 +167,12 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
           break;
         }
       }
-    if (st != FRICL_STATUS_OK)
-      break;
-    if (G->type == FRICL_STENCIL_PV) {
-      if (!G->plane_normal || !G->plane_offset) {
-        st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "groups[%zu] (pv): plane_%s is NULL with count = %zu "
-                         "(plane-vertex contacts need their plane)",
-                         g, G->plane_normal ? "offset" : "normal", n);
-        break;
-      }
+    if (st == FRICL_STATUS_OK && pv)
       st = check_group_reals(ctx, p, g, gn, "plane_normal", G->plane_normal, n,
                              dim, 0);
-      if (st == FRICL_STATUS_OK)
-        st = check_group_reals(ctx, p, g, gn, "plane_offset", G->plane_offset,
-                               n, 1, 0);
-    }
+    if (st == FRICL_STATUS_OK && pv)
+      st = check_group_reals(ctx, p, g, gn, "plane_offset", G->plane_offset, n,
+                             1, 0);
     if (st == FRICL_STATUS_OK && G->dmin)
       st = check_group_reals(ctx, p, g, gn, "dmin", G->dmin, n, 1, 1);
     if (st == FRICL_STATUS_OK && G->weight)
@@ -201,32 +181,12 @@ static fricl_status validate(fricl_context *ctx, const fricl_build_batch *b) {
       st = check_group_reals(ctx, p, g, gn, "mu_s", G->mu_s, n, 1, 1);
     if (st == FRICL_STATUS_OK && G->mu_k)
       st = check_group_reals(ctx, p, g, gn, "mu_k", G->mu_k, n, 1, 1);
-    const int pv = G->type == FRICL_STENCIL_PV;
-    r[nr++] = (region){G->vertices, n * k * sizeof(int32_t), "vertices", g, 0};
-    r[nr++] = (region){pv ? G->plane_normal : NULL, n * dim * esz,
-                       "plane_normal", g, 0};
-    r[nr++] =
-        (region){pv ? G->plane_offset : NULL, n * esz, "plane_offset", g, 0};
-    r[nr++] = (region){G->dmin, n * esz, "dmin", g, 0};
-    r[nr++] = (region){G->weight, n * esz, "weight", g, 0};
-    r[nr++] = (region){G->mu_s, n * esz, "mu_s", g, 0};
-    r[nr++] = (region){G->mu_k, n * esz, "mu_k", g, 0};
-    r[nr++] = (region){nb ? G->closest_point : NULL, n * nb * esz,
-                       "closest_point", g, 1};
-    r[nr++] =
-        (region){G->tangent_basis, n * dim * m * esz, "tangent_basis", g, 1};
-    r[nr++] = (region){G->normal_force, n * esz, "normal_force", g, 1};
-    r[nr++] = (region){G->normal_force_gradient, n * k * dim * esz,
-                       "normal_force_gradient", g, 1};
-    r[nr++] = (region){G->weight_out, n * esz, "weight_out", g, 1};
-    r[nr++] = (region){G->mu_s_out, n * esz, "mu_s_out", g, 1};
-    r[nr++] = (region){G->mu_k_out, n * esz, "mu_k_out", g, 1};
-    r[nr++] = (region){G->status, n, "status", g, 1};
+#define REGION(f, per, bytes, given, out)                                      \
+  r[nr++] = (region){(given) ? G->f : NULL, n * (per) * (bytes), #f, g, out};
+    FRICL__BUILD_GROUP_ARRAYS(REGION)
+#undef REGION
   }
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_overlaps(ctx, r, nr);
-  free(r);
-  return st;
+  return fricl__check_overlaps_free(ctx, st, r, nr);
 }
 
 fricl_status fricl_build_validate(fricl_context *ctx,
@@ -273,9 +233,7 @@ static int group_wants_status(const fricl_build_batch *b,
 }
 
 fricl_status fricl_build(fricl_context *ctx, const fricl_build_batch *batch) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  /* The caller's layout (perhaps an older one) over our defaults. */
-  FRICL__STRUCT_IN(ctx, fricl_build_batch, batch, in, FRICL__MIN_BUILD_BATCH);
+  FRICL__ENTER_BATCH(ctx, fricl_build_batch, batch, FRICL__MIN_BUILD_BATCH);
   FRICL__TRY(validate(ctx, batch));
   const size_t ng = batch->n_groups;
   /* Statuses land in the user's array, else in one scratch block. */

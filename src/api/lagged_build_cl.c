@@ -22,20 +22,13 @@ void fricl_build_batch_cl_init(fricl_build_batch_cl *batch) {
 
 static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
                                  const fricl_build_batch_cl *b) {
-  fricl_status st = FRICL_STATUS_OK;
-  FRICL__TRY(FRICL_STATUS_OK);
   const fricl_precision p = b->precision;
   if (p != FRICL_F64 && p != FRICL_F32)
     return fricl__check_precision(ctx, p);
   FRICL__TRY(fricl__ocl_check_fp64(ctx, o, p, 1));
   FRICL__TRY(fricl__build_check_options(ctx, b->dim, b->flags, b->blend));
-  static const char *const names[5] = {"kappa", "dhat", "dmin", "mu_s", "mu_k"};
-  const double v[5] = {b->kappa, b->dhat, b->dmin, b->mu_s, b->mu_k};
-  for (int i = 0; i < 5 && st == FRICL_STATUS_OK; ++i)
-    st = fricl__check_real(ctx, p, "batch.", names[i], v[i],
-                           i == 1 ? FRICL__RULE_GT0 : FRICL__RULE_GE0);
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__build_check_scalars(ctx, p, b->kappa, b->dhat, b->dmin,
+                                        b->mu_s, b->mu_k));
   if (b->n_vertices > (size_t)INT32_MAX)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.n_vertices = %zu exceeds the int32 vertex "
@@ -51,14 +44,15 @@ static fricl_status check_header(fricl_context *ctx, const fricl__ocl *o,
 }
 
 static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
-                             const fricl_build_batch_cl *b, int *any_out) {
+                             const fricl_build_batch_cl *b) {
   fricl_status st = FRICL_STATUS_OK;
   FRICL__TRY(check_header(ctx, o, b));
   const size_t esz = fricl__elem_bytes(b->precision);
   const size_t dim = (size_t)b->dim, m = dim - 1, nv = b->n_vertices;
   size_t total = 0;
-  *any_out = 0;
-  fricl__cl_region *r = fricl__malloc((4 + 15 * b->n_groups) * sizeof *r);
+  int any_out = 0;
+  fricl__cl_region *r = fricl__malloc(
+      (4 + FRICL__BUILD_GROUP_ARRAY_COUNT * b->n_groups) * sizeof *r);
   if (!r)
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "validating");
   size_t nr = 0;
@@ -72,53 +66,30 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
       (fricl__cl_region){b->vertex_mu_k, nv, esz, "vertex_mu_k", SIZE_MAX, 0};
   for (size_t g = 0; g < b->n_groups && st == FRICL_STATUS_OK; ++g) {
     const fricl_build_group_cl *G = &b->groups[g];
-    st = fricl__check_group(ctx, b->dim, g, G->type, G->count, &total);
+    st = fricl__build_check_group(ctx, b->dim, g, G->type, G->count,
+                                  G->vertices.mem != NULL,
+                                  G->plane_normal.mem != NULL,
+                                  G->plane_offset.mem != NULL, ".mem", &total);
     if (st != FRICL_STATUS_OK)
       break;
-    const char *gn = fricl_stencil_name(G->type);
     const size_t n = G->count, k = (size_t)fricl_stencil_vertex_count(G->type);
     const size_t nb = (size_t)fricl_stencil_coord_count(G->type);
     const int pv = G->type == FRICL_STENCIL_PV;
     const fricl_buffer_cl none = {NULL, 0};
-    const fricl__cl_region gr[15] = {
-        {G->vertices, n * k, sizeof(int32_t), "vertices", g, 0},
-        {pv ? G->plane_normal : none, n * dim, esz, "plane_normal", g, 0},
-        {pv ? G->plane_offset : none, n, esz, "plane_offset", g, 0},
-        {G->dmin, n, esz, "dmin", g, 0},
-        {G->weight, n, esz, "weight", g, 0},
-        {G->mu_s, n, esz, "mu_s", g, 0},
-        {G->mu_k, n, esz, "mu_k", g, 0},
-        {nb ? G->closest_point : none, n * nb, esz, "closest_point", g, 1},
-        {G->tangent_basis, n * dim * m, esz, "tangent_basis", g, 1},
-        {G->normal_force, n, esz, "normal_force", g, 1},
-        {G->normal_force_gradient, n * k * dim, esz, "normal_force_gradient", g,
-         1},
-        {G->weight_out, n, esz, "weight_out", g, 1},
-        {G->mu_s_out, n, esz, "mu_s_out", g, 1},
-        {G->mu_k_out, n, esz, "mu_k_out", g, 1},
-        {G->status, n, 1, "status", g, 1}};
-    for (int i = 7; i < 15; ++i)
-      *any_out |= gr[i].b.mem != NULL;
-    memcpy(r + nr, gr, sizeof gr);
-    nr += 15;
-    if (!n)
-      continue;
-    if (!G->vertices.mem)
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (%s): vertices.mem is NULL with count = "
-                       "%zu",
-                       g, gn, n);
-    else if (pv && (!G->plane_normal.mem || !G->plane_offset.mem))
-      st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "groups[%zu] (pv): plane_%s.mem is NULL with count = "
-                       "%zu (plane-vertex contacts need their plane)",
-                       g, G->plane_normal.mem ? "offset" : "normal", n);
+#define REGION(f, per, bytes, given, out)                                      \
+  {(given) ? G->f : none, n * (per), bytes, #f, g, out},
+    const fricl__cl_region gr[] = {FRICL__BUILD_GROUP_ARRAYS(REGION)};
+#undef REGION
+    for (size_t i = 0; i < FRICL__BUILD_GROUP_ARRAY_COUNT; ++i) {
+      any_out |= gr[i].is_out && gr[i].b.mem != NULL;
+      r[nr++] = gr[i];
+    }
   }
   if (st == FRICL_STATUS_OK && total && !b->lagged_positions.mem)
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "batch.lagged_positions.mem is NULL with %zu contacts",
                      total);
-  if (st == FRICL_STATUS_OK && !*any_out && b->n_groups)
+  if (st == FRICL_STATUS_OK && !any_out && b->n_groups)
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "no output requested: set at least one output buffer");
   if (st == FRICL_STATUS_OK)
@@ -130,13 +101,9 @@ static fricl_status validate(fricl_context *ctx, const fricl__ocl *o,
 fricl_status fricl_build_cl(fricl_context *ctx,
                             const fricl_build_batch_cl *batch, cl_uint num_wait,
                             const cl_event *wait_list, cl_event *done) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  fricl__ocl *o = NULL;
-  FRICL__TRY(fricl__ocl_entry(ctx, "fricl_build_cl", num_wait, wait_list, &o));
-  FRICL__STRUCT_IN(ctx, fricl_build_batch_cl, batch, in,
-                   FRICL__MIN_BUILD_BATCH_CL);
-  int any_out = 0;
-  FRICL__TRY(validate(ctx, o, batch, &any_out));
+  FRICL__ENTER_BATCH_CL(ctx, fricl_build_batch_cl, batch,
+                        FRICL__MIN_BUILD_BATCH_CL, num_wait, wait_list);
+  FRICL__TRY(validate(ctx, o, batch));
   return fricl__ran_on(
       ctx, &o->base,
       fricl__ocl_build_enqueue(o, batch, num_wait, wait_list, done));

@@ -350,11 +350,9 @@ static fricl_status run_host(fricl_context *ctx, const fricl_law_batch *b,
     st = check_overlaps(ctx, &pl, b);
   if (st != FRICL_STATUS_OK || b->n == 0)
     return st;
-  fricl__backend *be = NULL;
-  FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_LAWS, pl.n * pl.n_steps * pl.m,
-                             pl.prec, &be));
   const fricl__laws_work work = {&pl, b};
-  return fricl__ran_on(ctx, be, be->ops->laws(be, &work));
+  FRICL__DISPATCH_RUN(ctx, FRICL__FEATURE_LAWS, pl.n * pl.n_steps * pl.m,
+                      pl.prec, laws, &work);
 }
 
 fricl_status fricl_law_eval(fricl_context *ctx, const fricl_law_batch *batch) {

@@ -137,11 +137,8 @@ fricl_status fricl_scalar_eval(fricl_context *ctx,
   for (int t = 0; t < FRICL_TERM_COUNT; ++t)
     if (!(mask & FRICL_TERM_BIT(t)))
       b.out[t] = NULL;
-  fricl__backend *be = NULL;
-  FRICL__TRY(
-      fricl__dispatch(ctx, FRICL__FEATURE_SCALAR, b.n, b.precision, &be));
   const fricl__scalar_work w = {&b, mask};
-  return fricl__ran_on(ctx, be, be->ops->scalar(be, &w));
+  FRICL__DISPATCH_RUN(ctx, FRICL__FEATURE_SCALAR, b.n, b.precision, scalar, &w);
 }
 
 fricl_status fricl_scalar_prepare(fricl_context *ctx,

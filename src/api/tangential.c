@@ -197,14 +197,20 @@ fricl_status fricl_tangential_plan_create(fricl_context *ctx, int dim,
                                           size_t n_vertices, size_t n_groups,
                                           const fricl_contact_group *groups,
                                           fricl_tangential_plan **out) {
-  FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
-  *out = NULL;
   const fricl__topology t =
       FRICL__TOPOLOGY(dim, n_vertices, n_groups, groups, fricl_contact_group);
-  fricl_status st = fricl__check_topology(ctx, &t, NULL, NULL);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__plan_build(ctx, dim, n_vertices, n_groups, groups, 1, out);
-  return st;
+  return fricl__plan_create(ctx, &t, NULL, out);
+}
+
+fricl_status fricl__plan_create(fricl_context *ctx, const fricl__topology *t,
+                                const char *count_name,
+                                fricl_tangential_plan **out) {
+  FRICL__TRY(fricl__enter(ctx, out, "ctx and out must not be NULL"));
+  *out = NULL;
+  FRICL__TRY(fricl__check_topology(ctx, t, count_name, NULL));
+  fricl_contact_group cg[FRICL_MAX_GROUPS];
+  fricl__topology_groups(t, cg);
+  return fricl__plan_build(ctx, t->dim, t->n_vertices, t->n_groups, cg, 1, out);
 }
 
 /* ------------------------------------------------------------ validation */
@@ -396,25 +402,18 @@ static fricl_status validate(fricl_context *ctx,
     for (size_t i = 0; i < sizeof gr / sizeof gr[0]; ++i)
       r[nr++] = gr[i];
   }
-  if (st == FRICL_STATUS_OK)
-    st = fricl__check_overlaps(ctx, r, nr);
-  free(r);
-  return st;
+  return fricl__check_overlaps_free(ctx, st, r, nr);
 }
 
 fricl_status fricl_tangential_eval(fricl_context *ctx,
                                    const fricl_tangential_batch *batch) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  /* The caller's layout (perhaps an older one) over our defaults. */
-  FRICL__STRUCT_IN(ctx, fricl_tangential_batch, batch, in,
-                   FRICL__MIN_TANGENTIAL_BATCH);
+  FRICL__ENTER_BATCH(ctx, fricl_tangential_batch, batch,
+                     FRICL__MIN_TANGENTIAL_BATCH);
   int need_hess = 0;
   size_t total = 0;
   FRICL__TRY(validate(ctx, batch, &need_hess, &total));
-  fricl__backend *be = NULL;
-  FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_TANGENTIAL, total,
-                             batch->precision, &be));
   const fricl__tangential_work w = {batch, (fricl_tangential_plan *)batch->plan,
                                     need_hess, total};
-  return fricl__ran_on(ctx, be, be->ops->tangential(be, &w));
+  FRICL__DISPATCH_RUN(ctx, FRICL__FEATURE_TANGENTIAL, total, batch->precision,
+                      tangential, &w);
 }

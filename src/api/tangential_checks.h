@@ -73,6 +73,13 @@ fricl_status fricl__check_topology(fricl_context *ctx, const fricl__topology *t,
  * vertices, the rest zero (t->n_groups <= FRICL_MAX_GROUPS). */
 void fricl__topology_groups(const fricl__topology *t, fricl_contact_group *out);
 
+/* The entry of the plan_create functions: ctx and out checked, *out NULL,
+ * the groups of t checked (fricl__check_topology, `count_name` as there),
+ * then the plan with its BSR pattern built over them. */
+fricl_status fricl__plan_create(fricl_context *ctx, const fricl__topology *t,
+                                const char *count_name,
+                                fricl_tangential_plan **out);
+
 /* A host-tier batch's plan: given when hessian_values is (`create` names
  * the function that makes one), made on ctx, and, with @p t, made for its
  * groups: dim, n_vertices, the group types, counts and vertex indices (the

@@ -3,6 +3,7 @@
  * data is never read back), then enqueued on the OpenCL backend. */
 #include <string.h>
 
+#include "api/cl_regions.h"
 #include "api/tangential_checks.h"
 #include "opencl/opencl.h"
 
@@ -14,17 +15,12 @@ void fricl_tangential_batch_cl_init(fricl_tangential_batch_cl *batch) {
 static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
                                 const fricl_tangential_batch_cl *b,
                                 int *need_hess) {
-  fricl_status st = fricl__tangential_check_common(
-      ctx, b->precision, b->mu_profile, b->psd, b->flags, b->eps_v);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__tangential_check_mollifier(ctx, b->mollifier);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__ocl_check_fp64(ctx, o, b->precision, 0);
-  if (st == FRICL_STATUS_OK)
-    st = fricl__tangential_check_sizes(ctx, b->dim, b->n_vertices, b->n_groups,
-                                       !b->groups, "batch.n_groups");
-  if (st != FRICL_STATUS_OK)
-    return st;
+  FRICL__TRY(fricl__tangential_check_common(ctx, b->precision, b->mu_profile,
+                                            b->psd, b->flags, b->eps_v));
+  FRICL__TRY(fricl__tangential_check_mollifier(ctx, b->mollifier));
+  FRICL__TRY(fricl__ocl_check_fp64(ctx, o, b->precision, 0));
+  FRICL__TRY(fricl__tangential_check_sizes(
+      ctx, b->dim, b->n_vertices, b->n_groups, !b->groups, "batch.n_groups"));
   size_t total = 0;
   int hess = b->hessian_values.mem || b->hessian_product.mem;
   int any = b->potential.mem || b->gradient.mem || hess;
@@ -60,26 +56,8 @@ static fricl_status validate_cl(fricl_context *ctx, const fricl__ocl *o,
   if (b->n_vertices && !b->velocities.mem && total)
     return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                        "batch.velocities.mem is NULL");
-  if (b->hessian_product.mem && !b->direction.mem)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.hessian_product is requested but "
-                       "batch.direction.mem is NULL");
-  const fricl_tangential_plan *plan = b->plan;
-  if ((b->gradient.mem || b->hessian_values.mem || b->hessian_product.mem) &&
-      !plan)
-    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                       "batch.plan is required for gradient, hessian_values "
-                       "and hessian_product in the cl_mem tier");
-  if (plan) {
-    if (plan->ctx != ctx || !FRICL__PLAN_FITS(plan, b, fricl_contact_group_cl))
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan was made for another context or contact "
-                         "topology (dim, n_vertices, group types or counts "
-                         "differ)");
-    if (b->hessian_values.mem && !plan->has_bsr)
-      return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                         "batch.plan has no Hessian pattern");
-  }
+  FRICL__TRY(FRICL__CL_CHECK_GATHERS(ctx, b, fricl_contact_group_cl,
+                                     "fricl_tangential_plan_create"));
   *need_hess = hess;
   return FRICL_STATUS_OK;
 }
@@ -89,12 +67,8 @@ fricl_status fricl_tangential_eval_cl(fricl_context *ctx,
                                       cl_uint num_wait,
                                       const cl_event *wait_list,
                                       cl_event *done) {
-  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));
-  fricl__ocl *o = NULL;
-  FRICL__TRY(fricl__ocl_entry(ctx, "fricl_tangential_eval_cl", num_wait,
-                              wait_list, &o));
-  FRICL__STRUCT_IN(ctx, fricl_tangential_batch_cl, batch, in,
-                   FRICL__MIN_TANGENTIAL_BATCH_CL);
+  FRICL__ENTER_BATCH_CL(ctx, fricl_tangential_batch_cl, batch,
+                        FRICL__MIN_TANGENTIAL_BATCH_CL, num_wait, wait_list);
   int need_hess = 0;
   FRICL__TRY(validate_cl(ctx, o, batch, &need_hess));
   return fricl__ran_on(ctx, &o->base,

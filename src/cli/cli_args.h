@@ -82,6 +82,11 @@ typedef struct cli_option {
   CLI_ROW_("--ipctk-abs", NULL, CLI_FLAG, Args, ipctk_abs)
 #define CLI_OPT_CHECK_BASIS(Args)                                              \
   CLI_ROW_("--check-basis", NULL, CLI_FLAG, Args, check_basis)
+/* The fricl_tangential_batch flags of --ipctk-abs and --check-basis (the
+ * fields of a command's arguments @p a that those two rows set). */
+#define CLI_TANGENTIAL_FLAGS(a)                                                \
+  (((a)->ipctk_abs ? FRICL_TANGENTIAL_FLAG_IPCTK_ABS : 0u) |                   \
+   ((a)->check_basis ? FRICL_TANGENTIAL_FLAG_CHECK_BASIS : 0u))
 /* The rows the scalar commands (`fricl eval`, `fricl law`) share: --out,
  * --device, --precision and --verbose. */
 #define CLI_SCALAR_OPTIONS(Args)                                               \

@@ -212,8 +212,7 @@ static int run_tangential(const void *args) {
   batch.mu_profile = a->profile;
   batch.mollifier = (fricl_mollifier)a->mollifier;
   batch.psd = a->psd;
-  batch.flags = (a->ipctk_abs ? FRICL_TANGENTIAL_FLAG_IPCTK_ABS : 0u) |
-                (a->check_basis ? FRICL_TANGENTIAL_FLAG_CHECK_BASIS : 0u);
+  batch.flags = CLI_TANGENTIAL_FLAGS(a);
   batch.dim = s.in.dim;
   batch.n_vertices = s.in.n;
   batch.velocities = s.in.velocities;

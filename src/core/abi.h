@@ -145,6 +145,12 @@ fricl_status fricl__struct_in(fricl_context *ctx, const char *what, void *dst,
                               _Alignof(type), #type "_init"));                 \
   arg = &in
 
+/* The head of an entry point that takes a batch: ctx and `batch` not NULL
+ * (fricl__enter), then FRICL__STRUCT_IN into a local `in`. */
+#define FRICL__ENTER_BATCH(ctx, type, batch, min)                              \
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));      \
+  FRICL__STRUCT_IN(ctx, type, batch, in, min)
+
 /* The start of every _init: `size` bytes of *s zeroed and its struct_size
  * set. @return 0 when s is NULL (nothing to initialise), else 1. */
 int fricl__struct_init(void *s, size_t size);

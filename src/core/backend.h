@@ -241,4 +241,14 @@ fricl__ran_on(fricl_context *ctx, const fricl__backend *be, fricl_status st) {
   return st;
 }
 
+/* The end of a validated host-tier entry point: the backend fricl__dispatch
+ * picks for `feature` and `total` elements runs its operation `op` on
+ * `work`, and the enclosing function returns its status (fricl__ran_on). */
+#define FRICL__DISPATCH_RUN(ctx, feature, total, precision, op, work)          \
+  do {                                                                         \
+    fricl__backend *be_ = NULL;                                                \
+    FRICL__TRY(fricl__dispatch(ctx, feature, total, precision, &be_));         \
+    return fricl__ran_on(ctx, be_, be_->ops->op(be_, work));                   \
+  } while (0)
+
 #endif

@@ -137,19 +137,44 @@ size_t fricl__first_bad(fricl_context *ctx, fricl_precision p, const void *a,
   return SIZE_MAX;
 }
 
+/* The rule of a per-contact or per-vertex array: finite, or >= 0. */
+static fricl__rule array_rule(int nonneg) {
+  return nonneg ? FRICL__RULE_GE0 : FRICL__RULE_FINITE;
+}
+
 fricl_status fricl__check_group_reals(fricl_context *ctx, fricl_precision p,
                                       size_t g, const char *gname,
                                       const char *field, const void *a,
                                       size_t count, size_t per, int nonneg) {
-  const size_t i = fricl__first_bad(
-      ctx, p, a, count * per, nonneg ? FRICL__RULE_GE0 : FRICL__RULE_FINITE);
+  const fricl__rule rule = array_rule(nonneg);
+  const size_t i = fricl__first_bad(ctx, p, a, count * per, rule);
+  return i == SIZE_MAX
+             ? FRICL_STATUS_OK
+             : fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                           "groups[%zu] (%s) contact %zu: %s = %g is invalid: "
+                           "it must be %s (first bad contact)",
+                           g, gname, i / per, field, fricl__real_at(p, a, i),
+                           fricl__rule_text(rule));
+}
+
+fricl_status fricl__check_vertex_reals(fricl_context *ctx, fricl_precision p,
+                                       const char *name, const void *a,
+                                       size_t nv, size_t per, int nonneg) {
+  const fricl__rule rule = array_rule(nonneg);
+  const size_t i = a ? fricl__first_bad(ctx, p, a, nv * per, rule) : SIZE_MAX;
   if (i == SIZE_MAX)
     return FRICL_STATUS_OK;
+  const double x = fricl__real_at(p, a, i);
+  if (per > 1)
+    return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                       "batch.%s[%zu][%zu] (vertex %zu) = %g is invalid: it "
+                       "must be %s (first bad vertex)",
+                       name, i / per, i % per, i / per, x,
+                       fricl__rule_text(rule));
   return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
-                     "groups[%zu] (%s) contact %zu: %s = %g is invalid: "
-                     "it must be finite%s (first bad contact)",
-                     g, gname, i / per, field, fricl__real_at(p, a, i),
-                     nonneg ? " and >= 0" : "");
+                     "batch.%s[%zu] = %g is invalid: it must be %s (first bad "
+                     "vertex)",
+                     name, i, x, fricl__rule_text(rule));
 }
 
 /* --------------------------------------------------------------- scalars */
@@ -166,6 +191,15 @@ fricl_status fricl__check_real(fricl_context *ctx, fricl_precision p,
   return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "%s%s = %g%s is invalid: it must be %s", prefix, name, v,
                      rounded ? " (in float32)" : "", fricl__rule_text(r));
+}
+
+fricl_status fricl__check_reals(fricl_context *ctx, fricl_precision p,
+                                const char *prefix, const fricl__real_arg *args,
+                                size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    FRICL__TRY(fricl__check_real(ctx, p, prefix, args[i].name, args[i].value,
+                                 args[i].rule));
+  return FRICL_STATUS_OK;
 }
 
 fricl_status fricl__check_precision(fricl_context *ctx, fricl_precision p) {
@@ -210,6 +244,14 @@ static fricl_status overlap_fail(fricl_context *ctx, const fricl__region *o,
                      "inputs or each other",
                      go, o->what, other->is_out ? "output" : "input", gt,
                      other->what);
+}
+
+fricl_status fricl__check_overlaps_free(fricl_context *ctx, fricl_status st,
+                                        fricl__region *r, size_t n) {
+  if (st == FRICL_STATUS_OK)
+    st = fricl__check_overlaps(ctx, r, n);
+  free(r);
+  return st;
 }
 
 fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,

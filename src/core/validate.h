@@ -52,6 +52,13 @@ fricl_status fricl__check_group_reals(fricl_context *ctx, fricl_precision p,
                                       const char *field, const void *a,
                                       size_t count, size_t per, int nonneg);
 
+/* A per-vertex array of the batch (nv x per values; NULL: absent, OK):
+ * every value finite, and >= 0 when nonneg; the message names the array
+ * and the first bad vertex. */
+fricl_status fricl__check_vertex_reals(fricl_context *ctx, fricl_precision p,
+                                       const char *name, const void *a,
+                                       size_t nv, size_t per, int nonneg);
+
 /* Group g's pv plane normals (count x dim): finite and nonzero, the first
  * bad contact named. */
 fricl_status fricl__check_plane_normals(fricl_context *ctx, fricl_precision p,
@@ -63,6 +70,18 @@ fricl_status fricl__check_plane_normals(fricl_context *ctx, fricl_precision p,
 fricl_status fricl__check_real(fricl_context *ctx, fricl_precision p,
                                const char *prefix, const char *name, double v,
                                fricl__rule r);
+
+/* One batch scalar of a list checked in order by fricl__check_reals. */
+typedef struct fricl__real_arg {
+  const char *name;
+  double value;
+  fricl__rule rule;
+} fricl__real_arg;
+
+/* fricl__check_real on args[0 .. n) in order: the first that fails. */
+fricl_status fricl__check_reals(fricl_context *ctx, fricl_precision p,
+                                const char *prefix, const fricl__real_arg *args,
+                                size_t n);
 
 /* FRICL_F64 or FRICL_F32, and f64 possible on this context. */
 fricl_status fricl__check_precision(fricl_context *ctx, fricl_precision p);
@@ -89,6 +108,10 @@ typedef struct fricl__region {
  * not alias inputs or each other". Sorted sweep: n log n. */
 fricl_status fricl__check_overlaps(fricl_context *ctx, const fricl__region *r,
                                    size_t n);
+/* The end of a validation that gathered its regions on the heap: st, or
+ * when st is OK fricl__check_overlaps of r[0 .. n); r freed either way. */
+fricl_status fricl__check_overlaps_free(fricl_context *ctx, fricl_status st,
+                                        fricl__region *r, size_t n);
 
 /* The group topology of one call, the one check of every family and tier:
  * n_groups within FRICL_MAX_GROUPS ("<field> = N: at most 64 groups per

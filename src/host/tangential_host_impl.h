@@ -18,6 +18,37 @@
  * global Hessian is assembled) the pass writes per-contact records
  * instead.
  */
+/* dst = sum_i gamma_i src[vx[i]] (in that order): the contact's value of
+ * the per-vertex field src. */
+#define TH_GATHER(dst, src)                                                    \
+  FRICL_UNROLL                                                                 \
+  for (int r = 0; r < DIM; ++r) {                                              \
+    real s = (real)0;                                                          \
+    FRICL_UNROLL                                                               \
+    for (int i = 0; i < K; ++i)                                                \
+      s += gamma[i] * (src)[(size_t)vx[i] * DIM + (size_t)r];                  \
+    (dst)[r] = s;                                                              \
+  }
+
+/* gamma_i vec added to the vertex vx[i] of the contact in `out` when this
+ * piece owns it, else queued on `queue` for the in-order fix-up. */
+#define TH_SCATTER(out, queue, vec)                                            \
+  FRICL_UNROLL                                                                 \
+  for (int i = 0; i < K; ++i) {                                                \
+    real v3[3];                                                                \
+    FRICL_UNROLL                                                               \
+    for (int r = 0; r < DIM; ++r)                                              \
+      v3[r] = gamma[i] * (vec)[r];                                             \
+    const size_t v = (size_t)vx[i];                                            \
+    if (!owner || owner[v] == me) {                                            \
+      FRICL_UNROLL                                                             \
+      for (int r = 0; r < DIM; ++r)                                            \
+        (out)[v * DIM + (size_t)r] += v3[r];                                   \
+    } else {                                                                   \
+      th_queue(w, queue, v, v3, DIM * sizeof(real));                           \
+    }                                                                          \
+  }
+
 static void TH_NAME(const th_job *j, th_worker *w, size_t g, size_t lo,
                     size_t hi) {
   typedef FRICL_REAL real;
@@ -56,14 +87,7 @@ static void TH_NAME(const th_job *j, th_worker *w, size_t g, size_t lo,
       beta[i] = cp[c * NB + (size_t)i];
     FRICL_FN(stencil_gamma)(TH_STENCIL, beta, gamma);
     real urel[3];
-    FRICL_UNROLL
-    for (int r = 0; r < DIM; ++r) {
-      real s = (real)0;
-      FRICL_UNROLL
-      for (int i = 0; i < K; ++i)
-        s += gamma[i] * vel[(size_t)vx[i] * DIM + (size_t)r];
-      urel[r] = s;
-    }
+    TH_GATHER(urel, vel);
     real a[2] = {1, 1};
     if (ana)
       FRICL_UNROLL
@@ -118,14 +142,7 @@ static void TH_NAME(const th_job *j, th_worker *w, size_t g, size_t lo,
     real t[3] = {0, 0, 0};
     if (j->want_prod) {
       real pc[3];
-      FRICL_UNROLL
-      for (int r = 0; r < DIM; ++r) {
-        real s = (real)0;
-        FRICL_UNROLL
-        for (int jj = 0; jj < K; ++jj)
-          s += gamma[jj] * dir[(size_t)vx[jj] * DIM + (size_t)r];
-        pc[r] = s;
-      }
+      TH_GATHER(pc, dir);
       FRICL_UNROLL
       for (int r = 0; r < DIM; ++r) {
         real s = (real)0;
@@ -154,41 +171,15 @@ static void TH_NAME(const th_job *j, th_worker *w, size_t g, size_t lo,
       continue;
     }
     if (grad)
-      FRICL_UNROLL
-    for (int i = 0; i < K; ++i) {
-      real v3[3];
-      FRICL_UNROLL
-      for (int r = 0; r < DIM; ++r)
-        v3[r] = gamma[i] * q[r];
-      const size_t v = (size_t)vx[i];
-      if (!owner || owner[v] == me) {
-        FRICL_UNROLL
-        for (int r = 0; r < DIM; ++r)
-          grad[v * DIM + (size_t)r] += v3[r];
-      } else {
-        th_queue(w, &w->grad, v, v3, DIM * sizeof(real));
-      }
-    }
+      TH_SCATTER(grad, &w->grad, q);
     if (prod)
-      FRICL_UNROLL
-    for (int i = 0; i < K; ++i) {
-      real v3[3];
-      FRICL_UNROLL
-      for (int r = 0; r < DIM; ++r)
-        v3[r] = gamma[i] * t[r];
-      const size_t v = (size_t)vx[i];
-      if (!owner || owner[v] == me) {
-        FRICL_UNROLL
-        for (int r = 0; r < DIM; ++r)
-          prod[v * DIM + (size_t)r] += v3[r];
-      } else {
-        th_queue(w, &w->prod, v, v3, DIM * sizeof(real));
-      }
-    }
+      TH_SCATTER(prod, &w->prod, t);
   }
   w->pot_block = (double)pot_block;
 }
 
+#undef TH_GATHER
+#undef TH_SCATTER
 #undef TH_STENCIL
 #undef TH_K
 #undef TH_NB

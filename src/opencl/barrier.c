@@ -24,12 +24,9 @@
 
 #define REC 157
 
-typedef struct ocl_barrier {
-  fricl__ocl *o;
-  cl_mem pos, rest, rec;
-  size_t rec_bytes;
-  cl_kernel kernel[FRICL_STENCIL_COUNT];
-} ocl_barrier;
+/* The host tier's state: a fricl__ocl_records of the positions (vert[0])
+ * and the rest positions (vert[1]). */
+enum { POS, REST };
 
 static const char *const headers[] = {"fricl_cl_compat.h",
                                       "fricl_distance_math.h",
@@ -39,80 +36,60 @@ static const char *const headers[] = {"fricl_cl_compat.h",
                                       "fricl_assembly.h",
                                       NULL};
 
-static fricl_status make_kernel(ocl_barrier *s, fricl_precision p, int dim,
+/* The records kernel of `type` for the batch `arg` (a
+ * fricl__ocl_make_kernel_fn). */
+static fricl_status make_kernel(fricl__ocl *o, const void *arg,
                                 fricl_stencil type, cl_kernel *k) {
+  const fricl_barrier_batch *b = arg;
   char defines[512];
-  const int off = fricl__ocl_precision_defines(defines, sizeof defines, p);
+  const int off =
+      fricl__ocl_precision_defines(defines, sizeof defines, b->precision);
   snprintf(defines + off, sizeof defines - (size_t)off,
            "#define FRICL_SQRT sqrt\n#define FRICL_LOG log\n"
            "#define FRICL_DIM %d\n#define FRICL_STENCIL %d\n",
-           dim, (int)type);
-  return fricl__ocl_kernel(s->o, "fricl_barrier.cl", headers,
+           b->dim, (int)type);
+  return fricl__ocl_kernel(o, "fricl_barrier.cl", headers,
                            "fricl_barrier_records", defines, k, NULL);
 }
 
 fricl_status fricl__ocl_barrier_open(fricl__ocl *o,
                                      const fricl_barrier_batch *b,
                                      void **state) {
-  fricl_context *ctx = o->base.ctx;
-  *state = NULL;
-  ocl_barrier *s = fricl__calloc(1, sizeof *s);
-  if (!s)
-    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "out of memory");
-  s->o = o;
-  const size_t vb =
-      b->n_vertices * (size_t)b->dim * fricl__elem_bytes(b->precision);
-  cl_int err = CL_SUCCESS;
-  s->pos = fricl__ocl_upload(s->o, b->positions, vb, &err);
-  if (b->rest_positions)
-    s->rest = fricl__ocl_upload(s->o, b->rest_positions, vb, &err);
+  const void *const vert[] = {[POS] = b->positions, [REST] = b->rest_positions};
+  fricl__ocl_records *s = NULL;
+  const fricl_status st = fricl__ocl_records_open(
+      o, vert, 2,
+      b->n_vertices * (size_t)b->dim * fricl__elem_bytes(b->precision),
+      "clCreateBuffer (barrier positions)", &s);
   *state = s;
-  if (err != CL_SUCCESS)
-    return fricl__fail_cl(ctx, err, "clCreateBuffer (barrier positions)");
-  return FRICL_STATUS_OK;
+  return st;
 }
 
-void fricl__ocl_barrier_close(void *state) {
-  ocl_barrier *s = state;
-  if (!s)
-    return;
-  fricl__ocl_release(s->pos);
-  fricl__ocl_release(s->rest);
-  fricl__ocl_release(s->rec);
-  free(s);
-}
+void fricl__ocl_barrier_close(void *state) { fricl__ocl_records_close(state); }
 
 fricl_status fricl__ocl_barrier_records(void *state,
                                         const fricl__barrier_work *w, size_t g,
                                         size_t lo, size_t n, void *rec) {
-  ocl_barrier *s = state;
+  fricl__ocl_records *s = state;
   const fricl_barrier_batch *b = w->b;
   const fricl_barrier_group *G = &b->groups[g];
   fricl_context *ctx = s->o->base.ctx;
   const size_t esz = fricl__elem_bytes(b->precision);
   const size_t k = (size_t)fricl__stencil_vertex_count(G->type);
-  const size_t dim = (size_t)b->dim;
-  cl_kernel kern = s->kernel[G->type];
-  if (!kern) {
-    FRICL__TRY(make_kernel(s, b->precision, b->dim, G->type, &kern));
-    s->kernel[G->type] = kern;
-  }
   const size_t rb = n * REC * esz;
-  FRICL__TRY(fricl__ocl_grow(s->o, &s->rec, &s->rec_bytes, rb,
-                             "clCreateBuffer (barrier records)"));
+  cl_kernel kern = NULL;
+  FRICL__TRY(fricl__ocl_records_begin(s, G->type, make_kernel, b, rb,
+                                      "clCreateBuffer (barrier records)",
+                                      &kern));
   fricl_status st = FRICL_STATUS_OK;
   cl_int err = CL_SUCCESS;
-  const int pv = G->type == FRICL_STENCIL_PV;
   cl_mem ids = fricl__ocl_upload_rows(s->o, G->vertices, lo, n,
                                       k * sizeof(int32_t), &err);
   cl_mem wt = fricl__ocl_upload_rows(s->o, G->weight, lo, n, esz, &err);
   cl_mem dm = fricl__ocl_upload_rows(s->o, G->dmin, lo, n, esz, &err);
-  cl_mem pn =
-      pv ? fricl__ocl_upload_rows(s->o, G->plane_normal, lo, n, dim * esz, &err)
-         : NULL;
-  cl_mem pc =
-      pv ? fricl__ocl_upload_rows(s->o, G->plane_offset, lo, n, esz, &err)
-         : NULL;
+  cl_mem pn, pc;
+  fricl__ocl_upload_plane(s->o, G->type, G->plane_normal, G->plane_offset, lo,
+                          n, (size_t)b->dim, esz, &pn, &pc, &err);
   cl_mem dt = fricl__ocl_upload_rows(s->o, G->distance_type, lo, n, 1, &err);
   if (err != CL_SUCCESS) {
     st = fricl__fail_cl(ctx, err, "clCreateBuffer (barrier contacts)");
@@ -125,9 +102,10 @@ fricl_status fricl__ocl_barrier_records(void *state,
                physical = (b->flags & FRICL_BARRIER_FLAG_PHYSICAL) != 0,
                want = w->want,
                given = (G->weight ? 1 : 0) | (G->dmin ? 2 : 0) |
-                       (G->distance_type ? 4 : 0) | (s->rest ? 8 : 0) |
+                       (G->distance_type ? 4 : 0) | (s->vert[REST] ? 8 : 0) |
                        (b->flags & FRICL_BARRIER_FLAG_AS_CLASSIFIED ? 16 : 0);
-  const cl_mem bufs[9] = {s->pos, s->rest, ids, wt, dm, pn, pc, dt, s->rec};
+  const cl_mem bufs[9] = {s->vert[POS], s->vert[REST], ids, wt, dm, pn, pc,
+                          dt,           s->rec};
   const cl_int ints[4] = {psd, physical, want, given};
   const double reals[3] = {b->dhat, b->kappa, b->dmin};
   /* the normal function and its parameters (0.4) */

@@ -179,3 +179,40 @@ cl_int fricl__ocl_run_records(fricl__ocl *o, cl_kernel kern, size_t n,
   }
   return err;
 }
+
+fricl_status fricl__ocl_records_open(fricl__ocl *o, const void *const *vert,
+                                     int n, size_t bytes, const char *what,
+                                     fricl__ocl_records **out) {
+  fricl__ocl_records *s = *out = fricl__calloc(1, sizeof *s);
+  if (!s)
+    return fricl__fail(o->base.ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                       "out of memory");
+  s->o = o;
+  cl_int err = CL_SUCCESS;
+  for (int i = 0; i < n && i < FRICL__OCL_RECORDS_VERTEX_ARRAYS; ++i)
+    s->vert[i] = fricl__ocl_upload(o, vert[i], bytes, &err);
+  return err == CL_SUCCESS ? FRICL_STATUS_OK
+                           : fricl__fail_cl(o->base.ctx, err, what);
+}
+
+void fricl__ocl_records_close(fricl__ocl_records *s) {
+  if (!s)
+    return;
+  for (int i = 0; i < FRICL__OCL_RECORDS_VERTEX_ARRAYS; ++i)
+    fricl__ocl_release(s->vert[i]);
+  fricl__ocl_release(s->rec);
+  free(s);
+}
+
+fricl_status fricl__ocl_records_begin(fricl__ocl_records *s, fricl_stencil type,
+                                      fricl__ocl_make_kernel_fn make,
+                                      const void *arg, size_t bytes,
+                                      const char *what, cl_kernel *k) {
+  if (!s->kernel[type]) {
+    cl_kernel made = NULL;
+    FRICL__TRY(make(s->o, arg, type, &made));
+    s->kernel[type] = made;
+  }
+  *k = s->kernel[type];
+  return fricl__ocl_grow(s->o, &s->rec, &s->rec_bytes, bytes, what);
+}

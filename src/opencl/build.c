@@ -37,23 +37,22 @@ static fricl_status build_kernel(fricl__ocl *o, const fricl__build_launch *l,
 #define set_real fricl__ocl_set_real
 
 fricl_status fricl__build_enqueue(fricl__ocl *o, const fricl__build_launch *l) {
+  /* The outputs given, bit i of the mask for outs[i] (FRICL__BO_*): beta
+   * only for stencils with closest-point coordinates. */
+  _Static_assert(FRICL__BO_BETA == 1u && FRICL__BO_STATUS == 1u << 7,
+                 "FRICL__BO_* are the bits 0 .. 7 in the order of outs");
+  const cl_mem outs[8] = {fricl__stencil_coord_count(l->type) > 0 ? l->beta
+                                                                  : NULL,
+                          l->P,
+                          l->N,
+                          l->gN,
+                          l->wout,
+                          l->musout,
+                          l->mukout,
+                          l->status};
   unsigned mask = 0;
-  if (l->beta && fricl__stencil_coord_count(l->type) > 0)
-    mask |= FRICL__BO_BETA;
-  if (l->P)
-    mask |= FRICL__BO_P;
-  if (l->N)
-    mask |= FRICL__BO_N;
-  if (l->gN)
-    mask |= FRICL__BO_GRAD;
-  if (l->wout)
-    mask |= FRICL__BO_W;
-  if (l->musout)
-    mask |= FRICL__BO_MUS;
-  if (l->mukout)
-    mask |= FRICL__BO_MUK;
-  if (l->status)
-    mask |= FRICL__BO_STATUS;
+  for (unsigned i = 0; i < 8; ++i)
+    mask |= outs[i] ? 1u << i : 0u;
   cl_kernel k = NULL;
   fricl_status st = build_kernel(o, l, mask, &k);
   if (st != FRICL_STATUS_OK || l->n == 0)
@@ -100,16 +99,17 @@ fricl_status fricl__build_enqueue(fricl__ocl *o, const fricl__build_launch *l) {
     if (err == CL_SUCCESS)
       err = clSetKernelArg(k, bufs[i].idx + 1, sizeof off, &off);
   }
-  if (err == CL_SUCCESS)
-    err = set_real(k, 15, l->precision, l->dmin_s);
-  if (err == CL_SUCCESS)
-    err = set_real(k, 20, l->precision, l->mus_s);
-  if (err == CL_SUCCESS)
-    err = set_real(k, 23, l->precision, l->muk_s);
-  if (err == CL_SUCCESS)
-    err = set_real(k, 24, l->precision, l->kappa);
-  if (err == CL_SUCCESS)
-    err = set_real(k, 25, l->precision, l->dhat);
+  const struct {
+    cl_uint idx;
+    double v;
+  } reals[] = {{15, l->dmin_s},
+               {20, l->mus_s},
+               {23, l->muk_s},
+               {24, l->kappa},
+               {25, l->dhat}};
+  for (size_t i = 0; i < sizeof reals / sizeof reals[0] && err == CL_SUCCESS;
+       ++i)
+    err = set_real(k, reals[i].idx, l->precision, reals[i].v);
   const int set_ok = err == CL_SUCCESS;
   if (set_ok)
     err = fricl__ocl_launch(o, k, l->n, l->num_wait, l->wait, l->done);

@@ -14,12 +14,8 @@
 
 #define REC 157
 
-typedef struct ocl_force {
-  fricl__ocl *o;
-  cl_mem rest, disp, vel, rec;
-  size_t rec_bytes;
-  cl_kernel kernel[FRICL_STENCIL_COUNT];
-} ocl_force;
+/* The state: a fricl__ocl_records of these per-vertex arrays. */
+enum { REST, DISP, VEL };
 
 static const char *const headers[] = {"fricl_cl_compat.h",
                                       "fricl_scalar_math.h",
@@ -31,54 +27,47 @@ static const char *const headers[] = {"fricl_cl_compat.h",
                                       "fricl_force_math.h",
                                       NULL};
 
-static fricl_status make_kernel(ocl_force *s, fricl_precision p, int dim,
-                                fricl_stencil type, int wrt, cl_kernel *k) {
+/* The kernel's FRICL_WRT: 0 no Jacobian, 2 with respect to the
+ * velocities, 1 to the positions. */
+static int wrt_of(const fricl__force_work *w) {
+  return !w->want_jac ? 0 : w->b->wrt == FRICL_FORCE_WRT_VELOCITIES ? 2 : 1;
+}
+
+/* The records kernel of `type` for the work `arg` (a
+ * fricl__ocl_make_kernel_fn). */
+static fricl_status make_kernel(fricl__ocl *o, const void *arg,
+                                fricl_stencil type, cl_kernel *k) {
+  const fricl__force_work *w = arg;
+  const int dim = w->b->dim, wrt = wrt_of(w);
   char defines[512];
-  const int off = fricl__ocl_precision_defines(defines, sizeof defines, p);
+  const int off =
+      fricl__ocl_precision_defines(defines, sizeof defines, w->b->precision);
   snprintf(defines + off, sizeof defines - (size_t)off,
            "#define FRICL_SQRT sqrt\n#define FRICL_LOG log\n"
            "#define FRICL_FABS fabs\n#define FRICL_FORCE_OUT __global\n"
            "#define FRICL_DIM %d\n#define FRICL_STENCIL %d\n"
            "#define FRICL_WRT %d\n",
            dim, (int)type, wrt);
-  return fricl__ocl_kernel(s->o, "fricl_force.cl", headers,
-                           "fricl_force_records", defines, k, NULL);
-}
-
-static void close_state(ocl_force *s) {
-  if (!s)
-    return;
-  fricl__ocl_release(s->rest);
-  fricl__ocl_release(s->disp);
-  fricl__ocl_release(s->vel);
-  fricl__ocl_release(s->rec);
-  free(s);
+  return fricl__ocl_kernel(o, "fricl_force.cl", headers, "fricl_force_records",
+                           defines, k, NULL);
 }
 
 /* The records of contacts lo .. lo + n of group g (a fricl__force_source). */
 static fricl_status records(void *state, const fricl__force_work *w, size_t g,
                             size_t lo, size_t n, void *rec) {
-  ocl_force *s = state;
+  fricl__ocl_records *s = state;
   const fricl_force_batch *b = w->b;
   const fricl_force_group *G = &b->groups[g];
   fricl_context *ctx = s->o->base.ctx;
   const size_t esz = fricl__elem_bytes(b->precision);
   const size_t k = (size_t)fricl__stencil_vertex_count(G->type);
   const size_t dim = (size_t)b->dim;
-  const int wrt = !w->want_jac                           ? 0
-                  : b->wrt == FRICL_FORCE_WRT_VELOCITIES ? 2
-                                                         : 1;
-  cl_kernel kern = s->kernel[G->type];
-  if (!kern) {
-    FRICL__TRY(make_kernel(s, b->precision, b->dim, G->type, wrt, &kern));
-    s->kernel[G->type] = kern;
-  }
   const size_t rb = n * REC * esz;
-  FRICL__TRY(fricl__ocl_grow(s->o, &s->rec, &s->rec_bytes, rb,
-                             "clCreateBuffer (force records)"));
+  cl_kernel kern = NULL;
+  FRICL__TRY(fricl__ocl_records_begin(s, G->type, make_kernel, w, rb,
+                                      "clCreateBuffer (force records)", &kern));
   fricl_status st = FRICL_STATUS_OK;
   cl_int err = CL_SUCCESS;
-  const int pv = G->type == FRICL_STENCIL_PV;
   const int no_mu = (b->flags & FRICL_FORCE_FLAG_NO_MU) != 0;
   cl_mem ids = fricl__ocl_upload_rows(s->o, G->vertices, lo, n,
                                       k * sizeof(int32_t), &err);
@@ -89,21 +78,26 @@ static fricl_status records(void *state, const fricl__force_work *w, size_t g,
       no_mu ? NULL : fricl__ocl_upload_rows(s->o, G->mu_k, lo, n, esz, &err);
   cl_mem an =
       fricl__ocl_upload_rows(s->o, G->mu_aniso, lo, n, (dim - 1) * esz, &err);
-  cl_mem pn =
-      pv ? fricl__ocl_upload_rows(s->o, G->plane_normal, lo, n, dim * esz, &err)
-         : NULL;
-  cl_mem pc =
-      pv ? fricl__ocl_upload_rows(s->o, G->plane_offset, lo, n, esz, &err)
-         : NULL;
+  cl_mem pn, pc;
+  fricl__ocl_upload_plane(s->o, G->type, G->plane_normal, G->plane_offset, lo,
+                          n, dim, esz, &pn, &pc, &err);
   if (err != CL_SUCCESS) {
     st = fricl__fail_cl(ctx, err, "clCreateBuffer (force contacts)");
     goto done;
   }
   {
-    const cl_mem bufs[10] = {s->rest, s->disp, s->vel, ids, wt,
-                             ms,      mk,      an,     pn,  pc};
+    const cl_mem bufs[10] = {s->vert[REST],
+                             s->vert[DISP],
+                             s->vert[VEL],
+                             ids,
+                             wt,
+                             ms,
+                             mk,
+                             an,
+                             pn,
+                             pc};
     const cl_int has =
-        (G->weight ? 1 : 0) | (G->mu_aniso ? 2 : 0) | (s->rest ? 4 : 0);
+        (G->weight ? 1 : 0) | (G->mu_aniso ? 2 : 0) | (s->vert[REST] ? 4 : 0);
     const cl_int physical = (b->flags & FRICL_FORCE_FLAG_PHYSICAL_BARRIER) != 0;
     const cl_int profile = (cl_int)b->mu_profile, nomu = no_mu, nn = (cl_int)n;
     const cl_int ints[4] = {has, nomu, physical, profile};
@@ -137,23 +131,18 @@ fricl_status fricl__ocl_force(fricl__backend *be, const fricl__force_work *w) {
   const fricl_force_batch *b = w->b;
   if (!w->total || b->n_vertices > (size_t)INT32_MAX / 3)
     return fricl__force_host(ctx, w, 0, NULL);
-  ocl_force *s = fricl__calloc(1, sizeof *s);
-  if (!s)
-    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY, "out of memory");
-  s->o = o;
-  const size_t vb =
-      b->n_vertices * (size_t)b->dim * fricl__elem_bytes(b->precision);
-  cl_int err = CL_SUCCESS;
-  s->rest = fricl__ocl_upload(s->o, b->rest_positions, vb, &err);
-  s->disp = fricl__ocl_upload(s->o, b->lagged_displacements, vb, &err);
-  s->vel = fricl__ocl_upload(s->o, b->velocities, vb, &err);
-  fricl_status st = FRICL_STATUS_OK;
-  if (err != CL_SUCCESS) {
-    st = fricl__fail_cl(ctx, err, "clCreateBuffer (force positions)");
-  } else {
+  const void *const vert[] = {[REST] = b->rest_positions,
+                              [DISP] = b->lagged_displacements,
+                              [VEL] = b->velocities};
+  fricl__ocl_records *s = NULL;
+  fricl_status st = fricl__ocl_records_open(
+      o, vert, 3,
+      b->n_vertices * (size_t)b->dim * fricl__elem_bytes(b->precision),
+      "clCreateBuffer (force positions)", &s);
+  if (st == FRICL_STATUS_OK) {
     const fricl__force_source src = {records, s};
     st = fricl__force_host(ctx, w, 0, &src);
   }
-  close_state(s);
+  fricl__ocl_records_close(s);
   return st;
 }

@@ -97,6 +97,15 @@ fricl_status fricl__ocl_entry(fricl_context *ctx, const char *entry,
                               cl_uint num_wait, const cl_event *wait_list,
                               fricl__ocl **out);
 
+/* The head of a cl_mem entry point that takes a batch: ctx and `batch` not
+ * NULL, the context's OpenCL backend in a local `o` (fricl__ocl_entry, the
+ * entry named by __func__), then FRICL__STRUCT_IN into a local `in`. */
+#define FRICL__ENTER_BATCH_CL(ctx, type, batch, min, num_wait, wait_list)      \
+  FRICL__TRY(fricl__enter(ctx, batch, "ctx and batch must not be NULL"));      \
+  fricl__ocl *o = NULL;                                                        \
+  FRICL__TRY(fricl__ocl_entry(ctx, __func__, num_wait, wait_list, &o));        \
+  FRICL__STRUCT_IN(ctx, type, batch, in, min)
+
 /* ---------------------------------------------------------- cl_mem tier */
 
 fricl_status fricl__ocl_scalar_enqueue(fricl__ocl *o,
@@ -233,6 +242,51 @@ fricl_status fricl__ocl_grow(fricl__ocl *o, cl_mem *buf, size_t *have,
  * `host` (blocking, counted as moved). */
 cl_int fricl__ocl_run_records(fricl__ocl *o, cl_kernel kern, size_t n,
                               cl_mem rec, size_t bytes, void *host);
+/* Rows lo .. lo + n of a pv group's plane (normals of dim reals, offsets)
+ * uploaded into *pn and *pc; NULL for the other stencil types. */
+static inline void
+fricl__ocl_upload_plane(fricl__ocl *o, fricl_stencil type, const void *normal,
+                        const void *offset, size_t lo, size_t n, size_t dim,
+                        size_t esz, cl_mem *pn, cl_mem *pc, cl_int *err) {
+  const int pv = type == FRICL_STENCIL_PV;
+  *pn = pv ? fricl__ocl_upload_rows(o, normal, lo, n, dim * esz, err) : NULL;
+  *pc = pv ? fricl__ocl_upload_rows(o, offset, lo, n, esz, err) : NULL;
+}
+
+/* The device side of a pass whose per-contact records the host adds up
+ * (the barrier's and the force's host tier): its per-vertex arrays,
+ * uploaded once, one kernel per stencil type, made on first use, and the
+ * record buffer, grown to the largest chunk. */
+#define FRICL__OCL_RECORDS_VERTEX_ARRAYS 3
+typedef struct fricl__ocl_records {
+  fricl__ocl *o;
+  cl_mem vert[FRICL__OCL_RECORDS_VERTEX_ARRAYS]; /* NULL: absent */
+  cl_mem rec;
+  size_t rec_bytes;
+  cl_kernel kernel[FRICL_STENCIL_COUNT];
+} fricl__ocl_records;
+
+/* A new fricl__ocl_records in *out (set even on failure, for
+ * fricl__ocl_records_close) with the per-vertex arrays vert[0 .. n) of
+ * `bytes` each uploaded (NULL stays NULL); `what` names a failed upload. */
+fricl_status fricl__ocl_records_open(fricl__ocl *o, const void *const *vert,
+                                     int n, size_t bytes, const char *what,
+                                     fricl__ocl_records **out);
+void fricl__ocl_records_close(fricl__ocl_records *s); /* s may be NULL */
+
+/* Makes the record kernel of stencil `type` for the pass `arg`. */
+typedef fricl_status (*fricl__ocl_make_kernel_fn)(fricl__ocl *o,
+                                                  const void *arg,
+                                                  fricl_stencil type,
+                                                  cl_kernel *k);
+
+/* Before a chunk of `bytes` of records: *k the kernel of `type` (made by
+ * make the first time) and s->rec grown to `bytes` (`what` its failure's
+ * message). */
+fricl_status fricl__ocl_records_begin(fricl__ocl_records *s, fricl_stencil type,
+                                      fricl__ocl_make_kernel_fn make,
+                                      const void *arg, size_t bytes,
+                                      const char *what, cl_kernel *k);
 
 /* Make the device's writes to `mem` (bytes from its start) visible at dst
  * (blocking). */

@@ -5,6 +5,23 @@
 
 #include "petsc_internal.h"
 
+/* What a rank checks alone of a matrix call, before the ranks agree on it
+ * (collective): the matrix argument `name` given and no unknown flag. */
+static PetscErrorCode agree_arg_flags(const fricl_petsc_plan *plan,
+                                      fpetsc_err *e, const void *arg,
+                                      const char *name, unsigned flags) {
+  PetscFunctionBegin;
+  fpetsc_capture_begin(e);
+  if (!arg)
+    fpetsc_err_set(e, PETSC_ERR_ARG_NULL, "%s is NULL", name);
+  else if (flags & ~FRICL_PETSC_MATRIX_DIAGONAL)
+    fpetsc_err_set(e, PETSC_ERR_ARG_OUTOFRANGE, "flags = 0x%x: unknown bits",
+                   flags);
+  fpetsc_capture_end();
+  PetscCall(fpetsc_agree(plan->comm, e));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode fricl_petsc_plan_preallocate(const fricl_petsc_plan *plan, Mat A,
                                             unsigned flags) {
   fpetsc_err e;
@@ -19,14 +36,7 @@ PetscErrorCode fricl_petsc_plan_preallocate(const fricl_petsc_plan *plan, Mat A,
     PetscCall(fpetsc_agree_without_comm(1, objs, &e));
   }
   const PetscInt nown = plan->vend - plan->vstart;
-  fpetsc_capture_begin(&e);
-  if (!A)
-    fpetsc_err_set(&e, PETSC_ERR_ARG_NULL, "A is NULL");
-  else if (flags & ~FRICL_PETSC_MATRIX_DIAGONAL)
-    fpetsc_err_set(&e, PETSC_ERR_ARG_OUTOFRANGE, "flags = 0x%x: unknown bits",
-                   flags);
-  fpetsc_capture_end();
-  PetscCall(fpetsc_agree(plan->comm, &e));
+  PetscCall(agree_arg_flags(plan, &e, A, "A", flags));
   /* DIAGONAL on some ranks only would give the ranks' rows different
    * patterns than the plan describes to the others. */
   PetscCall(fpetsc_agree_mask(plan->comm, flags, "flags"));
@@ -87,14 +97,7 @@ PetscErrorCode fricl_petsc_plan_create_matrix(const fricl_petsc_plan *plan,
    * matrix is created only after, on every rank or none: creating a PETSc
    * object takes a message tag of the communicator, and ranks that
    * skipped one would number their later tags differently. */
-  fpetsc_capture_begin(&e);
-  if (!H)
-    fpetsc_err_set(&e, PETSC_ERR_ARG_NULL, "H is NULL");
-  else if (flags & ~FRICL_PETSC_MATRIX_DIAGONAL)
-    fpetsc_err_set(&e, PETSC_ERR_ARG_OUTOFRANGE, "flags = 0x%x: unknown bits",
-                   flags);
-  fpetsc_capture_end();
-  PetscCall(fpetsc_agree(plan->comm, &e));
+  PetscCall(agree_arg_flags(plan, &e, H, "H", flags));
   /* The same type name everywhere, so that MatSetType fails on every rank
    * or on none. */
   if (!type)

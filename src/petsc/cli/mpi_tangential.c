@@ -486,8 +486,7 @@ static int run_tangential(const mpi_args *a) {
     fricl_tangential_batch_init(&b);
     b.mu_profile = a->profile;
     b.psd = a->psd;
-    b.flags = (a->ipctk_abs ? FRICL_TANGENTIAL_FLAG_IPCTK_ABS : 0u) |
-              (a->check_basis ? FRICL_TANGENTIAL_FLAG_CHECK_BASIS : 0u);
+    b.flags = CLI_TANGENTIAL_FLAGS(a);
     b.eps_v = s.in.eps_v;
     b.n_groups = ng;
     b.groups = groups;
