@@ -579,10 +579,20 @@ static void probe_one(const probe_job *j, unsigned slot, const box *p,
     for (c[0] = c0[0]; c[0] <= e0; ++c[0])
       for (c[1] = c0[1]; c[1] <= e1; ++c[1]) {
         const size_t col = (size_t)(c[0] * g->ny + c[1]);
-        for (size_t i = g->colstart[col]; i < g->colstart[col + 1]; ++i) {
+        /* the column's boxes are sorted by their third cell: skip those
+         * below the probe's by bisection (a flat scene whose third axis
+         * is long puts whole strips in one column) */
+        const uint64_t first = (uint64_t)col << 21 | (uint64_t)c0[2];
+        size_t i = g->colstart[col], hi = g->colstart[col + 1];
+        while (i < hi) {
+          const size_t mid = i + (hi - i) / 2;
+          if (g->keys[mid] < first)
+            i = mid + 1;
+          else
+            hi = mid;
+        }
+        for (; i < g->colstart[col + 1]; ++i) {
           const int64_t z = (int64_t)(g->keys[i] & 0x1FFFFF);
-          if (z < c0[2])
-            continue;
           if (z > c1[2])
             break;
           meet(j, slot, p, pi, i);
