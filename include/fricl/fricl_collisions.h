@@ -17,7 +17,9 @@
  *
  * Everything here runs on the context's host threads, in f64; the result
  * is the same bit for bit whatever the thread count (a deterministic
- * spatial-hash broad phase, then collisions sorted by their ids).
+ * spatial-hash broad phase, then collisions sorted by their ids). The
+ * context keeps the builds' scratch buffers for its next build; they are
+ * freed with the context.
  */
 #ifndef FRICL_COLLISIONS_H
 #define FRICL_COLLISIONS_H

@@ -32,6 +32,85 @@ typedef struct box {
 #define BP_INLINE inline
 #endif
 
+/* -------------------------------------------------------------- scratch */
+
+/* The broad phase's buffers, kept on the context between calls (calls on
+ * a context are serialised), so that a build like the previous one
+ * touches memory it already owns: fresh pages cost a fault each, which
+ * was a third of a 120k-collision build. One buffer per use, grown and
+ * never shrunk; contents undefined on entry. */
+enum {
+  W_BOXES,
+  W_GRID_IDS,
+  W_GRID_KEYS,
+  W_GRID_SORTED,
+  W_GRID_TABLE,
+  W_GRID_COLS,
+  W_ORDER_KEYS,
+  W_ORDER_IDS,
+  W_SEQ,
+  W_SMALL_A,
+  W_BIG_A,
+  W_SMALL_B,
+  W_BIG_B,
+  W_SORT_START,
+  W_SORT_TMP,
+  W_SORT_KEYS,
+  W_SORT_VALS,
+  W_N
+};
+
+typedef struct scratch {
+  void *buf[W_N];
+  size_t cap[W_N];
+  fricl__ivec *out; /* the queries' per-slot pair lists */
+  size_t n_out;
+} scratch;
+
+static void scratch_free(void *p) {
+  scratch *w = (scratch *)p;
+  for (int i = 0; i < W_N; ++i)
+    free(w->buf[i]);
+  for (size_t i = 0; i < w->n_out; ++i)
+    free(w->out[i].v);
+  free(w->out);
+  free(w);
+}
+
+/* The context's scratch (NULL when out of memory). */
+static scratch *scratch_of(fricl_context *ctx) {
+  struct fricl__scratch *c = &ctx->scratch[FRICL__SCRATCH_BROAD];
+  if (!c->p) {
+    c->p = calloc(1, sizeof(scratch));
+    c->free = scratch_free;
+  }
+  return (scratch *)c->p;
+}
+
+/* Buffer `slot` of at least `bytes` (NULL when out of memory). Without a
+ * scratch (w NULL) nothing is kept: the caller frees what it gets. */
+static void *wget(scratch *w, int slot, size_t bytes) {
+  if (!bytes)
+    bytes = 1;
+  if (!w)
+    return malloc(bytes);
+  if (w->cap[slot] < bytes) {
+    size_t c = w->cap[slot] ? w->cap[slot] : 4096;
+    while (c < bytes)
+      c *= 2;
+    free(w->buf[slot]); /* nothing to keep: no copy */
+    w->buf[slot] = malloc(c);
+    w->cap[slot] = w->buf[slot] ? c : 0;
+  }
+  return w->buf[slot];
+}
+
+/* Release what wget gave without a scratch. */
+static void wput(scratch *w, void *p) {
+  if (!w)
+    free(p);
+}
+
 /* ------------------------------------------------------------ radix sort */
 
 /* Stable insertion sort: short lists, and the fallback when out of
@@ -149,7 +228,7 @@ static int cmp_i32(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
-static int pairs_sort_bucketed(fricl__ivec *p, size_t n) {
+static int pairs_sort_bucketed(scratch *w, fricl__ivec *p, size_t n) {
   int32_t top = 0;
   for (size_t i = 0; i < n; ++i) {
     const int32_t a = p->v[2 * i], b = p->v[2 * i + 1];
@@ -160,13 +239,14 @@ static int pairs_sort_bucketed(fricl__ivec *p, size_t n) {
   const size_t range = (size_t)top + 1;
   if (range > 4 * n + 4096)
     return 0;
-  size_t *start = (size_t *)calloc(range + 1, sizeof *start);
-  int32_t *tmp = (int32_t *)malloc(2 * n * sizeof *tmp);
+  size_t *start = (size_t *)wget(w, W_SORT_START, (range + 1) * sizeof *start);
+  int32_t *tmp = (int32_t *)wget(w, W_SORT_TMP, 2 * n * sizeof *tmp);
   if (!start || !tmp) {
-    free(start);
-    free(tmp);
+    wput(w, start);
+    wput(w, tmp);
     return 0;
   }
+  memset(start, 0, (range + 1) * sizeof *start);
   for (size_t i = 0; i < n; ++i)
     start[p->v[2 * i] + 1]++;
   for (size_t a = 0; a < range; ++a)
@@ -193,16 +273,16 @@ static int pairs_sort_bucketed(fricl__ivec *p, size_t n) {
     }
     lo = hi;
   }
-  free(start);
-  free(tmp);
+  wput(w, start);
+  wput(w, tmp);
   return 1;
 }
 
-int fricl__pairs_sort(fricl__ivec *p, int unique) {
+static int pairs_sort(scratch *ws, fricl__ivec *p, int unique) {
   const size_t n = p->n / 2;
   if (n < 2)
     return 1;
-  if (pairs_sort_bucketed(p, n)) {
+  if (pairs_sort_bucketed(ws, p, n)) {
     if (unique) {
       size_t w = 1;
       for (size_t i = 1; i < n; ++i)
@@ -216,11 +296,11 @@ int fricl__pairs_sort(fricl__ivec *p, int unique) {
     }
     return 1;
   }
-  uint64_t *k = (uint64_t *)malloc(2 * n * sizeof *k);
-  uint32_t *v = (uint32_t *)malloc(2 * n * sizeof *v);
+  uint64_t *k = (uint64_t *)wget(ws, W_SORT_KEYS, 2 * n * sizeof *k);
+  uint32_t *v = (uint32_t *)wget(ws, W_SORT_VALS, 2 * n * sizeof *v);
   if (!k || !v) {
-    free(k);
-    free(v);
+    wput(ws, k);
+    wput(ws, v);
     return 0;
   }
   for (size_t i = 0; i < n; ++i) {
@@ -236,9 +316,13 @@ int fricl__pairs_sort(fricl__ivec *p, int unique) {
       ++w;
     }
   p->n = 2 * w;
-  free(k);
-  free(v);
+  wput(ws, k);
+  wput(ws, v);
   return 1;
+}
+
+int fricl__pairs_sort(fricl__ivec *p, int unique) {
+  return pairs_sort(NULL, p, unique);
 }
 
 /* -------------------------------------------------------------- queries */
@@ -259,6 +343,7 @@ typedef struct query {
   void *user;
   unsigned pieces;  /* pool threads */
   fricl__ivec *out; /* per phase and piece, without a visitor */
+  scratch *ws;      /* the context's (NULL: none) */
   int oom;
 } query;
 
@@ -308,26 +393,28 @@ static size_t hash_slot(uint64_t k, int shift) {
   return (size_t)((k * 0x9E3779B97F4A7C15ull) >> shift);
 }
 
-static void grid_free(grid *g) {
-  free(g->ids);
-  free(g->keys);
-  free(g->sorted);
-  free(g->table);
-  free(g->colstart);
+/* The grid's arrays are the scratch's (w NULL: its own). */
+static void grid_free(scratch *w, grid *g) {
+  wput(w, g->ids);
+  wput(w, g->keys);
+  wput(w, g->sorted);
+  wput(w, g->table);
+  wput(w, g->colstart);
   memset(g, 0, sizeof *g);
 }
 
 /* Grid over boxes[sel[i]] (sel NULL: all n), cell size h, origin org. */
-static int grid_build(grid *g, int dim, const box *boxes, const uint32_t *sel,
-                      size_t n, double h, const double *org) {
+static int grid_build(scratch *w, grid *g, int dim, const box *boxes,
+                      const uint32_t *sel, size_t n, double h,
+                      const double *org) {
   memset(g, 0, sizeof *g);
   g->dim = dim;
   g->h = h;
   g->boxes = boxes;
   g->n = n;
   memcpy(g->org, org, sizeof g->org);
-  g->ids = (uint32_t *)malloc((2 * n + 1) * sizeof *g->ids);
-  g->keys = (uint64_t *)malloc((2 * n + 1) * sizeof *g->keys);
+  g->ids = (uint32_t *)wget(w, W_GRID_IDS, (2 * n + 1) * sizeof *g->ids);
+  g->keys = (uint64_t *)wget(w, W_GRID_KEYS, (2 * n + 1) * sizeof *g->keys);
   if (!g->ids || !g->keys)
     return 0;
   int64_t mx0 = 0, mx1 = 0;
@@ -350,10 +437,12 @@ static int grid_build(grid *g, int dim, const box *boxes, const uint32_t *sel,
     g->nx = mx0 + 1;
     g->ny = mx1 + 1;
     const size_t ncol = (size_t)(g->nx * g->ny);
-    g->colstart = (size_t *)calloc(ncol + 1, sizeof *g->colstart);
-    g->sorted = (box *)malloc((n + 1) * sizeof *g->sorted);
+    g->colstart =
+        (size_t *)wget(w, W_GRID_COLS, (ncol + 1) * sizeof *g->colstart);
+    g->sorted = (box *)wget(w, W_GRID_SORTED, (n + 1) * sizeof *g->sorted);
     if (!g->colstart || !g->sorted)
       return 0;
+    memset(g->colstart, 0, (ncol + 1) * sizeof *g->colstart);
     for (size_t i = 0; i < n; ++i) {
       const uint64_t k = g->keys[i];
       const int64_t c0 = (int64_t)(k >> 42), c1 = (int64_t)(k >> 21) & 0x1FFFFF;
@@ -368,6 +457,8 @@ static int grid_build(grid *g, int dim, const box *boxes, const uint32_t *sel,
       g->colstart[c + 1] += g->colstart[c];
     return 1;
   }
+  /* a cell's boxes in a row: one run per cell */
+  fricl__radix_sort(g->keys, g->ids, n, g->keys + n, g->ids + n);
   size_t runs = 0;
   for (size_t i = 0; i < n; ++i)
     runs += i == 0 || g->keys[i] != g->keys[i - 1];
@@ -378,10 +469,11 @@ static int grid_build(grid *g, int dim, const box *boxes, const uint32_t *sel,
     g->tshift--;
   }
   g->tmask = cap - 1;
-  g->table = (struct slot *)calloc(cap, sizeof *g->table);
-  g->sorted = (box *)malloc((n + 1) * sizeof *g->sorted);
+  g->table = (struct slot *)wget(w, W_GRID_TABLE, cap * sizeof *g->table);
+  g->sorted = (box *)wget(w, W_GRID_SORTED, (n + 1) * sizeof *g->sorted);
   if (!g->table || !g->sorted)
     return 0;
+  memset(g->table, 0, cap * sizeof *g->table);
   for (size_t i = 0; i < n; ++i)
     g->sorted[i] = boxes[g->ids[i]];
   for (size_t i = 0; i < n;) {
@@ -487,10 +579,20 @@ static void probe_one(const probe_job *j, unsigned slot, const box *p,
     for (c[0] = c0[0]; c[0] <= e0; ++c[0])
       for (c[1] = c0[1]; c[1] <= e1; ++c[1]) {
         const size_t col = (size_t)(c[0] * g->ny + c[1]);
-        for (size_t i = g->colstart[col]; i < g->colstart[col + 1]; ++i) {
+        /* the column's boxes are sorted by their third cell: skip those
+         * below the probe's by bisection (a flat scene whose third axis
+         * is long puts whole strips in one column) */
+        const uint64_t first = (uint64_t)col << 21 | (uint64_t)c0[2];
+        size_t i = g->colstart[col], hi = g->colstart[col + 1];
+        while (i < hi) {
+          const size_t mid = i + (hi - i) / 2;
+          if (g->keys[mid] < first)
+            i = mid + 1;
+          else
+            hi = mid;
+        }
+        for (; i < g->colstart[col + 1]; ++i) {
           const int64_t z = (int64_t)(g->keys[i] & 0x1FFFFF);
-          if (z < c0[2])
-            continue;
           if (z > c1[2])
             break;
           meet(j, slot, p, pi, i);
@@ -533,12 +635,12 @@ static void run_probes(fricl_context *ctx, probe_job *j) {
 
 /* The boxes' indices in the order of their low corners' cells in g: a
  * probe then reads the cells its predecessor read (cache). */
-static uint32_t *cell_order(const grid *g, const box *b, size_t n) {
-  uint64_t *k = (uint64_t *)malloc((2 * n + 1) * sizeof *k);
-  uint32_t *v = (uint32_t *)malloc((2 * n + 1) * sizeof *v);
+static uint32_t *cell_order(scratch *w, const grid *g, const box *b, size_t n) {
+  uint64_t *k = (uint64_t *)wget(w, W_ORDER_KEYS, (2 * n + 1) * sizeof *k);
+  uint32_t *v = (uint32_t *)wget(w, W_ORDER_IDS, (2 * n + 1) * sizeof *v);
   if (!k || !v) {
-    free(k);
-    free(v);
+    wput(w, k);
+    wput(w, v);
     return NULL;
   }
   for (size_t i = 0; i < n; ++i) {
@@ -551,7 +653,7 @@ static uint32_t *cell_order(const grid *g, const box *b, size_t n) {
     v[i] = (uint32_t)i;
   }
   fricl__radix_sort(k, v, n, k + n, v + n);
-  free(k);
+  wput(w, k);
   return v;
 }
 
@@ -657,10 +759,11 @@ static void size_stats(const box *b, size_t n, int dim, double *small,
 }
 
 /* Split a set into small and big boxes (indices). */
-static int split(const box *b, size_t n, int dim, double small, uint32_t **s,
-                 size_t *ns, uint32_t **g, size_t *ng) {
-  *s = (uint32_t *)malloc((n + 1) * sizeof **s);
-  *g = (uint32_t *)malloc((n + 1) * sizeof **g);
+static int split(scratch *w, int slot, const box *b, size_t n, int dim,
+                 double small, uint32_t **s, size_t *ns, uint32_t **g,
+                 size_t *ng) {
+  *s = (uint32_t *)wget(w, slot, (n + 1) * sizeof **s);
+  *g = (uint32_t *)wget(w, slot + 1, (n + 1) * sizeof **g);
   if (!*s || !*g)
     return 0;
   *ns = *ng = 0;
@@ -682,10 +785,20 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
   const box *B = self ? q->A : q->B;
   const size_t nb = self ? q->na : q->nb;
   q->pieces = fricl__pool_threads(ctx->pool);
-  if (!q->visit) {
-    q->out = (fricl__ivec *)calloc(PHASES * q->pieces, sizeof *q->out);
-    if (!q->out)
-      return 0;
+  const size_t nout = PHASES * (size_t)q->pieces;
+  scratch *w = q->ws;
+  if (!q->visit) { /* the scratch's lists, capacity kept, emptied */
+    if (w->n_out < nout) {
+      fricl__ivec *o = (fricl__ivec *)realloc(w->out, nout * sizeof *w->out);
+      if (!o)
+        return 0;
+      memset(o + w->n_out, 0, (nout - w->n_out) * sizeof *o);
+      w->out = o;
+      w->n_out = nout;
+    }
+    q->out = w->out;
+    for (size_t s = 0; s < nout; ++s)
+      q->out[s].n = 0;
   }
   double smallA, medA, smallB, medB;
   size_stats(q->A, q->na, dim, &smallA, &medA);
@@ -724,8 +837,8 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
   size_t nsB = 0, ngB = 0, nsA = 0, ngA = 0;
   grid gr;
   memset(&gr, 0, sizeof gr);
-  int ok = split(B, nb, dim, smallB, &sB, &nsB, &gB, &ngB) &&
-           grid_build(&gr, dim, B, sB, nsB, h, org);
+  int ok = split(w, W_SMALL_B, B, nb, dim, smallB, &sB, &nsB, &gB, &ngB) &&
+           grid_build(w, &gr, dim, B, sB, nsB, h, org);
   if (ok && self) {
     /* Phase 0: the small boxes among themselves (each pair once, from its
      * smaller index); phase 1: the big ones against the small ones; phase
@@ -743,20 +856,21 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
   } else if (ok) {
     /* Phase 0: every A box against the small B boxes; phase 1: the big B
      * boxes against the small A boxes; phase 2: big against big. */
-    uint32_t *order = cell_order(&gr, q->A, q->na);
-    box *seq = order ? (box *)malloc((q->na + 1) * sizeof *seq) : NULL;
+    uint32_t *order = cell_order(w, &gr, q->A, q->na);
+    box *seq = order ? (box *)wget(w, W_SEQ, (q->na + 1) * sizeof *seq) : NULL;
     ok = order != NULL;
     if (seq)
       gather_probes(ctx, q->A, order, q->na, seq);
     probe_job j0 = {q, &gr, q->A, order, q->na, 0, 0, 0, seq};
     if (ok)
       run_probes(ctx, &j0);
-    free(seq);
-    free(order);
+    wput(w, seq);
+    wput(w, order);
     if (ngB) {
-      grid_free(&gr);
-      ok = split(q->A, q->na, dim, smallA, &sA, &nsA, &gA, &ngA) &&
-           grid_build(&gr, dim, q->A, sA, nsA, smallA > h ? smallA : h, org);
+      grid_free(w, &gr);
+      ok =
+          split(w, W_SMALL_A, q->A, q->na, dim, smallA, &sA, &nsA, &gA, &ngA) &&
+          grid_build(w, &gr, dim, q->A, sA, nsA, smallA > h ? smallA : h, org);
       if (ok) {
         probe_job j1 = {q, &gr, B, gB, ngB, 0, 1, 1, NULL};
         run_probes(ctx, &j1);
@@ -768,24 +882,18 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
             report(q, 2 * q->pieces, gA[x], gB[y], &q->A[gA[x]], &B[gB[y]]);
     }
   }
-  grid_free(&gr);
-  free(sB);
-  free(gB);
-  free(sA);
-  free(gA);
+  grid_free(w, &gr);
   ok = ok && !q->oom;
   if (q->out) {
-    for (unsigned s = 0; s < PHASES * q->pieces; ++s) {
-      if (ok && q->out[s].n) {
-        ok = fricl__ivec_reserve(dst, dst->n + q->out[s].n);
-        if (ok) {
-          memcpy(dst->v + dst->n, q->out[s].v, q->out[s].n * sizeof(int32_t));
-          dst->n += q->out[s].n;
-        }
+    size_t total = dst->n;
+    for (size_t s = 0; s < nout; ++s)
+      total += q->out[s].n;
+    ok = ok && fricl__ivec_reserve(dst, total);
+    for (size_t s = 0; ok && s < nout; ++s)
+      if (q->out[s].n) {
+        memcpy(dst->v + dst->n, q->out[s].v, q->out[s].n * sizeof(int32_t));
+        dst->n += q->out[s].n;
       }
-      free(q->out[s].v);
-    }
-    free(q->out);
   }
   return ok;
 }
@@ -905,7 +1013,8 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
   fricl__candidates_clear(out);
   const int dim = m->dim;
   const size_t nbox = m->nv + m->ne + m->nf + m->n_codim_v + m->n_codim_e;
-  box *all = (box *)malloc((nbox + 1) * sizeof *all);
+  scratch *ws = scratch_of(ctx);
+  box *all = ws ? (box *)wget(ws, W_BOXES, (nbox + 1) * sizeof *all) : NULL;
   if (!all)
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "candidates: out of memory");
@@ -926,6 +1035,7 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
   base.mesh = m;
   base.visit = visit;
   base.user = user;
+  base.ws = ws;
   fricl__ivec *const pairs = out->pairs;
   int ok;
   if (dim == 2) {
@@ -944,9 +1054,8 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
     ok = query_run(ctx, &base, Q_EV, FRICL_STENCIL_EV, ceb, m->codim_e,
                    m->n_codim_e, cvb, m->codim_v, m->n_codim_v,
                    &pairs[FRICL_STENCIL_EV]);
-  free(all);
   for (int t = 0; ok && t < FRICL__NTYPES; ++t)
-    ok = fricl__pairs_sort(&out->pairs[t], 0);
+    ok = pairs_sort(ws, &out->pairs[t], 0);
   /* Planes: every vertex whose signed distance, at t0 or t1, is below the
    * radius. */
   for (size_t p = 0; ok && p < n_planes; ++p)

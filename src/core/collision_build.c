@@ -66,6 +66,79 @@ static void put_ee(recs *r, int32_t ea, int32_t eb, int dtype, double w,
   put(r, EE, ea, eb, dtype, w, eps);
 }
 
+/* The build's buffers, kept on the context between calls (calls on a
+ * context are serialised) as the broad phase keeps its own: capacities
+ * kept, lists emptied on entry, so that a build like the previous one
+ * touches no fresh pages. */
+typedef struct scratch {
+  unsigned pieces;     /* per-piece lists: broad phase slots */
+  recs *prec[4];       /* per type and piece: the records */
+  fricl__ivec *act[4]; /* per type and piece: the active pairs */
+  recs all;            /* every record, in order */
+  fricl__ivec active[4], derived;
+  uint64_t *key; /* merge: 2 (n + 1) keys and payloads */
+  uint32_t *val;
+  size_t kcap;
+} scratch;
+
+static void scratch_free(void *p) {
+  scratch *w = (scratch *)p;
+  for (int t = 0; t < 4; ++t) {
+    for (unsigned i = 0; i < w->pieces; ++i) {
+      free(w->prec[t] ? w->prec[t][i].v : NULL);
+      free(w->act[t] ? w->act[t][i].v : NULL);
+    }
+    free(w->prec[t]);
+    free(w->act[t]);
+    free(w->active[t].v);
+  }
+  free(w->all.v);
+  free(w->derived.v);
+  free(w->key);
+  free(w->val);
+  free(w);
+}
+
+/* The context's scratch with `pieces` lists per type, all empty (NULL
+ * when out of memory). */
+static scratch *scratch_of(fricl_context *ctx, unsigned pieces) {
+  struct fricl__scratch *c = &ctx->scratch[FRICL__SCRATCH_COLLISIONS];
+  scratch *w = (scratch *)c->p;
+  if (w && w->pieces != pieces) { /* not for a context's fixed threads */
+    scratch_free(w);
+    c->p = w = NULL;
+  }
+  if (!w) {
+    w = (scratch *)calloc(1, sizeof *w);
+    if (!w)
+      return NULL;
+    c->p = w;
+    c->free = scratch_free;
+    w->pieces = pieces;
+    for (int t = 0; t < 4; ++t) {
+      w->prec[t] = (recs *)calloc(pieces, sizeof(recs));
+      w->act[t] = (fricl__ivec *)calloc(pieces, sizeof(fricl__ivec));
+      if (!w->prec[t] || !w->act[t]) {
+        scratch_free(w);
+        c->p = NULL;
+        return NULL;
+      }
+    }
+  }
+  for (int t = 0; t < 4; ++t) {
+    for (unsigned i = 0; i < pieces; ++i) {
+      w->prec[t][i].n = 0;
+      w->prec[t][i].oom = 0;
+      w->act[t][i].n = 0;
+    }
+    w->active[t].n = 0;
+  }
+  w->all.n = 0;
+  w->all.oom = 0;
+  w->derived.n = 0;
+  return w;
+}
+
 typedef struct build {
   fricl_context *ctx;
   const fricl_collision_mesh *m;
@@ -448,16 +521,27 @@ static int grow(void **p, size_t n, size_t elem) {
 /* Sort the records of each type by ids (stably), merge equal collisions
  * (ee: and equal distance type) in record order, drop zero weights (not
  * fv) and write the set. */
-static int merge(const build *b, recs *all, fricl_collision_set *s) {
+static int merge(const build *b, scratch *ws, recs *all,
+                 fricl_collision_set *s) {
   const size_t n = all->n;
-  uint64_t *key = (uint64_t *)malloc(2 * (n + 1) * sizeof *key);
-  uint32_t *val = (uint32_t *)malloc(2 * (n + 1) * sizeof *val);
   size_t start[FRICL__NTYPES + 1] = {0};
-  if (!key || !val) {
-    free(key);
-    free(val);
-    return 0;
+  if (ws->kcap < 2 * (n + 1)) {
+    free(ws->key);
+    free(ws->val);
+    ws->kcap = 2 * (n + 1) > 2 * ws->kcap ? 2 * (n + 1) : 2 * ws->kcap;
+    ws->key = (uint64_t *)malloc(ws->kcap * sizeof *ws->key);
+    ws->val = (uint32_t *)malloc(ws->kcap * sizeof *ws->val);
+    if (!ws->key || !ws->val) {
+      free(ws->key);
+      free(ws->val);
+      ws->key = NULL;
+      ws->val = NULL;
+      ws->kcap = 0;
+      return 0;
+    }
   }
+  uint64_t *key = ws->key;
+  uint32_t *val = ws->val;
   /* Group by type (counting), then sort each type's range by ids. */
   for (size_t i = 0; i < n; ++i)
     start[all->v[i].type + 1]++;
@@ -539,8 +623,6 @@ static int merge(const build *b, recs *all, fricl_collision_set *s) {
     }
     s->count[t] = c;
   }
-  free(key);
-  free(val);
   return ok;
 }
 
@@ -636,15 +718,13 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
   b.area = (o->flags & FRICL_COLLISIONS_AREA_WEIGHTING) != 0;
   b.cand = &cand;
   b.pieces = FRICL__BP_PHASES * fricl__pool_threads(ctx->pool);
-  recs all;
-  memset(&all, 0, sizeof all);
-  fricl__ivec active[4];
-  memset(active, 0, sizeof active);
-  int ok = 1;
-  for (int t = 0; t < 4; ++t) {
-    b.prec[t] = (recs *)calloc(b.pieces, sizeof(recs));
-    b.act[t] = (fricl__ivec *)calloc(b.pieces, sizeof(fricl__ivec));
-    ok = ok && b.prec[t] && b.act[t];
+  scratch *w = scratch_of(ctx, b.pieces);
+  int ok = w != NULL;
+  recs *all = w ? &w->all : NULL;
+  fricl__ivec *active = w ? w->active : NULL;
+  for (int t = 0; ok && t < 4; ++t) {
+    b.prec[t] = w->prec[t];
+    b.act[t] = w->act[t];
   }
   const double r = 0.5 * (o->dhat + o->dmin);
   fricl_status st = FRICL_STATUS_OK;
@@ -653,21 +733,11 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
                             o->plane_offsets, visit, &b, &cand);
   /* In type order, each type's pieces in order: the sequence of a
    * single-threaded run. */
-  for (int t = 0; t < 4; ++t)
-    for (unsigned p = 0; b.prec[t] && b.act[t] && p < b.pieces; ++p) {
-      ok = ok && append_recs(&all, &b.prec[t][p]) &&
+  for (int t = 0; ok && st == FRICL_STATUS_OK && t < 4; ++t)
+    for (unsigned p = 0; ok && p < b.pieces; ++p)
+      ok = append_recs(all, &b.prec[t][p]) &&
            append_pairs(&active[t], &b.act[t][p]);
-      free(b.prec[t][p].v);
-      free(b.act[t][p].v);
-    }
-  for (int t = 0; t < 4; ++t) {
-    free(b.prec[t]);
-    free(b.act[t]);
-  }
   if (st != FRICL_STATUS_OK) {
-    free(all.v);
-    for (int t = 0; t < 4; ++t)
-      free(active[t].v);
     fricl__candidates_free(&cand);
     if (*inout) { /* as documented: out of memory leaves a set empty */
       memset((*inout)->count, 0, sizeof(*inout)->count);
@@ -678,20 +748,16 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
   /* The improved max approximator's derived pairs come only from active
    * pairs: a sub-element within reach makes its element within reach. */
   if (ok && (o->flags & FRICL_COLLISIONS_IMPROVED_MAX_APPROX)) {
-    fricl__ivec d;
-    memset(&d, 0, sizeof d);
-    ok = (!active[EV].n || (derive(&b, &active[EV], 0, 2, &d) &&
-                            pass(&b, &d, each_ev_neg_vv, &all))) &&
-         (!active[EE].n || (derive(&b, &active[EE], 2, 0, &d) &&
-                            pass(&b, &d, each_ee_neg_ev, &all))) &&
-         (!active[FV].n || (derive(&b, &active[FV], 1, 0, &d) &&
-                            pass(&b, &d, each_fv_neg_ev, &all) &&
-                            derive(&b, &active[FV], 0, 3, &d) &&
-                            pass(&b, &d, each_fv_pos_vv, &all)));
-    free(d.v);
+    fricl__ivec *d = &w->derived;
+    ok = (!active[EV].n || (derive(&b, &active[EV], 0, 2, d) &&
+                            pass(&b, d, each_ev_neg_vv, all))) &&
+         (!active[EE].n || (derive(&b, &active[EE], 2, 0, d) &&
+                            pass(&b, d, each_ee_neg_ev, all))) &&
+         (!active[FV].n || (derive(&b, &active[FV], 1, 0, d) &&
+                            pass(&b, d, each_fv_neg_ev, all) &&
+                            derive(&b, &active[FV], 0, 3, d) &&
+                            pass(&b, d, each_fv_pos_vv, all)));
   }
-  for (int t = 0; t < 4; ++t)
-    free(active[t].v);
   fricl_collision_set *s = *inout;
   const int fresh = s == NULL;
   if (ok && fresh) {
@@ -700,9 +766,9 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
   }
   if (ok) {
     s->dim = m->dim;
-    ok = merge(&b, &all, s) && add_planes(&b, o, s) && write_groups(s, o->dmin);
+    ok = merge(&b, w, all, s);
+    ok = ok && add_planes(&b, o, s) && write_groups(s, o->dmin);
   }
-  free(all.v);
   fricl__candidates_free(&cand);
   if (!ok) {
     if (fresh)

@@ -189,6 +189,9 @@ void fricl__context_destroy(fricl_context *ctx) {
   if (!ctx)
     return;
   fricl__plan_cache_destroy(ctx);
+  for (int i = 0; i < FRICL__SCRATCH_N; ++i)
+    if (ctx->scratch[i].p && ctx->scratch[i].free)
+      ctx->scratch[i].free(ctx->scratch[i].p);
   if (ctx->dev)
     ctx->dev->ops->destroy(ctx->dev);
   if (ctx->host)

@@ -43,6 +43,10 @@ typedef enum fricl__feature {
       FRICL__FEATURE_COUNT = FRICL_TABLE_COUNT(FRICL_FEATURE_MAP)
 } fricl__feature;
 
+/* The features that keep scratch on the context: the broad phase and the
+ * collision build (core/collisions.h). */
+enum { FRICL__SCRATCH_BROAD, FRICL__SCRATCH_COLLISIONS, FRICL__SCRATCH_N };
+
 struct fricl_context {
   fricl__mode mode;
   uint32_t flags;
@@ -70,6 +74,12 @@ struct fricl_context {
    * parallel loop split work from n items on (0: fricl's thresholds), so
    * that small test problems exercise the multi-threaded paths. */
   size_t host_grain;
+  /* Scratch that a feature keeps between its calls (calls on a context
+   * are serialised), released with the context by its `free`. */
+  struct fricl__scratch {
+    void *p;
+    void (*free)(void *p);
+  } scratch[FRICL__SCRATCH_N];
 };
 
 /* The grain of a host-side parallel loop: the testing override or `dflt`. */

@@ -185,6 +185,24 @@ def scene_squares_2d(rng, seed):
     return np.vstack(Vs + [P]), np.vstack(Es).astype(np.int32), None, 0.1, []
 
 
+def scene_scattered(rng, seed):
+    """Pairs of small triangles 0.002 apart, the pairs far from each
+    other (the grid's columns far outnumber the boxes: its hashed cells),
+    the two triangles of a pair far apart in index order (a cell's boxes
+    are not neighbours in the mesh)."""
+    K = 40
+    tri = np.array([[0, 0, 0], [0.01, 0, 0], [0, 0.01, 0]], float)
+    VA, VB = [], []
+    for k in range(K):
+        o = np.array([100.0 * k, (37.0 * k * k) % 1000, 0])
+        VA.append(tri + o + 1e-4 * rng.standard_normal(3))
+        VB.append(tri + o + [0.002, 0.002, 0.001] +
+                  1e-4 * rng.standard_normal(3))
+    V = np.vstack(VA + VB)
+    F = np.arange(2 * K * 3, dtype=np.int32).reshape(-1, 3)
+    return V, edges_of(F), F, 0.003, []
+
+
 SCENES = {
     "cloth_over_box": scene_cloth_over_box,
     "cloth_layers": scene_cloth_layers,
@@ -195,6 +213,7 @@ SCENES = {
     "points_3d": scene_points_3d,
     "polylines_2d": scene_polylines_2d,
     "squares_2d": scene_squares_2d,
+    "scattered": scene_scattered,
 }
 
 
