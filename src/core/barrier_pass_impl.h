@@ -295,8 +295,9 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   if (hv) {
     /* tens of MB for a large plan: cleared on the host threads */
     if (threaded)
-      fricl__pool_for(ctx->pool, plan->nnz * (size_t)(dim * dim),
-                      fricl__grain(ctx, 65536), 1, FRICL_FN(bh_zero), hv);
+      fricl__pool_for_dynamic(
+          ctx->pool, plan->nnz * (size_t)(dim * dim), fricl__grain(ctx, 65536),
+          fricl__grain(ctx, 16384), 1, FRICL_FN(bh_zero), hv);
     else
       FRICL_FN(bh_zero)(hv, 0, plan->nnz * (size_t)(dim * dim), 0);
   }
@@ -308,6 +309,7 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   const size_t rec_grain = fricl__grain(ctx, w->want >= 2   ? 64
                                              : w->want == 1 ? 1024
                                                             : 2048);
+  const size_t rec_piece = rec_grain / 8 > 8 ? rec_grain / 8 : 8;
   const size_t acc_grain = fricl__grain(ctx, hv ? 256 : 4096);
   real pot_total = (real)0, pot_block = (real)0;
   real gnq_total = (real)0, gnq_block = (real)0;
@@ -333,7 +335,11 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
           BH_RUN(&jx, 0, n, 0);
         }
       } else if (threaded)
-        fricl__pool_for(ctx->pool, n, rec_grain, 1, BH_RUN, &j);
+        /* Pieces claimed dynamically, at least an eighth of the grain: a
+         * thread descheduled in the middle of one holds the call up by
+         * that piece only. Each piece writes its contacts' records. */
+        fricl__pool_for_dynamic(ctx->pool, n, rec_grain, rec_piece, 1, BH_RUN,
+                                &j);
       else
         BH_RUN(&j, 0, n, 0);
       for (size_t t = 0; t < n; ++t, ++cg) {

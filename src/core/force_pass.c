@@ -19,8 +19,6 @@
 #define FH_CHUNK 4096
 /* Reals of one contact record: N, force (12), Jacobian (144). */
 #define FH_REC 157
-/* Without a Jacobian: N and the force (every contact's at once). */
-#define FH_REC_F 13
 /* How many contacts ahead the pass prefetches vertex rows. */
 #define FH_AHEAD 8
 

@@ -19,10 +19,16 @@ typedef struct FH_JOB {
   const fricl__force_work *w;
   size_t g, lo; /* the chunk: group g, contacts lo .. */
   FRICL_REAL *rec;
-  size_t stride; /* reals per record: FH_REC, or FH_REC_F without Jacobian */
+  size_t stride; /* reals per record (FH_REC); rec NULL: none kept */
   size_t *blk;   /* or NULL: the BSR blocks of each contact's k x k pairs */
   int outs;      /* write the group's per-contact outputs here */
   const size_t *gbase; /* fh_run_all: each group's first contact (global) */
+  /* fh_all: no records; the force of each contact's slot i goes to
+   * slots[((i total) + global contact) dim ..] (slot-major: a vertex that
+   * keeps its slot over many contacts, such as an obstacle's, has its
+   * terms side by side for the gather), c0 the group's first contact. */
+  FRICL_REAL *slots;
+  size_t total, c0;
 } FH_JOB;
 
 /* Contact c of group G's per-contact outputs from its record R. */
@@ -101,12 +107,18 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
     const real wt = G->weight ? ((const real *)G->weight)[c] : (real)1;
     const real ms = no_mu ? (real)1 : ((const real *)G->mu_s)[c];
     const real mk = no_mu ? (real)1 : ((const real *)G->mu_k)[c];
-    real *R = j->rec + t * j->stride;
+    real Rl[13];
+    real *R = j->rec ? j->rec + t * j->stride : Rl;
     R[0] = FRICL_FN(force_contact)(type, dim, x, v, pn, pc, wt, ms, mk, an, eps,
                                    (int)b->mu_profile, kappa, dhat, dmin,
                                    physical, wrt, R + 1, R + 13);
     if (j->outs)
       FRICL_FN(fh_outputs)(G, c, R, k * dim);
+    if (j->slots)
+      for (int i = 0; i < k; ++i)
+        for (int s = 0; s < dim; ++s)
+          j->slots[((size_t)i * j->total + j->c0 + c) * (size_t)dim +
+                   (size_t)s] = R[1 + i * dim + s];
     if (j->blk)
       for (int i = 0; i < k; ++i)
         for (int jj = 0; jj < k; ++jj)
@@ -153,8 +165,8 @@ static void FRICL_FN(fh_run)(void *arg, size_t lo, size_t hi, unsigned worker) {
   }
 }
 
-/* Contacts [lo, hi) of all groups (global order) into records at their
- * global index: fh_run on each group's part. */
+/* Contacts [lo, hi) of all groups (global order) into the slot-major
+ * force terms: fh_run on each group's part. */
 static void FRICL_FN(fh_run_all)(void *arg, size_t lo, size_t hi,
                                  unsigned worker) {
   const FH_JOB *j = arg;
@@ -166,7 +178,7 @@ static void FRICL_FN(fh_run_all)(void *arg, size_t lo, size_t hi,
     FH_JOB jg = *j;
     jg.g = g;
     jg.lo = 0;
-    jg.rec = j->rec + g0 * j->stride;
+    jg.c0 = g0;
     FRICL_FN(fh_run)(&jg, a - g0, z - g0, worker);
   }
 }
@@ -177,8 +189,8 @@ static void FRICL_FN(fh_run_all)(void *arg, size_t lo, size_t hi,
  * so bitwise the same), each entry written once. */
 typedef struct FRICL_FN(fh_gather_job) {
   const fricl_tangential_plan *plan;
-  const FRICL_REAL *rec;
-  size_t stride;
+  const FRICL_REAL *slots; /* FH_JOB's */
+  size_t total;
   FRICL_REAL *force;
 } FRICL_FN(fh_gather_job);
 
@@ -192,8 +204,9 @@ FRICL_FN(fh_gather_body)(const FRICL_FN(fh_gather_job) * a, size_t lo,
     real acc[3] = {(real)0, (real)0, (real)0};
     for (int64_t e = vptr[v]; e < vptr[v + 1]; ++e) {
       const uint64_t en = vent[e];
-      const real *R = a->rec + (size_t)(en >> 2) * a->stride + 1 +
-                      (size_t)(en & 3) * (size_t)dim;
+      const real *R =
+          a->slots +
+          ((size_t)(en & 3) * a->total + (size_t)(en >> 2)) * (size_t)dim;
       for (int s = 0; s < dim; ++s)
         acc[s] += R[s];
     }
@@ -313,8 +326,9 @@ static void FRICL_FN(fh_entry_cuts)(const fricl_tangential_plan *p,
 }
 
 /* The force without a Jacobian from the host threads: every contact's
- * record (N and the force) in one parallel run over all contacts, then
- * the global force gathered per vertex in another (fh_gather). */
+ * force terms (slot-major) and per-contact outputs in one parallel run
+ * over all contacts, then the global force gathered per vertex in
+ * another (fh_gather). */
 static fricl_status FRICL_FN(fh_all)(fricl_context *ctx,
                                      const fricl__force_work *w, int threaded) {
   typedef FRICL_REAL real;
@@ -338,11 +352,21 @@ static fricl_status FRICL_FN(fh_all)(fricl_context *ctx,
   gbase[0] = 0;
   for (size_t g = 0; g < b->n_groups; ++g)
     gbase[g + 1] = gbase[g] + b->groups[g].count;
-  real *rec = fricl__malloc((w->total ? w->total : 1) * FH_REC_F * sizeof *rec);
-  if (!rec)
-    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
-                       "allocating %zu contact records", w->total);
-  FH_JOB j = {w, 0, 0, rec, FH_REC_F, NULL, 1, gbase};
+  /* The most slots any group's stencil has. */
+  size_t kmax = 1;
+  for (size_t g = 0; g < b->n_groups; ++g)
+    if (b->groups[g].count &&
+        (size_t)fricl__stencil_vertex_count(b->groups[g].type) > kmax)
+      kmax = (size_t)fricl__stencil_vertex_count(b->groups[g].type);
+  real *slots = NULL;
+  if (force) {
+    slots = fricl__malloc((w->total ? w->total : 1) * kmax * (size_t)b->dim *
+                          sizeof *slots);
+    if (!slots)
+      return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                         "allocating %zu contacts' force terms", w->total);
+  }
+  FH_JOB j = {w, 0, 0, NULL, 0, NULL, 1, gbase, slots, w->total, 0};
   /* About 0.1 us a contact: pieces of at least 128 contacts, threads from
    * 512 on. */
   if (threaded)
@@ -352,7 +376,7 @@ static fricl_status FRICL_FN(fh_all)(fricl_context *ctx,
   else
     FRICL_FN(fh_run_all)(&j, 0, w->total, 0);
   if (force) {
-    FRICL_FN(fh_gather_job) gj = {lists, rec, FH_REC_F, force};
+    FRICL_FN(fh_gather_job) gj = {lists, slots, w->total, force};
     const size_t entries = (size_t)lists->vptr[lists->n_vertices];
     const unsigned threads = threaded ? fricl__pool_threads(ctx->pool) : 1;
     unsigned pieces = 1;
@@ -371,7 +395,7 @@ static fricl_status FRICL_FN(fh_all)(fricl_context *ctx,
     else
       FRICL_FN(fh_gather)(&gj, 0, b->n_vertices, 0);
   }
-  free(rec);
+  free(slots);
   return FRICL_STATUS_OK;
 }
 
@@ -423,7 +447,7 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
     const int ndof = k * dim;
     for (size_t lo = 0; lo < G->count; lo += chunk) {
       const size_t n = G->count - lo < chunk ? G->count - lo : chunk;
-      FH_JOB j = {w, g, lo, rec, stride, blk, 1, NULL};
+      FH_JOB j = {w, g, lo, rec, stride, blk, 1, NULL, NULL, 0, 0};
       if (src) {
         const fricl_status st = src->records(src->state, w, g, lo, n, rec);
         if (st != FRICL_STATUS_OK) {

@@ -17,6 +17,15 @@
 #include "core/fault.h"
 
 #define MAX_PIECES 256
+/* Pause-loop iterations the caller spins (tens of microseconds) before it
+ * sleeps waiting for the workers' last pieces. */
+#define SPIN_WAIT 1000
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 
 struct fricl__pool {
   unsigned threads;
@@ -34,8 +43,9 @@ struct fricl__pool {
   void *arg;
   size_t cuts[MAX_PIECES + 1];
   unsigned pieces;
-  atomic_uint next; /* the next piece to claim */
-  unsigned active;  /* workers that joined and have not left */
+  atomic_uint next;   /* the next piece to claim */
+  atomic_uint active; /* workers that joined and have not left (changed
+                         under the mutex; read without it to spin) */
 };
 
 typedef struct {
@@ -70,14 +80,15 @@ static void *worker_main(void *p) {
     seen = pool->generation;
     if (!pool->open || wa.index >= pool->engaged)
       continue; /* finished before we woke, or not ours to join */
-    pool->active++;
+    atomic_fetch_add_explicit(&pool->active, 1u, memory_order_relaxed);
     const fricl__range_fn fn = pool->fn;
     void *arg = pool->arg;
     const unsigned pieces = pool->pieces;
     pthread_mutex_unlock(&pool->mu);
     claim_pieces(pool, fn, arg, pieces);
     pthread_mutex_lock(&pool->mu);
-    if (--pool->active == 0)
+    if (atomic_fetch_sub_explicit(&pool->active, 1u, memory_order_release) ==
+        1u)
       pthread_cond_signal(&pool->done);
   }
   pthread_mutex_unlock(&pool->mu);
@@ -106,6 +117,7 @@ fricl__pool *fricl__pool_create(unsigned threads) {
   pthread_cond_init(&pool->wake, NULL);
   pthread_cond_init(&pool->done, NULL);
   atomic_init(&pool->next, 0u);
+  atomic_init(&pool->active, 0u);
   return pool;
 }
 
@@ -176,9 +188,16 @@ static void run_pieces(fricl__pool *pool, const size_t *cuts, unsigned pieces,
   pthread_mutex_unlock(&pool->mu);
   claim_pieces(pool, fn, arg, pieces);
   /* Every piece is claimed: wait for those that workers are running. A
-   * worker that joins from now on finds none and leaves at once. */
+   * worker that joins from now on finds none and leaves at once. Their
+   * last pieces mostly end within microseconds: spin a little first (a
+   * caller asleep on the condition variable needs a wake-up, which on a
+   * loaded machine can take a scheduler tick). */
+  for (int i = 0; i < SPIN_WAIT &&
+                  atomic_load_explicit(&pool->active, memory_order_acquire);
+       ++i)
+    cpu_relax();
   pthread_mutex_lock(&pool->mu);
-  while (pool->active > 0)
+  while (atomic_load_explicit(&pool->active, memory_order_relaxed) > 0)
     pthread_cond_wait(&pool->done, &pool->mu);
   pool->open = 0;
   pthread_mutex_unlock(&pool->mu);
