@@ -112,7 +112,9 @@ typedef struct fricl_force_batch {
   const fricl_force_group *groups; /* concatenated in this order */
   /* Required for jacobian_values: from fricl_tangential_plan_create (or
    * fricl_barrier_plan_create) on the same context, dim, n_vertices and
-   * topology. */
+   * topology. Optional for the force alone: its vertex lists then assemble
+   * the force (checked against the groups; NULL: the context keeps the
+   * lists of the last topology evaluated without one). */
   const fricl_tangential_plan *plan;
   /* Global outputs, each optional. */
   void *force;           /* n_vertices x dim */
