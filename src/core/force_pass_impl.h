@@ -440,6 +440,17 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
     else
       FRICL_FN(fh_zero)(jv, 0, plan->nnz * (size_t)(dim * dim), 0);
   }
+  /* With a plan, the accumulation's row pieces (2 per thread; each scans
+   * its chunk's vertices) weighted by the vertices' list entries. */
+  size_t acc_cuts[257];
+  unsigned acc_pieces = 1;
+  if (threaded && plan && b->n_vertices > fricl__grain(ctx, 256)) {
+    const unsigned t = fricl__pool_threads(ctx->pool);
+    acc_pieces = 2 * t > 256 ? 256 : 2 * t;
+    if (acc_pieces > b->n_vertices)
+      acc_pieces = (unsigned)b->n_vertices;
+    FRICL_FN(fh_entry_cuts)(plan, acc_pieces, acc_cuts);
+  }
   size_t cg0 = 0; /* contacts of the groups before g */
   for (size_t g = 0; g < b->n_groups; cg0 += b->groups[g].count, ++g) {
     const fricl_force_group *G = &b->groups[g];
@@ -477,7 +488,12 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
             G,   plan,   lo,  n,
             rec, stride, bk,  force,
             jv,  k,      dim, (b->flags & FRICL_FORCE_FLAG_JACOBIAN_CSC) != 0};
-        if (threaded)
+        if (threaded && acc_pieces > 1)
+          /* Rows cut by their list entries: an obstacle's few vertices
+           * hold most blocks of a cloth's contacts. */
+          fricl__pool_run_cuts(ctx->pool, acc_cuts, acc_pieces,
+                               FRICL_FN(fh_acc), &acc);
+        else if (threaded)
           fricl__pool_for(ctx->pool, b->n_vertices, fricl__grain(ctx, 256), 1,
                           FRICL_FN(fh_acc), &acc);
         else
