@@ -304,11 +304,14 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   /* A piece's work must outweigh waking a thread (several us, more on a
    * loaded machine): about 0.1 us a contact for the value, 0.2 with the
    * gradient, 1-2 with the Hessian (measured: at ~700 contacts, grains of
-   * 64 made the value and gradient 2-3x slower than one thread). The split
-   * never changes a result. */
+   * 64 made the value and gradient 2-3x slower than one thread; at ~4k
+   * contacts on a loaded 2-core machine, the gradient on two threads had a
+   * median no better than one thread's and a 90th percentile up to 7x
+   * worse: threads from ~8k contacts on). The split never changes a
+   * result. */
   const size_t rec_grain = fricl__grain(ctx, w->want >= 2   ? 64
-                                             : w->want == 1 ? 1024
-                                                            : 2048);
+                                             : w->want == 1 ? 4096
+                                                            : 8192);
   const size_t rec_piece = rec_grain / 8 > 8 ? rec_grain / 8 : 8;
   const size_t acc_grain = fricl__grain(ctx, hv ? 256 : 4096);
   real pot_total = (real)0, pot_block = (real)0;
