@@ -6,6 +6,7 @@
  *
  * Contents
  *   Groups ....... fricl_force_group
+ *   Layout ....... fricl_vertex_layout
  *   Evaluation ... fricl_force_batch_init, fricl_force_eval
  *
  * Unlike fricl_tangential_eval, which takes the lagged data as given, the
@@ -66,6 +67,19 @@ typedef struct fricl_force_group {
   void *normal_force;   /* count: N(x) */
 } fricl_force_group;
 
+/* How the vertex arrays rest_positions, lagged_displacements and
+ * velocities are stored (the force output is always n_vertices x dim,
+ * vertex after vertex). */
+typedef enum fricl_vertex_layout {
+  /* n_vertices x dim, row-major: vertex after vertex (the default). */
+  FRICL_VERTEX_ROWS = 0,
+  /* dim x n_vertices: coordinate after coordinate, entry (vertex i,
+   * coordinate s) at s n_vertices + i; the memory of a column-major
+   * (Fortran-ordered) n_vertices x dim array, as Eigen and ipctk's
+   * callers hold them, read in place. */
+  FRICL_VERTEX_COLUMNS = 1
+} fricl_vertex_layout;
+
 /* Evaluate with mu_s = mu_k = 1 (ipctk's no_mu). */
 #define FRICL_FORCE_FLAG_NO_MU 0x1u
 /* N *= dhat / x^^2 (ipctk's use_physical_barrier). */
@@ -98,13 +112,19 @@ typedef struct fricl_force_batch {
   const fricl_force_group *groups; /* concatenated in this order */
   /* Required for jacobian_values: from fricl_tangential_plan_create (or
    * fricl_barrier_plan_create) on the same context, dim, n_vertices and
-   * topology. */
+   * topology. Optional for the force alone: its vertex lists then assemble
+   * the force (checked against the groups; NULL: the context keeps the
+   * lists of the last topology evaluated without one). */
   const fricl_tangential_plan *plan;
   /* Global outputs, each optional. */
   void *force;           /* n_vertices x dim */
   void *jacobian_values; /* nnz_blocks x dim x dim, the plan's BSR order;
                             block (i, j) row-major dF_i / dq_j (or CSC:
                             FRICL_FORCE_FLAG_JACOBIAN_CSC) */
+  /* The layout of the three vertex input arrays (@since 0.4; absent in
+   * older layouts: FRICL_VERTEX_ROWS). Results are bitwise the same in
+   * either. */
+  fricl_vertex_layout vertex_layout;
 } fricl_force_batch;
 
 /** Zero @p batch, set struct_size, dim 3, f64, cubic profile. @since 0.4 */

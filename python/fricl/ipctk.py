@@ -608,10 +608,14 @@ class FrictionPotential:
         # the Jacobian straight into SciPy's CSC order (flag 4)
         flags = (1 if no_mu else 0) | (2 if phys else 0) | (4 if wrt else 0)
         force = np.empty(V.shape) if not wrt else None
-        jv = plan = None
+        jv = None
         if wrt:
             plan = c.plan
             jv = np.empty(plan.nnz_blocks * c.dim * c.dim)
+        else:  # the force alone: the plan's vertex lists, when it has one
+            plan = c._plan
+            if plan is not None and plan.closed:
+                plan = None
         outs = None
         if local:
             outs = tuple((np.empty((g.count, g.vertices.shape[1] * c.dim)),

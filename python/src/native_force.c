@@ -88,46 +88,13 @@ static int parse_groups(native_views *views, PyObject *items, PyObject *outs,
   return 0;
 }
 
-/* Column-major vertex arrays (the transposes, dim x n, of Fortran-ordered
- * n x dim arrays, as ipctk's callers hold them) into the row-major arrays
- * fricl_force_eval reads, in one pass: x = rest + lagged displacement
- * (the very sum the pass forms per contact, so the results are bitwise
- * those of the row-major call with rest and displacements apart) and the
- * velocities. Returns 0, or 1 when some x is not finite: the caller then
- * passes rest and displacements apart, so that validation names the one
- * that is bad (and a finite sum of finite arrays stays the caller's
- * concern, as before). */
-static int rows_of_columns(const double *rest, const double *disp,
-                           const double *vel, size_t n, int dim, double *x,
-                           double *v) {
-  const size_t d = (size_t)dim;
-  double probe = 0.0;
-  size_t i, s;
-  for (i = 0; i < n; i++)
-    for (s = 0; s < d; s++) {
-      const double xi = rest[s * n + i] + disp[s * n + i];
-      x[i * d + s] = xi;
-      probe += xi * 0.0; /* NaN once any x is not finite */
-      v[i * d + s] = vel[s * n + i];
-    }
-  return probe == 0.0 ? 0 : 1;
-}
-
-static void rows_of_column(const double *a, size_t n, int dim, double *out) {
-  const size_t d = (size_t)dim;
-  size_t i, s;
-  for (i = 0; i < n; i++)
-    for (s = 0; s < d; s++)
-      out[i * d + s] = a[s * n + i];
-}
-
 /* force_eval(ctx, precision, profile, dim, flags, wrt, rest|None,
  *            lagged_displacements, velocities, eps_v, kappa, dhat, dmin,
  *            groups, force|None, plan|None, jacobian_values|None,
  *            per_group|None[, column_major]) -> None
- * column_major = 1 (f64, rest given): rest, lagged_displacements and
- * velocities are the C-contiguous transposes (dim x n_vertices) of the
- * caller's Fortran-ordered arrays, read without a numpy copy. */
+ * column_major = 1: rest, lagged_displacements and velocities are the
+ * C-contiguous transposes (dim x n_vertices) of the caller's
+ * Fortran-ordered arrays, read in place (FRICL_VERTEX_COLUMNS). */
 PyObject *native_force_eval(PyObject *self, PyObject *args) {
   PyObject *ctx_obj, *prec_obj, *rest, *disp, *vel, *items, *force_obj;
   PyObject *plan_obj, *jv_obj, *outs, *result = NULL;
@@ -137,7 +104,6 @@ PyObject *native_force_eval(PyObject *self, PyObject *args) {
   fricl_force_group groups[FRICL_MAX_GROUPS];
   int dim, profile, wrt, column_major = 0;
   unsigned int flags;
-  double *scratch = NULL;
   double eps_v, kappa, dhat, dmin;
   size_t nx;
   Py_ssize_t ng;
@@ -209,31 +175,8 @@ PyObject *native_force_eval(PyObject *self, PyObject *args) {
                  &p) != 0)
     goto done;
   c.b.velocities = p;
-  if (column_major) {
-    if (c.b.precision != FRICL_F64 || c.b.rest_positions == NULL) {
-      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
-                    "column_major needs f64 and rest_positions");
-      goto done;
-    }
-    if (nx > SIZE_MAX / sizeof(double) / 4 ||
-        (scratch = malloc((nx ? nx : 1) * 4 * sizeof(double))) == NULL) {
-      PyErr_NoMemory();
-      goto done;
-    }
-    if (rows_of_columns(c.b.rest_positions, c.b.lagged_displacements,
-                        c.b.velocities, c.b.n_vertices, dim, scratch,
-                        scratch + nx) == 0) {
-      c.b.rest_positions = NULL;
-      c.b.lagged_displacements = scratch;
-    } else { /* apart, for validation's message */
-      rows_of_column(c.b.rest_positions, c.b.n_vertices, dim, scratch);
-      rows_of_column(c.b.lagged_displacements, c.b.n_vertices, dim,
-                     scratch + 2 * nx);
-      c.b.rest_positions = scratch;
-      c.b.lagged_displacements = scratch + 2 * nx;
-    }
-    c.b.velocities = scratch + nx;
-  }
+  if (column_major)
+    c.b.vertex_layout = FRICL_VERTEX_COLUMNS;
   if (native_get(views, force_obj, "force", NATIVE_REAL, c.b.precision, nx, 1,
                  1, &p) != 0)
     goto done;
@@ -254,6 +197,5 @@ PyObject *native_force_eval(PyObject *self, PyObject *args) {
 done:
   native_release(views);
   free(views);
-  free(scratch);
   return result;
 }

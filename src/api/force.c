@@ -26,6 +26,10 @@ static fricl_status check_params(fricl_context *ctx,
                     FRICL_FORCE_FLAG_JACOBIAN_CSC)))
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "batch.flags = 0x%x has unknown bits", (unsigned)b->flags);
+  if (st == FRICL_STATUS_OK && (unsigned)b->vertex_layout > 1)
+    st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.vertex_layout %d is not rows (0) or columns (1)",
+                     (int)b->vertex_layout);
   if (st == FRICL_STATUS_OK && (unsigned)b->wrt > 3)
     st = fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
                      "batch.wrt %d is not none (0), rest_positions (1), "
@@ -38,6 +42,26 @@ static fricl_status check_params(fricl_context *ctx,
                                    {"dhat", b->dhat, FRICL__RULE_GT0},
                                    {"dmin", b->dmin, FRICL__RULE_GE0}};
   return fricl__check_reals(ctx, b->precision, "batch.", reals, 4);
+}
+
+/* A vertex array: every entry finite. Rows: the shared per-vertex check;
+ * columns (vertex_layout): the first bad coordinate in memory order, named
+ * by its vertex and coordinate. */
+static fricl_status check_finite(fricl_context *ctx, const fricl_force_batch *b,
+                                 const char *name, const void *a) {
+  const fricl_precision p = b->precision;
+  const size_t nv = b->n_vertices, dim = (size_t)b->dim;
+  if (b->vertex_layout != FRICL_VERTEX_COLUMNS)
+    return fricl__check_vertex_reals(ctx, p, name, a, nv, dim, 0);
+  if (!a)
+    return FRICL_STATUS_OK;
+  const size_t i = fricl__first_bad(ctx, p, a, nv * dim, FRICL__RULE_FINITE);
+  if (i == SIZE_MAX)
+    return FRICL_STATUS_OK;
+  return fricl__fail(ctx, FRICL_STATUS_INVALID_ARGUMENT,
+                     "batch.%s[%zu][%zu] = %g is invalid: it must be finite "
+                     "(first bad coordinate, vertex_layout columns)",
+                     name, i % nv, i / nv, fricl__real_at(p, a, i));
 }
 
 static fricl_status check_group(fricl_context *ctx, const fricl_force_batch *b,
@@ -107,16 +131,15 @@ static fricl_status validate(fricl_context *ctx, const fricl_force_batch *b,
                        "a Jacobian is requested (jacobian_values or a "
                        "group's local_jacobian) but batch.wrt is none");
   const fricl_tangential_plan *plan = b->plan;
-  /* The plan is read only for the Jacobian. */
-  FRICL__TRY(fricl__check_host_plan(ctx, plan, b->jacobian_values,
-                                    "fricl_tangential_plan_create",
-                                    b->jacobian_values ? &t : NULL, 1));
-  FRICL__TRY(fricl__check_vertex_reals(ctx, b->precision, "rest_positions",
-                                       b->rest_positions, b->n_vertices, dim,
-                                       0));
-  FRICL__TRY(fricl__check_vertex_reals(
-      ctx, b->precision, "lagged_displacements", b->lagged_displacements,
-      b->n_vertices, dim, 0));
+  /* The plan is read for the Jacobian (its pattern), and for the force
+   * when given (its vertex lists): checked against the topology then. */
+  const int use_plan = b->jacobian_values || (plan && b->force);
+  FRICL__TRY(fricl__check_host_plan(
+      ctx, plan, b->jacobian_values, "fricl_tangential_plan_create",
+      use_plan ? &t : NULL, b->jacobian_values != NULL));
+  FRICL__TRY(check_finite(ctx, b, "rest_positions", b->rest_positions));
+  FRICL__TRY(
+      check_finite(ctx, b, "lagged_displacements", b->lagged_displacements));
   for (size_t g = 0; g < b->n_groups; ++g)
     FRICL__TRY(check_group(ctx, b, g));
   fricl__region r[5 + 10 * FRICL_MAX_GROUPS];
@@ -155,6 +178,7 @@ static fricl_status validate(fricl_context *ctx, const fricl_force_batch *b,
   w->want_jac = jac;
   w->total = total;
   w->blocks = NULL;
+  w->vplan = plan && b->force ? plan : NULL;
   return FRICL_STATUS_OK;
 }
 
@@ -171,7 +195,16 @@ fricl_status fricl_force_eval(fricl_context *ctx,
   FRICL__TRY(fricl__dispatch(ctx, FRICL__FEATURE_BARRIER, w.total,
                              batch->precision, &be));
   if (be->ops->force) {
-    return fricl__ran_on(ctx, be, be->ops->force(be, &w));
+    /* Device backends read rows: columns are copied into rows first. */
+    fricl_force_batch rows;
+    void *scratch = NULL;
+    if (batch->vertex_layout == FRICL_VERTEX_COLUMNS) {
+      FRICL__TRY(fricl__force_rows(ctx, batch, &rows, &scratch));
+      w.b = &rows;
+    }
+    const fricl_status st = be->ops->force(be, &w);
+    free(scratch);
+    return fricl__ran_on(ctx, be, st);
   }
   const int ref = be->ops->kind == FRICL_BACKEND_REFERENCE;
   const fricl_status st = fricl__force_host(ctx, &w, !ref, NULL);

@@ -295,19 +295,24 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
   if (hv) {
     /* tens of MB for a large plan: cleared on the host threads */
     if (threaded)
-      fricl__pool_for(ctx->pool, plan->nnz * (size_t)(dim * dim),
-                      fricl__grain(ctx, 65536), 1, FRICL_FN(bh_zero), hv);
+      fricl__pool_for_dynamic(
+          ctx->pool, plan->nnz * (size_t)(dim * dim), fricl__grain(ctx, 65536),
+          fricl__grain(ctx, 16384), 1, FRICL_FN(bh_zero), hv);
     else
       FRICL_FN(bh_zero)(hv, 0, plan->nnz * (size_t)(dim * dim), 0);
   }
   /* A piece's work must outweigh waking a thread (several us, more on a
    * loaded machine): about 0.1 us a contact for the value, 0.2 with the
    * gradient, 1-2 with the Hessian (measured: at ~700 contacts, grains of
-   * 64 made the value and gradient 2-3x slower than one thread). The split
-   * never changes a result. */
+   * 64 made the value and gradient 2-3x slower than one thread; at ~4k
+   * contacts on a loaded 2-core machine, the gradient on two threads had a
+   * median no better than one thread's and a 90th percentile up to 7x
+   * worse: threads from ~8k contacts on). The split never changes a
+   * result. */
   const size_t rec_grain = fricl__grain(ctx, w->want >= 2   ? 64
-                                             : w->want == 1 ? 1024
-                                                            : 2048);
+                                             : w->want == 1 ? 4096
+                                                            : 8192);
+  const size_t rec_piece = rec_grain / 8 > 8 ? rec_grain / 8 : 8;
   const size_t acc_grain = fricl__grain(ctx, hv ? 256 : 4096);
   real pot_total = (real)0, pot_block = (real)0;
   real gnq_total = (real)0, gnq_block = (real)0;
@@ -333,7 +338,11 @@ static fricl_status FRICL_BH_FN(fricl_context *ctx,
           BH_RUN(&jx, 0, n, 0);
         }
       } else if (threaded)
-        fricl__pool_for(ctx->pool, n, rec_grain, 1, BH_RUN, &j);
+        /* Pieces claimed dynamically, at least an eighth of the grain: a
+         * thread descheduled in the middle of one holds the call up by
+         * that piece only. Each piece writes its contacts' records. */
+        fricl__pool_for_dynamic(ctx->pool, n, rec_grain, rec_piece, 1, BH_RUN,
+                                &j);
       else
         BH_RUN(&j, 0, n, 0);
       for (size_t t = 0; t < n; ++t, ++cg) {

@@ -21,6 +21,10 @@ typedef struct fricl__force_work {
    * k x k vertex pairs (16 per contact, contacts of all groups in order),
    * kept on the plan across calls; NULL: found per chunk. */
   const size_t *blocks;
+  /* A plan of this topology whose vertex lists the force's assembly may
+   * use (the caller's, checked by validation), or NULL: the context's
+   * cached lists (fricl__plan_lookup). */
+  const fricl_tangential_plan *vplan;
 } fricl__force_work;
 
 /* Where the per-contact records of a chunk come from when not from the
@@ -31,6 +35,12 @@ typedef struct fricl__force_source {
                           size_t lo, size_t n, void *rec);
   void *state;
 } fricl__force_source;
+
+/* A copy of batch b (vertex_layout columns) in rows: *out as b with its
+ * vertex arrays copied, transposed, into *scratch (released by the caller
+ * with free), on the context's threads. */
+fricl_status fricl__force_rows(fricl_context *ctx, const fricl_force_batch *b,
+                               fricl_force_batch *out, void **scratch);
 
 /* Evaluate: per-contact records in chunks from src (NULL: the context's
  * host threads; threaded = 0: the calling thread only), added into the

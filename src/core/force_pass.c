@@ -1,9 +1,12 @@
 /* force_pass.c - the friction force's pass over chunks of contacts: the
  * per-contact math of kernels/fricl_force_math.h (once per precision) on
  * the host threads, each chunk's records then added into the global
- * force and the BSR Jacobian in contact order. In core, beside the
- * barrier's pass, so that every backend can assemble through it. */
+ * force and the BSR Jacobian in contact order; without a Jacobian, every
+ * contact's record at once, the force then gathered per vertex through
+ * the topology's vertex lists (the same additions in the same order). In core,
+ * beside the barrier's pass, so that every backend can assemble through it. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/fault.h"
 #include "core/force.h"
@@ -16,9 +19,6 @@
 #define FH_CHUNK 4096
 /* Reals of one contact record: N, force (12), Jacobian (144). */
 #define FH_REC 157
-/* Without a Jacobian: N and the force, in chunks of this many contacts. */
-#define FH_REC_F 13
-#define FH_CHUNK_F 32768
 /* How many contacts ahead the pass prefetches vertex rows. */
 #define FH_AHEAD 8
 
@@ -102,4 +102,47 @@ fricl_status fricl__force_host(fricl_context *ctx, const fricl__force_work *w,
       w->plan && w->b->jacobian_values ? plan_blocks(ctx, w, threaded) : NULL;
   return w->b->precision == FRICL_F64 ? force_host_d(ctx, &wk, threaded, src)
                                       : force_host_f(ctx, &wk, threaded, src);
+}
+
+typedef struct rows_job {
+  const char *in[3];
+  char *out[3];
+  size_t n, dim, esz;
+} rows_job;
+
+static void rows_range(void *arg, size_t lo, size_t hi, unsigned worker) {
+  (void)worker;
+  const rows_job *j = arg;
+  for (int a = 0; a < 3; ++a) {
+    if (!j->in[a])
+      continue;
+    for (size_t i = lo; i < hi; ++i)
+      for (size_t s = 0; s < j->dim; ++s)
+        memcpy(j->out[a] + (i * j->dim + s) * j->esz,
+               j->in[a] + (s * j->n + i) * j->esz, j->esz);
+  }
+}
+
+fricl_status fricl__force_rows(fricl_context *ctx, const fricl_force_batch *b,
+                               fricl_force_batch *out, void **scratch) {
+  const size_t esz = b->precision == FRICL_F64 ? 8 : 4;
+  const size_t each = b->n_vertices * (size_t)b->dim * esz;
+  char *mem = fricl__malloc(each ? 3 * each : 1);
+  if (!mem)
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                       "allocating %zu vertex rows", b->n_vertices);
+  rows_job j = {{b->rest_positions, b->lagged_displacements, b->velocities},
+                {mem, mem + each, mem + 2 * each},
+                b->n_vertices,
+                (size_t)b->dim,
+                esz};
+  fricl__pool_for_dynamic(ctx->pool, b->n_vertices, fricl__grain(ctx, 65536),
+                          fricl__grain(ctx, 16384), 1, rows_range, &j);
+  *out = *b;
+  out->rest_positions = b->rest_positions ? j.out[0] : NULL;
+  out->lagged_displacements = j.out[1];
+  out->velocities = j.out[2];
+  out->vertex_layout = FRICL_VERTEX_ROWS;
+  *scratch = mem;
+  return FRICL_STATUS_OK;
 }

@@ -1,18 +1,31 @@
 /* pool.c - the context's host threads (see pool.h). POSIX threads: the
- * workers sleep on a condition variable between runs; a run publishes its
- * pieces under the mutex, the caller runs its own and then those no worker
- * has taken yet, and waits until every taken piece has finished. */
+ * workers sleep on a condition variable between runs. A run publishes its
+ * pieces under the mutex and opens; the caller and every worker that joins
+ * while the run is open claim pieces from an atomic counter until none is
+ * left; the caller then waits for the workers that joined and closes the
+ * run under the mutex, so a worker that wakes late joins nothing. */
 #define _GNU_SOURCE
 #include "core/pool.h"
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "core/fault.h"
 
 #define MAX_PIECES 256
+/* Pause-loop iterations the caller spins (tens of microseconds) before it
+ * sleeps waiting for the workers' last pieces. */
+#define SPIN_WAIT 1000
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 
 struct fricl__pool {
   unsigned threads;
@@ -22,20 +35,36 @@ struct fricl__pool {
   pthread_cond_t wake, done;
   unsigned long generation; /* bumped by every run */
   int quit;
-  /* The current run. */
+  /* The current run: set under the mutex before it opens, constant while
+   * it is open. */
+  int open;         /* workers may join */
+  unsigned engaged; /* workers with index < engaged may join */
   fricl__range_fn fn;
   void *arg;
   size_t cuts[MAX_PIECES + 1];
-  unsigned char claimed[MAX_PIECES]; /* a piece taken, by its worker or by
-                                        the caller */
   unsigned pieces;
-  unsigned pending; /* worker pieces not yet finished */
+  atomic_uint next;   /* the next piece to claim */
+  atomic_uint active; /* workers that joined and have not left (changed
+                         under the mutex; read without it to spin) */
 };
 
 typedef struct {
   fricl__pool *pool;
   unsigned index; /* 1 .. threads-1 */
 } worker_arg;
+
+/* Claim and run pieces of the open run until none is left. */
+static void claim_pieces(fricl__pool *pool, fricl__range_fn fn, void *arg,
+                         unsigned pieces) {
+  for (;;) {
+    const unsigned t =
+        atomic_fetch_add_explicit(&pool->next, 1u, memory_order_relaxed);
+    if (t >= pieces)
+      return;
+    if (pool->cuts[t] < pool->cuts[t + 1])
+      fn(arg, pool->cuts[t], pool->cuts[t + 1], t);
+  }
+}
 
 static void *worker_main(void *p) {
   worker_arg wa = *(worker_arg *)p;
@@ -49,17 +78,17 @@ static void *worker_main(void *p) {
     if (pool->quit)
       break;
     seen = pool->generation;
-    if (wa.index >= pool->pieces || pool->claimed[wa.index])
-      continue; /* not ours, or the caller ran it while we slept */
-    pool->claimed[wa.index] = 1;
+    if (!pool->open || wa.index >= pool->engaged)
+      continue; /* finished before we woke, or not ours to join */
+    atomic_fetch_add_explicit(&pool->active, 1u, memory_order_relaxed);
     const fricl__range_fn fn = pool->fn;
     void *arg = pool->arg;
-    const size_t lo = pool->cuts[wa.index], hi = pool->cuts[wa.index + 1];
+    const unsigned pieces = pool->pieces;
     pthread_mutex_unlock(&pool->mu);
-    if (lo < hi)
-      fn(arg, lo, hi, wa.index);
+    claim_pieces(pool, fn, arg, pieces);
     pthread_mutex_lock(&pool->mu);
-    if (--pool->pending == 0)
+    if (atomic_fetch_sub_explicit(&pool->active, 1u, memory_order_release) ==
+        1u)
       pthread_cond_signal(&pool->done);
   }
   pthread_mutex_unlock(&pool->mu);
@@ -87,6 +116,8 @@ fricl__pool *fricl__pool_create(unsigned threads) {
   pthread_mutex_init(&pool->mu, NULL);
   pthread_cond_init(&pool->wake, NULL);
   pthread_cond_init(&pool->done, NULL);
+  atomic_init(&pool->next, 0u);
+  atomic_init(&pool->active, 0u);
   return pool;
 }
 
@@ -96,8 +127,9 @@ unsigned fricl__pool_threads(const fricl__pool *pool) {
 
 /* Start the workers on first use. This cannot fail a call: when memory or
  * a thread is not available, the run goes on with the workers that
- * started (the caller takes the missing pieces), so these allocations are
- * not among the fault-injection hooks' fallible operations. */
+ * started (the caller takes the pieces nobody else claims), so these
+ * allocations are not among the fault-injection hooks' fallible
+ * operations. */
 static void start_workers(fricl__pool *pool) {
   if (pool->started || pool->threads < 2 || pool->tids)
     return;
@@ -134,6 +166,43 @@ void fricl__pool_destroy(fricl__pool *pool) {
   free(pool);
 }
 
+/* Run pieces [cuts[t], cuts[t + 1]), t < pieces <= MAX_PIECES, on the
+ * caller and on up to engaged - 1 workers (engaged >= 2, <= threads). */
+static void run_pieces(fricl__pool *pool, const size_t *cuts, unsigned pieces,
+                       unsigned engaged, fricl__range_fn fn, void *arg) {
+  start_workers(pool);
+  pthread_mutex_lock(&pool->mu);
+  pool->fn = fn;
+  pool->arg = arg;
+  for (unsigned t = 0; t <= pieces; ++t)
+    pool->cuts[t] = cuts[t];
+  pool->pieces = pieces;
+  pool->engaged = engaged;
+  atomic_store_explicit(&pool->next, 0u, memory_order_relaxed);
+  pool->open = 1;
+  pool->generation++;
+  /* A worker that has not started (memory or threads were short) never
+   * joins: the caller claims what nobody else does. */
+  if (pool->started)
+    pthread_cond_broadcast(&pool->wake);
+  pthread_mutex_unlock(&pool->mu);
+  claim_pieces(pool, fn, arg, pieces);
+  /* Every piece is claimed: wait for those that workers are running. A
+   * worker that joins from now on finds none and leaves at once. Their
+   * last pieces mostly end within microseconds: spin a little first (a
+   * caller asleep on the condition variable needs a wake-up, which on a
+   * loaded machine can take a scheduler tick). */
+  for (int i = 0; i < SPIN_WAIT &&
+                  atomic_load_explicit(&pool->active, memory_order_acquire);
+       ++i)
+    cpu_relax();
+  pthread_mutex_lock(&pool->mu);
+  while (atomic_load_explicit(&pool->active, memory_order_relaxed) > 0)
+    pthread_cond_wait(&pool->done, &pool->mu);
+  pool->open = 0;
+  pthread_mutex_unlock(&pool->mu);
+}
+
 void fricl__pool_run_cuts(fricl__pool *pool, const size_t *cuts,
                           unsigned pieces, fricl__range_fn fn, void *arg) {
   if (!pool || pieces <= 1 || pool->threads < 2) {
@@ -141,67 +210,15 @@ void fricl__pool_run_cuts(fricl__pool *pool, const size_t *cuts,
       fn(arg, cuts[0], cuts[pieces], 0);
     return;
   }
-  if (pieces > pool->threads)
-    pieces = pool->threads;
-  start_workers(pool);
-  /* Pieces no worker can take (workers that failed to start) run on the
-   * caller after its own. */
-  const unsigned workers = pool->started + 1;
-  const unsigned shared = pieces < workers ? pieces : workers;
-  pthread_mutex_lock(&pool->mu);
-  pool->fn = fn;
-  pool->arg = arg;
-  for (unsigned t = 0; t <= pieces; ++t)
-    pool->cuts[t] = cuts[t];
-  for (unsigned t = 0; t < shared; ++t)
-    pool->claimed[t] = 0;
-  pool->pieces = shared;
-  pool->pending = shared - 1;
-  pool->generation++;
-  pthread_cond_broadcast(&pool->wake);
-  pthread_mutex_unlock(&pool->mu);
-  if (cuts[0] < cuts[1])
-    fn(arg, cuts[0], cuts[1], 0);
-  for (unsigned t = shared; t < pieces; ++t)
-    if (cuts[t] < cuts[t + 1])
-      fn(arg, cuts[t], cuts[t + 1], t);
-  /* A worker not yet running its piece (asleep, or waiting for a core on
-   * a loaded machine) would hold the whole call up: the caller takes such
-   * pieces itself. Each piece still runs once, on its range, with its
-   * index, so the results are the same whoever runs it. */
-  pthread_mutex_lock(&pool->mu);
-  for (unsigned t = 1; t < shared; ++t) {
-    if (pool->claimed[t])
-      continue;
-    pool->claimed[t] = 1;
-    pthread_mutex_unlock(&pool->mu);
-    if (cuts[t] < cuts[t + 1])
-      fn(arg, cuts[t], cuts[t + 1], t);
-    pthread_mutex_lock(&pool->mu);
-    pool->pending--;
-  }
-  while (pool->pending > 0)
-    pthread_cond_wait(&pool->done, &pool->mu);
-  pthread_mutex_unlock(&pool->mu);
+  if (pieces > MAX_PIECES) /* documented: pieces <= 256 */
+    pieces = MAX_PIECES;
+  run_pieces(pool, cuts, pieces,
+             pieces < pool->threads ? pieces : pool->threads, fn, arg);
 }
 
-void fricl__pool_for(fricl__pool *pool, size_t n, size_t grain, size_t align,
-                     fricl__range_fn fn, void *arg) {
-  if (n == 0)
-    return;
-  const unsigned threads = fricl__pool_threads(pool);
-  if (grain < 1)
-    grain = 1;
-  if (align < 1)
-    align = 1;
-  size_t pieces = n / grain;
-  if (pieces > threads)
-    pieces = threads;
-  if (pieces <= 1) {
-    fn(arg, 0, n, 0);
-    return;
-  }
-  size_t cuts[MAX_PIECES + 1];
+/* cuts[0 .. pieces] of [0, n): t n / pieces rounded down to the
+ * alignment, never decreasing. */
+static void even_cuts(size_t n, size_t pieces, size_t align, size_t *cuts) {
   cuts[0] = 0;
   for (size_t t = 1; t < pieces; ++t) {
     /* t * n / pieces without overflow, rounded down to the alignment. */
@@ -210,5 +227,44 @@ void fricl__pool_for(fricl__pool *pool, size_t n, size_t grain, size_t align,
     cuts[t] = c < cuts[t - 1] ? cuts[t - 1] : c;
   }
   cuts[pieces] = n;
-  fricl__pool_run_cuts(pool, cuts, (unsigned)pieces, fn, arg);
+}
+
+void fricl__pool_for(fricl__pool *pool, size_t n, size_t grain, size_t align,
+                     fricl__range_fn fn, void *arg) {
+  fricl__pool_for_dynamic(pool, n, grain, SIZE_MAX, align, fn, arg);
+}
+
+void fricl__pool_for_dynamic(fricl__pool *pool, size_t n, size_t grain,
+                             size_t min_piece, size_t align, fricl__range_fn fn,
+                             void *arg) {
+  if (n == 0)
+    return;
+  const unsigned threads = fricl__pool_threads(pool);
+  if (grain < 1)
+    grain = 1;
+  if (align < 1)
+    align = 1;
+  size_t engaged = n / grain;
+  if (engaged > threads)
+    engaged = threads;
+  if (engaged <= 1) {
+    fn(arg, 0, n, 0);
+    return;
+  }
+  /* SIZE_MAX (fricl__pool_for): one piece per engaged thread. */
+  size_t pieces = engaged;
+  if (min_piece != SIZE_MAX) {
+    if (min_piece < align)
+      min_piece = align;
+    pieces = engaged * FRICL__POOL_PIECES_PER_THREAD;
+    if (pieces > MAX_PIECES)
+      pieces = MAX_PIECES;
+    if (pieces > n / min_piece)
+      pieces = n / min_piece;
+    if (pieces < engaged)
+      pieces = engaged;
+  }
+  size_t cuts[MAX_PIECES + 1];
+  even_cuts(n, pieces, align, cuts);
+  run_pieces(pool, cuts, (unsigned)pieces, (unsigned)engaged, fn, arg);
 }
