@@ -583,14 +583,8 @@ static void probe_one(const probe_job *j, unsigned slot, const box *p,
          * below the probe's by bisection (a flat scene whose third axis
          * is long puts whole strips in one column) */
         const uint64_t first = (uint64_t)col << 21 | (uint64_t)c0[2];
-        size_t i = g->colstart[col], hi = g->colstart[col + 1];
-        while (i < hi) {
-          const size_t mid = i + (hi - i) / 2;
-          if (g->keys[mid] < first)
-            i = mid + 1;
-          else
-            hi = mid;
-        }
+        size_t i = g->colstart[col];
+        FRICL__LOWER_BOUND(g->keys, i, g->colstart[col + 1], first);
         for (; i < g->colstart[col + 1]; ++i) {
           const int64_t z = (int64_t)(g->keys[i] & 0x1FFFFF);
           if (z > c1[2])

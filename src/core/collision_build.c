@@ -285,14 +285,8 @@ static void each_fv(build *b, recs *r, const int32_t *p, const int32_t *va,
 /* ------------------------------------- the improved max approximator */
 
 static int sorted_has(const fricl__adj *adj, int32_t list, int32_t x) {
-  size_t lo = adj->off[list], hi = adj->off[list + 1];
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo) / 2;
-    if (adj->idx[mid] < x)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
+  size_t lo = adj->off[list];
+  FRICL__LOWER_BOUND(adj->idx, lo, adj->off[list + 1], x);
   return lo < adj->off[list + 1] && adj->idx[lo] == x;
 }
 

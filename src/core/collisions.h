@@ -25,6 +25,20 @@ void *fricl__grow(void *v, size_t *cap, size_t need, size_t esz, size_t first);
 int fricl__ivec_reserve(fricl__ivec *a, size_t cap);
 int fricl__ivec_push2(fricl__ivec *a, int32_t x, int32_t y);
 
+/* Advance lo to the first index in [lo, hi) of the ascending array a
+ * whose element is not below x (bisection). */
+#define FRICL__LOWER_BOUND(a, lo, hi, x)                                       \
+  do {                                                                         \
+    size_t hi_ = (hi);                                                         \
+    while ((lo) < hi_) {                                                       \
+      const size_t mid_ = (lo) + (hi_ - (lo)) / 2;                             \
+      if ((a)[mid_] < (x))                                                     \
+        (lo) = mid_ + 1;                                                       \
+      else                                                                     \
+        hi_ = mid_;                                                            \
+    }                                                                          \
+  } while (0)
+
 /* Compressed adjacency lists: list i is idx[off[i] .. off[i + 1]), sorted
  * and unique. */
 typedef struct fricl__adj {
