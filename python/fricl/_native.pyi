@@ -104,6 +104,23 @@ def build_packed(ctx: Context, groups: BuildGroups, flags: int,
                  kappa: float, dhat: float, dmin: float, mu_s: Any,
                  mu_k: Any, blend: int, out: Buffer) -> Tuple[int, int]: ...
 def packed_groups(prep: BuildGroups, out: Buffer, drop: int) -> Groups: ...
+def collision_mesh(ctx: Context, dim: int, rest: Buffer, edges: Buffer,
+                   faces: Buffer) -> Any: ...
+def collisions_build(ctx: Context, mesh: Any, dim: int, X: Buffer,
+                     dhat: float, dmin: float, flags: int,
+                     plane_normals: Optional[Buffer],
+                     plane_offsets: Optional[Buffer]
+                     ) -> Tuple[Tuple[Any, ...], ...]: ...
+def candidates_build(ctx: Context, mesh: Any, dim: int, X0: Buffer,
+                     X1: Optional[Buffer], radius: float,
+                     plane_normals: Optional[Buffer],
+                     plane_offsets: Optional[Buffer]
+                     ) -> Tuple[Tuple[bytes, ...], Any]: ...
+def ccd_stepsize(ctx: Context, mesh: Any, candidates: Any, dim: int,
+                 X0: Buffer, X1: Buffer, plane_normals: Optional[Buffer],
+                 plane_offsets: Optional[Buffer], min_distance: float,
+                 conservative_rescaling: float, max_iterations: int,
+                 with_tois: bool) -> Any: ...
 def law(ctx: Context, step: bool, precision: int, law: int, options: int,
         n: int, n_steps: int, h: float, integrator: int, v: Optional[Buffer],
         x: Optional[Buffer], normal: Optional[Buffer], normal_per_step: bool,
