@@ -19,39 +19,8 @@
  */
 #include "test_util.h"
 
+#include "collision_util.h"
 #include "fricl/fricl_ccd.h"
-
-static fricl_context *host_ctx(unsigned threads, int split) {
-  fricl_context_params p;
-  fricl_context_params_init(&p);
-  p.device = "host";
-  p.threads = threads;
-  fricl_context *ctx = NULL;
-  const fricl_status st = fricl_context_create(&ctx, &p);
-  CHECK(st == FRICL_STATUS_OK, "host context: %s", fricl_status_string(st));
-  if (ctx && split)
-    ctx->host_grain = 1; /* every loop split */
-  return ctx;
-}
-
-static fricl_collision_mesh *mesh_of(fricl_context *ctx, int dim, size_t nv,
-                                     const double *rest, size_t ne,
-                                     const int32_t *e, size_t nf,
-                                     const int32_t *f) {
-  fricl_collision_mesh_desc d;
-  fricl_collision_mesh_desc_init(&d);
-  d.dim = dim;
-  d.n_vertices = nv;
-  d.rest_positions = rest;
-  d.n_edges = ne;
-  d.edges = e;
-  d.n_faces = nf;
-  d.faces = f;
-  fricl_collision_mesh *m = NULL;
-  const fricl_status st = fricl_collision_mesh_create(ctx, &d, &m);
-  CHECK(st == FRICL_STATUS_OK && m, "mesh: %s", fricl_context_last_error(ctx));
-  return m;
-}
 
 static size_t total(const fricl_candidate_set *s) {
   size_t n = 0;
@@ -101,7 +70,7 @@ static void test_hand(fricl_context *ctx) {
     const double x0[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0.25, 0.25, 1};
     const double x1[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0.25, 0.25, -1};
     const int32_t e[] = {0, 1, 1, 2, 2, 0}, f[] = {0, 1, 2};
-    fricl_collision_mesh *m = mesh_of(ctx, 3, 4, x0, 3, e, 1, f);
+    fricl_collision_mesh *m = mesh_rest(ctx, 3, 4, x0, 3, e, 1, f);
     in_bracket("fv", one_toi(ctx, m, x0, x1, FRICL_STENCIL_FV, 0, NULL), 0.5);
     in_bracket("fv dmin", one_toi(ctx, m, x0, x1, FRICL_STENCIL_FV, 0.1, NULL),
                0.45);
@@ -112,7 +81,7 @@ static void test_hand(fricl_context *ctx) {
     const double x0[] = {-1, 0, 0, 1, 0, 0, 0.1, -1, 1, 0.1, 1, 1};
     const double x1[] = {-1, 0, 0, 1, 0, 0, 0.1, -1, -1, 0.1, 1, -1};
     const int32_t e[] = {0, 1, 2, 3};
-    fricl_collision_mesh *m = mesh_of(ctx, 3, 4, x0, 2, e, 0, NULL);
+    fricl_collision_mesh *m = mesh_rest(ctx, 3, 4, x0, 2, e, 0, NULL);
     in_bracket("ee", one_toi(ctx, m, x0, x1, FRICL_STENCIL_EE, 0, NULL), 0.5);
     fricl_collision_mesh_destroy(m);
   }
@@ -121,13 +90,13 @@ static void test_hand(fricl_context *ctx) {
     const double x0[] = {0, 0, 1, 0, 0.5, 1};
     const double x1[] = {0, 0, 1, 0, 0.5, -1};
     const int32_t e[] = {0, 1};
-    fricl_collision_mesh *m = mesh_of(ctx, 2, 3, x0, 1, e, 0, NULL);
+    fricl_collision_mesh *m = mesh_rest(ctx, 2, 3, x0, 1, e, 0, NULL);
     in_bracket("ev", one_toi(ctx, m, x0, x1, FRICL_STENCIL_EV, 0, NULL), 0.5);
     fricl_collision_mesh_destroy(m);
   }
   {
     const double x0[] = {0, 0, 1, 0}, x1[] = {1, 0, 0, 0};
-    fricl_collision_mesh *m = mesh_of(ctx, 2, 2, x0, 0, NULL, 0, NULL);
+    fricl_collision_mesh *m = mesh_rest(ctx, 2, 2, x0, 0, NULL, 0, NULL);
     in_bracket("vv", one_toi(ctx, m, x0, x1, FRICL_STENCIL_VV, 0, NULL), 0.5);
     /* Starting within min_distance: an impact at 0. */
     CHECK(one_toi(ctx, m, x0, x1, FRICL_STENCIL_VV, 1.5, NULL) == 0,
@@ -145,12 +114,8 @@ static void test_hand(fricl_context *ctx) {
   {
     const double x0[] = {0.3, 0.2, 1}, x1[] = {0.3, 0.2, -1};
     const double n[] = {0, 0, 1}, c[] = {0};
-    fricl_collisions_options pl;
-    fricl_collisions_options_init(&pl);
-    pl.n_planes = 1;
-    pl.plane_normals = n;
-    pl.plane_offsets = c;
-    fricl_collision_mesh *m = mesh_of(ctx, 3, 1, x0, 0, NULL, 0, NULL);
+    const fricl_collisions_options pl = planes_of(1, n, c);
+    fricl_collision_mesh *m = mesh_rest(ctx, 3, 1, x0, 0, NULL, 0, NULL);
     const double t = one_toi(ctx, m, x0, x1, FRICL_STENCIL_PV, 0, &pl);
     CHECK(fabs(t - 0.45) < 1e-15, "pv: %.17g", t);
     fricl_collision_mesh_destroy(m);
@@ -226,9 +191,9 @@ static void test_determinism(fricl_context *one, fricl_context *many) {
   sheets s;
   sheets_make(&s, 12);
   fricl_collision_mesh *m1 =
-      mesh_of(one, 3, s.nv, s.x0, s.ne, s.edges, s.nf, s.faces);
+      mesh_rest(one, 3, s.nv, s.x0, s.ne, s.edges, s.nf, s.faces);
   fricl_collision_mesh *m4 =
-      mesh_of(many, 3, s.nv, s.x0, s.ne, s.edges, s.nf, s.faces);
+      mesh_rest(many, 3, s.nv, s.x0, s.ne, s.edges, s.nf, s.faces);
   fricl_candidate_set *c1 = NULL, *c4 = NULL;
   CHECK(fricl_candidates_build(one, m1, s.x0, s.x1, 0, NULL, &c1) ==
             FRICL_STATUS_OK,
@@ -287,7 +252,7 @@ static void test_validation(fricl_context *ctx) {
   const double x0[] = {0, 0, 1, 0, 0.5, 1};
   double x1[] = {0, 0, 1, 0, 0.5, -1};
   const int32_t e[] = {0, 1};
-  fricl_collision_mesh *m = mesh_of(ctx, 2, 3, x0, 1, e, 0, NULL);
+  fricl_collision_mesh *m = mesh_rest(ctx, 2, 3, x0, 1, e, 0, NULL);
   fricl_candidate_set *s = NULL;
   CHECK(fricl_candidates_build(ctx, m, x0, x1, 0, NULL, &s) == FRICL_STATUS_OK,
         "candidates");
@@ -348,7 +313,7 @@ static void test_validation(fricl_context *ctx) {
     double y1[10];
     memcpy(y1, y, sizeof y);
     y1[5] = 2.5; /* vertex 2 rises into edge 1's box */
-    fricl_collision_mesh *big = mesh_of(ctx, 2, 5, y, 2, e2, 0, NULL);
+    fricl_collision_mesh *big = mesh_rest(ctx, 2, 5, y, 2, e2, 0, NULL);
     fricl_candidate_set *sb = NULL;
     CHECK(fricl_candidates_build(ctx, big, y, y1, 0, NULL, &sb) ==
               FRICL_STATUS_OK,
@@ -363,12 +328,8 @@ static void test_validation(fricl_context *ctx) {
   {
     const double p0[] = {0.3, 0.2, 1}, p1[] = {0.3, 0.2, -1};
     const double n[] = {0, 0, 1}, c[] = {0};
-    fricl_collisions_options pl;
-    fricl_collisions_options_init(&pl);
-    pl.n_planes = 1;
-    pl.plane_normals = n;
-    pl.plane_offsets = c;
-    fricl_collision_mesh *pm = mesh_of(ctx, 3, 1, p0, 0, NULL, 0, NULL);
+    const fricl_collisions_options pl = planes_of(1, n, c);
+    fricl_collision_mesh *pm = mesh_rest(ctx, 3, 1, p0, 0, NULL, 0, NULL);
     fricl_candidate_set *sp = NULL;
     CHECK(fricl_candidates_build(ctx, pm, p0, p1, 0, &pl, &sp) ==
               FRICL_STATUS_OK,

@@ -20,7 +20,7 @@
  */
 #include "test_util.h"
 
-#include "fricl/fricl_collisions.h"
+#include "collision_util.h"
 
 enum {
   VV = FRICL_STENCIL_VV,
@@ -34,39 +34,6 @@ enum {
 #define IMP FRICL_COLLISIONS_IMPROVED_MAX_APPROX
 
 /* ------------------------------------------------------------ helpers */
-
-static fricl_context *host_ctx(unsigned threads, int split) {
-  fricl_context_params p;
-  fricl_context_params_init(&p);
-  p.device = "host";
-  p.threads = threads;
-  fricl_context *ctx = NULL;
-  const fricl_status st = fricl_context_create(&ctx, &p);
-  CHECK(st == FRICL_STATUS_OK, "host context: %s", fricl_status_string(st));
-  if (ctx && split)
-    ctx->host_grain = 1; /* FRICL_HOST_GRAIN=1: every loop split */
-  return ctx;
-}
-
-static fricl_collision_mesh *mesh_rest(fricl_context *ctx, int dim, size_t nv,
-                                       const double *rest, size_t ne,
-                                       const int32_t *e, size_t nf,
-                                       const int32_t *f) {
-  fricl_collision_mesh_desc d;
-  fricl_collision_mesh_desc_init(&d);
-  d.dim = dim;
-  d.n_vertices = nv;
-  d.rest_positions = rest;
-  d.n_edges = ne;
-  d.edges = e;
-  d.n_faces = nf;
-  d.faces = f;
-  fricl_collision_mesh *m = NULL;
-  const fricl_status st = fricl_collision_mesh_create(ctx, &d, &m);
-  CHECK(st == FRICL_STATUS_OK && m, "mesh: %s: %s", fricl_status_string(st),
-        fricl_context_last_error(ctx));
-  return m;
-}
 
 typedef struct planes {
   size_t n;
