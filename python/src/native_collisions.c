@@ -126,6 +126,28 @@ static int get_planes(native_views *views, PyObject *pn, PyObject *pc, int dim,
   return 0;
 }
 
+/* A motion's positions (X1 may be None unless need_x1: static) and its
+ * planes into *x0, *x1 and o. */
+static int get_motion(native_views *views, PyObject *X0, PyObject *X1,
+                      int need_x1, PyObject *pn, PyObject *pc, int dim,
+                      const double **x0, const double **x1,
+                      fricl_collisions_options *o) {
+  void *p;
+  size_t n;
+  if (native_get_any(views, X0, "vertices_t0", NATIVE_F64, FRICL_F64, 0, &p,
+                     &n) != 0)
+    return -1;
+  *x0 = p;
+  *x1 = NULL;
+  if (X1 != Py_None || need_x1) {
+    if (native_get(views, X1, "vertices_t1", NATIVE_F64, FRICL_F64, n, 0, 0,
+                   &p) != 0)
+      return -1;
+    *x1 = p;
+  }
+  return get_planes(views, pn, pc, dim, o);
+}
+
 /* collisions_build(ctx, mesh, X float64, dhat, dmin, flags, plane_normals,
  *                  plane_offsets) -> 5 tuples (ids, vertices, weights,
  *                  distance types, eps_x | None, plane normals | None,
@@ -204,8 +226,6 @@ PyObject *native_candidates_build(PyObject *self, PyObject *args) {
   native_views views;
   build_call c;
   int dim;
-  void *p;
-  size_t n;
   (void)self;
   memset(&c, 0, sizeof c);
   fricl_collisions_options_init(&c.o);
@@ -216,17 +236,7 @@ PyObject *native_candidates_build(PyObject *self, PyObject *args) {
       (c.mesh = mesh_of(mesh_obj)) == NULL)
     return NULL;
   views.n = 0;
-  if (native_get_any(&views, X0, "vertices_t0", NATIVE_F64, FRICL_F64, 0, &p,
-                     &n) != 0)
-    goto done;
-  c.x = p;
-  if (X1 != Py_None) {
-    if (native_get(&views, X1, "vertices_t1", NATIVE_F64, FRICL_F64, n, 0, 0,
-                   &p) != 0)
-      goto done;
-    c.x1 = p;
-  }
-  if (get_planes(&views, pn, pc, dim, &c.o) != 0)
+  if (get_motion(&views, X0, X1, 0, pn, pc, dim, &c.x, &c.x1, &c.o) != 0)
     goto done;
   if (native_call(ctx, call_candidates, &c, 0, NULL) != 0)
     goto done;
@@ -280,8 +290,6 @@ PyObject *native_ccd_stepsize(PyObject *self, PyObject *args) {
   ccd_call c;
   int dim, with_tois;
   long long max_iterations;
-  void *p;
-  size_t n;
   (void)self;
   memset(&c, 0, sizeof c);
   fricl_collisions_options_init(&c.planes);
@@ -298,15 +306,7 @@ PyObject *native_ccd_stepsize(PyObject *self, PyObject *args) {
            set_obj, CANDIDATES_CAPSULE)) == NULL)
     return NULL;
   views.n = 0;
-  if (native_get_any(&views, X0, "vertices_t0", NATIVE_F64, FRICL_F64, 0, &p,
-                     &n) != 0)
-    goto done;
-  c.x0 = p;
-  if (native_get(&views, X1, "vertices_t1", NATIVE_F64, FRICL_F64, n, 0, 0,
-                 &p) != 0)
-    goto done;
-  c.x1 = p;
-  if (get_planes(&views, pn, pc, dim, &c.planes) != 0)
+  if (get_motion(&views, X0, X1, 1, pn, pc, dim, &c.x0, &c.x1, &c.planes) != 0)
     goto done;
   size_t count = 0;
   for (int t = 0; t < 5; ++t)
