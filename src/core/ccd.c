@@ -87,7 +87,9 @@ static int additive_ccd(ccd_stencil *s, const fricl_ccd_options *o, double tmax,
   const double dmin = o->min_distance, ms2 = dmin * dmin;
   const double eta = o->conservative_rescaling;
   const int n = s->k * s->dim;
-  double d2 = stencil_d2(s, s->x, -INFINITY);
+  /* The plain distance (no endpoint fallback): past this test it exceeds
+   * min_distance, so it is also the advance's starting distance. */
+  const double d2 = stencil_d2(s, s->x, -INFINITY);
   if (d2 <= ms2) {
     *toi = 0;
     return 1;
@@ -105,7 +107,6 @@ static int additive_ccd(ccd_stencil *s, const fricl_ccd_options *o, double tmax,
   const double lp = max_motion(s);
   if (lp == 0)
     return 0;
-  d2 = stencil_d2(s, s->x, ms2);
   double d = sqrt(d2), df = d2 - ms2;
   const double gap = (1 - eta) * df / (d + dmin);
   double t = 0;
@@ -113,9 +114,9 @@ static int additive_ccd(ccd_stencil *s, const fricl_ccd_options *o, double tmax,
     const double step = eta * df / ((d + dmin) * lp);
     for (int j = 0; j < n; ++j)
       s->x[j] += step * s->dx[j];
-    d2 = stencil_d2(s, s->x, ms2);
-    d = sqrt(d2);
-    df = d2 - ms2;
+    const double e2 = stencil_d2(s, s->x, ms2);
+    d = sqrt(e2);
+    df = e2 - ms2;
     /* !(df > 0): a distance at or below min_distance (or not a number)
      * ends the advance here, at the time reached, rather than stepping
      * backwards or forever. */
