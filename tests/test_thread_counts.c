@@ -117,6 +117,45 @@ static void put(results *r, const double *a, size_t n) {
   r->n += n;
 }
 
+/* The scene's force groups in fg (NG of them) and a batch over them
+ * writing the global force to `force`, vertices in rows. */
+static fricl_force_batch force_batch(fricl_force_group *fg, double *force) {
+  memset(fg, 0, NG * sizeof *fg);
+  for (int g = 0; g < NG; ++g) {
+    fg[g].type = S.types[g];
+    fg[g].count = NC;
+    fg[g].vertices = S.ids[g];
+    fg[g].weight = S.w[g];
+    fg[g].mu_s = S.ms[g];
+    fg[g].mu_k = S.mk[g];
+    if (S.types[g] == FRICL_STENCIL_PV) {
+      fg[g].plane_normal = S.pn;
+      fg[g].plane_offset = S.pc;
+    }
+  }
+  fricl_force_batch fb;
+  fricl_force_batch_init(&fb);
+  fb.n_vertices = NV;
+  fb.rest_positions = S.rest;
+  fb.lagged_displacements = S.x;
+  fb.velocities = S.vel;
+  fb.eps_v = 1e-2;
+  fb.kappa = 3.0;
+  fb.dhat = 0.2;
+  fb.n_groups = NG;
+  fb.groups = fg;
+  fb.force = force;
+  return fb;
+}
+
+/* The same batch reading the scene's column-major copies. */
+static void columns(fricl_force_batch *b) {
+  b->vertex_layout = FRICL_VERTEX_COLUMNS;
+  b->rest_positions = S.restc;
+  b->lagged_displacements = S.xc;
+  b->velocities = S.velc;
+}
+
 static void run(fricl_context *ctx, results *r) {
   size_t nnz = 0;
   fricl_tangential_plan *plan = make_plan(ctx, &nnz);
@@ -161,40 +200,12 @@ static void run(fricl_context *ctx, results *r) {
   put(r, hv, nnz * 9);
   /* the force */
   fricl_force_group fg[NG];
-  memset(fg, 0, sizeof fg);
-  for (int g = 0; g < NG; ++g) {
-    fg[g].type = S.types[g];
-    fg[g].count = NC;
-    fg[g].vertices = S.ids[g];
-    fg[g].weight = S.w[g];
-    fg[g].mu_s = S.ms[g];
-    fg[g].mu_k = S.mk[g];
-    if (S.types[g] == FRICL_STENCIL_PV) {
-      fg[g].plane_normal = S.pn;
-      fg[g].plane_offset = S.pc;
-    }
-  }
-  fricl_force_batch fb;
-  fricl_force_batch_init(&fb);
-  fb.n_vertices = NV;
-  fb.rest_positions = S.rest;
-  fb.lagged_displacements = S.x;
-  fb.velocities = S.vel;
-  fb.eps_v = 1e-2;
-  fb.kappa = 3.0;
-  fb.dhat = 0.2;
-  fb.n_groups = NG;
-  fb.groups = fg;
-  fb.force = f;
+  fricl_force_batch fb = force_batch(fg, f);
   for (int layout = 0; layout < 2; ++layout)
     for (int with_plan = 0; with_plan < 2; ++with_plan) {
       fricl_force_batch c = fb;
-      if (layout) {
-        c.vertex_layout = FRICL_VERTEX_COLUMNS;
-        c.rest_positions = S.restc;
-        c.lagged_displacements = S.xc;
-        c.velocities = S.velc;
-      }
+      if (layout)
+        columns(&c);
       c.plan = with_plan ? plan : NULL;
       CHECK(fricl_force_eval(ctx, &c) == FRICL_STATUS_OK, "force: %s",
             fricl_context_last_error(ctx));
@@ -270,36 +281,10 @@ int main(void) {
     if (!dev)
       continue;
     fricl_force_group fg[NG];
-    memset(fg, 0, sizeof fg);
-    for (int g = 0; g < NG; ++g) {
-      fg[g].type = S.types[g];
-      fg[g].count = NC;
-      fg[g].vertices = S.ids[g];
-      fg[g].mu_s = S.ms[g];
-      fg[g].mu_k = S.mk[g];
-      if (S.types[g] == FRICL_STENCIL_PV) {
-        fg[g].plane_normal = S.pn;
-        fg[g].plane_offset = S.pc;
-      }
-    }
     static double fr[NV * 3], fc[NV * 3];
-    fricl_force_batch fb;
-    fricl_force_batch_init(&fb);
-    fb.n_vertices = NV;
-    fb.rest_positions = S.rest;
-    fb.lagged_displacements = S.x;
-    fb.velocities = S.vel;
-    fb.eps_v = 1e-2;
-    fb.kappa = 3.0;
-    fb.dhat = 0.2;
-    fb.n_groups = NG;
-    fb.groups = fg;
-    fb.force = fr;
+    fricl_force_batch fb = force_batch(fg, fr);
     fricl_status st = fricl_force_eval(dev, &fb);
-    fb.vertex_layout = FRICL_VERTEX_COLUMNS;
-    fb.rest_positions = S.restc;
-    fb.lagged_displacements = S.xc;
-    fb.velocities = S.velc;
+    columns(&fb);
     fb.force = fc;
     if (st == FRICL_STATUS_OK)
       st = fricl_force_eval(dev, &fb);
