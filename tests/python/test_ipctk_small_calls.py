@@ -48,16 +48,21 @@ def moved(V, dhat, seed):
     return V + np.random.default_rng(seed).normal(size=V.shape) * 0.05 * dhat
 
 
+def normal_potentials(kind, dhat):
+    """ipctk's and fricl's barrier (kind "barrier") or normal adhesion
+    potential with the same parameters."""
+    if kind == "barrier":
+        return ipctk.BarrierPotential(dhat, 10.0), fi.BarrierPotential(
+            dhat, 10.0)
+    args = (0.3 * dhat, dhat, 1e3, 0.5)
+    return ipctk.NormalAdhesionPotential(*args), \
+        fi.NormalAdhesionPotential(*args)
+
+
 @pytest.mark.parametrize("kind", ["barrier", "adhesion"])
 def test_repeated_normal_calls_match_ipctk_across_rebuilds(scene, kind):
     V, E, F, dhat, mesh, fmesh = scene
-    if kind == "barrier":
-        B, G = ipctk.BarrierPotential(dhat, 10.0), fi.BarrierPotential(
-            dhat, 10.0)
-    else:
-        args = (0.3 * dhat, dhat, 1e3, 0.5)
-        B, G = ipctk.NormalAdhesionPotential(*args), \
-            fi.NormalAdhesionPotential(*args)
+    B, G = normal_potentials(kind, dhat)
     C, D = ipctk.NormalCollisions(), fi.NormalCollisions()
     for seed in range(3):
         X = moved(V, dhat, seed)
@@ -355,13 +360,7 @@ def test_first_normal_calls_on_a_new_set_take_one_call(scene, kind):
     full path's first call keeps and is one native call: ipctk's result,
     bit for bit the full path's (an X to convert, on another new set)."""
     V, E, F, dhat, mesh, fmesh = scene
-    if kind == "barrier":
-        B, G = ipctk.BarrierPotential(dhat, 10.0), fi.BarrierPotential(
-            dhat, 10.0)
-    else:
-        args = (0.3 * dhat, dhat, 1e3, 0.5)
-        B, G = ipctk.NormalAdhesionPotential(*args), \
-            fi.NormalAdhesionPotential(*args)
+    B, G = normal_potentials(kind, dhat)
     X = moved(V, dhat, 21)
     C = ipctk.NormalCollisions()
     C.build(mesh, X, dhat)
