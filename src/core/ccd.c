@@ -1,11 +1,12 @@
 /*
  * ccd.c - the collision-free step of a linear motion over a candidate set:
  * ipctk 1.6.1's AdditiveCCD per candidate (conservative advancement on the
- * squared distances of collision_narrow.h, the forms the collision build
- * classifies with) and its point-static-plane test for plane-vertex pairs.
- * The earliest impact is a minimum, so it does not depend on which thread
- * found what; candidates stop once past the earliest impact found so far,
- * which changes how long they run, not what an impacting one returns.
+ * squared distances of kernels/fricl_collision_narrow_math.h, the forms the
+ * collision build classifies with) and its point-static-plane test for
+ * plane-vertex pairs. The earliest impact is a minimum, so it does not depend
+ * on which thread found what; candidates stop once past the earliest impact
+ * found so far, which changes how long they run, not what an impacting one
+ * returns.
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -13,8 +14,8 @@
 #include <string.h>
 
 #include "core/ccd.h"
-#include "core/collision_narrow.h"
 #include "core/pool.h"
+#include "fricl_collision_narrow_math.h"
 
 /* One candidate's points at t0 and motion, stacked (<= 4 points). */
 typedef struct ccd_stencil {

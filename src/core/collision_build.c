@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/collision_narrow.h"
 #include "core/collisions.h"
 #include "core/pool.h"
+#include "fricl_collision_narrow_math.h"
 
 enum { VV = 0, EV = 1, EE = 2, FV = 3, PV = 4 };
 

@@ -1,20 +1,24 @@
 /*
- * collision_narrow.h - the distance types and squared distances the
+ * fricl_collision_narrow_math.h - the distance types and squared distances the
  * collision build classifies with, in ipctk 1.6.1's forms (the same
  * formulas, so that a candidate at the activation distance falls on the
  * same side): point-point, point-line, point-plane, line-line, and the
  * three classifications (PointEdge-, EdgeEdge-, PointTriangleDistanceType;
  * the edge-edge one is the barrier's own, from kernels/).
- * f64 host code; the barrier's own distances are kernels/
- * fricl_distance_math.h. Static inline, included by collision_build.c.
+ * f64 only, compiled as C99 (src/core/collision_build.c, src/core/ccd.c)
+ * and as OpenCL C (fricl_collisions.cl) with contraction off, so that
+ * host and device give the same bits; the barrier's own distances are
+ * fricl_distance_math.h.
  */
-#ifndef FRICL_CORE_COLLISION_NARROW_H
-#define FRICL_CORE_COLLISION_NARROW_H
-
-#include <float.h>
-#include <math.h>
+#ifndef FRICL_COLLISION_NARROW_MATH_H
+#define FRICL_COLLISION_NARROW_MATH_H
 
 #include "fricl_cl_compat.h"
+
+#if !FRICL_OPENCL_C
+#include <float.h>
+#include <math.h>
+#endif
 
 /* The shared distance math, once more in f64 under its own prefix (the
  * barrier pass instantiates it for itself). */
@@ -26,31 +30,30 @@
 #undef FRICL_FN
 #undef FRICL_SQRT
 
-static inline double cn_dot(const double *a, const double *b, int dim) {
+FRICL_INLINE double cn_dot(const double *a, const double *b, int dim) {
   double s = a[0] * b[0] + a[1] * b[1];
   return dim == 3 ? s + a[2] * b[2] : s;
 }
 
-static inline void cn_sub(const double *a, const double *b, double *c,
-                          int dim) {
+FRICL_INLINE void cn_sub(const double *a, const double *b, double *c, int dim) {
   for (int i = 0; i < dim; ++i)
     c[i] = a[i] - b[i];
 }
 
-static inline void cn_cross(const double *a, const double *b, double *c) {
+FRICL_INLINE void cn_cross(const double *a, const double *b, double *c) {
   c[0] = a[1] * b[2] - a[2] * b[1];
   c[1] = a[2] * b[0] - a[0] * b[2];
   c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-static inline double cn_pp(const double *a, const double *b, int dim) {
+FRICL_INLINE double cn_pp(const double *a, const double *b, int dim) {
   double d[3] = {0, 0, 0};
   cn_sub(a, b, d, dim);
   return cn_dot(d, d, dim);
 }
 
-static inline double cn_pline(const double *p, const double *e0,
-                              const double *e1, int dim) {
+FRICL_INLINE double cn_pline(const double *p, const double *e0,
+                             const double *e1, int dim) {
   double e[3] = {0, 0, 0};
   cn_sub(e1, e0, e, dim);
   if (dim == 2) {
@@ -66,8 +69,8 @@ static inline double cn_pline(const double *p, const double *e0,
 }
 
 /* PointEdgeDistanceType: 0 P_E0, 1 P_E1, 2 P_E. */
-static inline int cn_pe_type(const double *p, const double *e0,
-                             const double *e1, int dim) {
+FRICL_INLINE int cn_pe_type(const double *p, const double *e0, const double *e1,
+                            int dim) {
   double e[3] = {0, 0, 0}, q[3] = {0, 0, 0};
   cn_sub(e1, e0, e, dim);
   const double ll = cn_dot(e, e, dim);
@@ -78,8 +81,8 @@ static inline int cn_pe_type(const double *p, const double *e0,
   return r < 0 ? 0 : (r > 1 ? 1 : 2);
 }
 
-static inline double cn_pe(const double *p, const double *e0, const double *e1,
-                           int dim, int type) {
+FRICL_INLINE double cn_pe(const double *p, const double *e0, const double *e1,
+                          int dim, int type) {
   if (type < 0)
     type = cn_pe_type(p, e0, e1, dim);
   return type == 0 ? cn_pp(p, e0, dim)
@@ -89,8 +92,8 @@ static inline double cn_pe(const double *p, const double *e0, const double *e1,
 /* Solve (B B^T) x = B q for the 2 x 3 basis B = (b0; b1) with the steps of
  * a pivoted LDL^T (Eigen's, which ipctk uses), so that points on a region
  * boundary land on the same side. */
-static inline void cn_ldlt2(const double *b0, const double *b1, const double *q,
-                            double x[2]) {
+FRICL_INLINE void cn_ldlt2(const double *b0, const double *b1, const double *q,
+                           double x[2]) {
   double a00 = cn_dot(b0, b0, 3), a11 = cn_dot(b1, b1, 3);
   const double a10 = cn_dot(b1, b0, 3);
   double r0 = cn_dot(b0, q, 3), r1 = cn_dot(b1, q, 3);
@@ -114,8 +117,8 @@ static inline void cn_ldlt2(const double *b0, const double *b1, const double *q,
 }
 
 /* PointTriangleDistanceType: 0..2 P_T0..2, 3..5 P_E0..2, 6 P_T. */
-static inline int cn_pt_type(const double *p, const double *t0,
-                             const double *t1, const double *t2) {
+FRICL_INLINE int cn_pt_type(const double *p, const double *t0, const double *t1,
+                            const double *t2) {
   const double *t[3] = {t0, t1, t2};
   double u0[3] = {0, 0, 0}, u1[3] = {0, 0, 0}, n[3] = {0, 0, 0};
   cn_sub(t1, t0, u0, 3);
@@ -142,16 +145,16 @@ static inline int cn_pt_type(const double *p, const double *t0,
 
 /* (q . n)^2 / |n|^2, n = u x v: the squared distance of q from the plane
  * through 0 spanned by u and v (point-plane, and line-line in 3-D). */
-static inline double cn_plane_d2(const double *q, const double *u,
-                                 const double *v) {
+FRICL_INLINE double cn_plane_d2(const double *q, const double *u,
+                                const double *v) {
   double n[3] = {0, 0, 0};
   cn_cross(u, v, n);
   const double s = cn_dot(q, n, 3);
   return s * s / cn_dot(n, n, 3);
 }
 
-static inline double cn_pplane(const double *p, const double *t0,
-                               const double *t1, const double *t2) {
+FRICL_INLINE double cn_pplane(const double *p, const double *t0,
+                              const double *t1, const double *t2) {
   double u0[3] = {0, 0, 0}, u1[3] = {0, 0, 0}, q[3] = {0, 0, 0};
   cn_sub(t1, t0, u0, 3);
   cn_sub(t2, t0, u1, 3);
@@ -159,8 +162,8 @@ static inline double cn_pplane(const double *p, const double *t0,
   return cn_plane_d2(q, u0, u1);
 }
 
-static inline double cn_pt(const double *p, const double *t0, const double *t1,
-                           const double *t2, int type) {
+FRICL_INLINE double cn_pt(const double *p, const double *t0, const double *t1,
+                          const double *t2, int type) {
   const double *t[3] = {t0, t1, t2};
   if (type < 3)
     return cn_pp(p, t[type], 3);
@@ -173,8 +176,8 @@ static inline double cn_pt(const double *p, const double *t0, const double *t1,
  * 4 EA_EB0, 5 EA_EB1, 6 EA0_EB, 7 EA1_EB, 8 EA_EB): the barrier's own
  * classification (kernels/fricl_distance_math.h, ipctk's rules and its
  * relative parallel threshold), on the four points. */
-static inline int cn_ee_type(const double *a0, const double *a1,
-                             const double *b0, const double *b1) {
+FRICL_INLINE int cn_ee_type(const double *a0, const double *a1,
+                            const double *b0, const double *b1) {
   double x[12];
   for (int i = 0; i < 3; ++i) {
     x[i] = a0[i];
@@ -185,8 +188,8 @@ static inline int cn_ee_type(const double *a0, const double *a1,
   return fricl__cn_dist_ee_type(x);
 }
 
-static inline double cn_ee(const double *a0, const double *a1, const double *b0,
-                           const double *b1, int type) {
+FRICL_INLINE double cn_ee(const double *a0, const double *a1, const double *b0,
+                          const double *b1, int type) {
   switch (type) {
   case 0:
     return cn_pp(a0, b0, 3);
@@ -215,8 +218,8 @@ static inline double cn_ee(const double *a0, const double *a1, const double *b0,
 }
 
 /* |ea x eb|^2 and the mollifier threshold 1e-3 |ea|^2 |eb|^2. */
-static inline double cn_ee_cross2(const double *a0, const double *a1,
-                                  const double *b0, const double *b1) {
+FRICL_INLINE double cn_ee_cross2(const double *a0, const double *a1,
+                                 const double *b0, const double *b1) {
   double u[3] = {0, 0, 0}, v[3] = {0, 0, 0}, n[3] = {0, 0, 0};
   cn_sub(a1, a0, u, 3);
   cn_sub(b1, b0, v, 3);
@@ -224,8 +227,8 @@ static inline double cn_ee_cross2(const double *a0, const double *a1,
   return cn_dot(n, n, 3);
 }
 
-static inline double cn_eps_x(const double *a0, const double *a1,
-                              const double *b0, const double *b1) {
+FRICL_INLINE double cn_eps_x(const double *a0, const double *a1,
+                             const double *b0, const double *b1) {
   return 1e-3 * cn_pp(a0, a1, 3) * cn_pp(b0, b1, 3);
 }
 
