@@ -13,7 +13,9 @@
 #ifndef FRICL_COLLISION_NARROW_MATH_H
 #define FRICL_COLLISION_NARROW_MATH_H
 
+#ifndef FRICL_EMBEDDED
 #include "fricl_cl_compat.h"
+#endif
 
 #if !FRICL_OPENCL_C
 #include <float.h>
@@ -21,7 +23,10 @@
 #endif
 
 /* The shared distance math, once more in f64 under its own prefix (the
- * barrier pass instantiates it for itself). */
+ * barrier pass instantiates it for itself). In a kernel program the host
+ * has put it before this header with these defines
+ * (src/opencl/collisions.c). */
+#ifndef FRICL_EMBEDDED
 #define FRICL_REAL double
 #define FRICL_FN(name) fricl__cn_##name
 #define FRICL_SQRT sqrt
@@ -29,6 +34,7 @@
 #undef FRICL_REAL
 #undef FRICL_FN
 #undef FRICL_SQRT
+#endif
 
 FRICL_INLINE double cn_dot(const double *a, const double *b, int dim) {
   double s = a[0] * b[0] + a[1] * b[1];
@@ -230,6 +236,85 @@ FRICL_INLINE double cn_ee_cross2(const double *a0, const double *a1,
 FRICL_INLINE double cn_eps_x(const double *a0, const double *a1,
                              const double *b0, const double *b1) {
   return 1e-3 * cn_pp(a0, a1, 3) * cn_pp(b0, b1, 3);
+}
+
+/* ------------------------------------------- one candidate's narrow phase */
+
+/* Whether the bounding boxes of the points pt[0 .. np) and pt[np .. np +
+ * nq) are farther apart than the activation distance: a lower bound of
+ * the pair's distance, which skips the classification of pairs that cannot
+ * be active. The margin keeps a pair whose exact squared distance rounds
+ * just below the threshold (the bound is exact arithmetic on the same
+ * coordinates, the distances are not). */
+FRICL_INLINE int cn_apart(const double *const *pt, int np, int nq, int dim,
+                          double active) {
+  double gap2 = 0;
+  FRICL_CL_UNROLL
+  for (int d = 0; d < dim; ++d) {
+    double plo = pt[0][d], phi = plo, qlo = pt[np][d], qhi = qlo;
+    FRICL_CL_UNROLL
+    for (int i = 1; i < FRICL_CL_BOUND(np, 3); ++i) {
+      if (i >= np)
+        break;
+      const double x = pt[i][d];
+      plo = x < plo ? x : plo;
+      phi = x > phi ? x : phi;
+    }
+    FRICL_CL_UNROLL
+    for (int i = np + 1; i < FRICL_CL_BOUND(np + nq, 4); ++i) {
+      if (i >= np + nq)
+        break;
+      const double x = pt[i][d];
+      qlo = x < qlo ? x : qlo;
+      qhi = x > qhi ? x : qhi;
+    }
+    const double g = qlo - phi > plo - qhi ? qlo - phi : plo - qhi;
+    if (g > 0)
+      gap2 += g * g;
+  }
+  return gap2 > active * (1 + 1e-8);
+}
+
+/* The narrow phase of one candidate of the collision build: its distance
+ * type when its squared distance is below `active` ((dhat + dmin)^2),
+ * else -1. The host build and the device kernel (fricl_collisions.cl)
+ * both classify with these, so their sets are the same bit for bit.
+ * vv: 0 (no type). */
+FRICL_INLINE int cn_narrow_vv(const double *a, const double *b, int dim,
+                              double active) {
+  return cn_pp(a, b, dim) < active ? 0 : -1;
+}
+
+/* ev: vertex v, edge (e0, e1); the PointEdgeDistanceType. */
+FRICL_INLINE int cn_narrow_ev(const double *v, const double *e0,
+                              const double *e1, int dim, double active) {
+  const double *pt[3] = {e0, e1, v};
+  if (cn_apart(pt, 2, 1, dim, active))
+    return -1;
+  const int t = cn_pe_type(v, e0, e1, dim);
+  return cn_pe(v, e0, e1, dim, t) < active ? t : -1;
+}
+
+/* ee: edges (a0, a1) and (b0, b1), 3-D; the EdgeEdgeDistanceType. */
+FRICL_INLINE int cn_narrow_ee(const double *a0, const double *a1,
+                              const double *b0, const double *b1,
+                              double active) {
+  const double *pt[4] = {a0, a1, b0, b1};
+  if (cn_apart(pt, 2, 2, 3, active))
+    return -1;
+  const int t = cn_ee_type(a0, a1, b0, b1);
+  return cn_ee(a0, a1, b0, b1, t) < active ? t : -1;
+}
+
+/* fv: vertex v, face (t0, t1, t2), 3-D; the PointTriangleDistanceType. */
+FRICL_INLINE int cn_narrow_fv(const double *v, const double *t0,
+                              const double *t1, const double *t2,
+                              double active) {
+  const double *pt[4] = {t0, t1, t2, v};
+  if (cn_apart(pt, 3, 1, 3, active))
+    return -1;
+  const int t = cn_pt_type(v, t0, t1, t2);
+  return cn_pt(v, t0, t1, t2, t) < active ? t : -1;
 }
 
 #endif

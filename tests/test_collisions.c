@@ -16,7 +16,14 @@
  *    boxes (inflated with nextafter, as ipctk's AABB), static and over a
  *    motion, in 2-D and 3-D;
  *  - validation: every bad argument fails with INVALID_ARGUMENT and a
- *    message naming it, and leaves *inout as it was.
+ *    message naming it, and leaves *inout as it was;
+ *  - the OpenCL tier (device_min_candidates = 1: every scene's narrow
+ *    phase on the device): the hand scenes against their ipctk values, and
+ *    every array of the random scenes' sets bit for bit the host's (2-D
+ *    and 3-D, dmin > 0, area weighting and the improved max approximator
+ *    on and off, a larger cloth); a device context without fp64 (the
+ *    context flag), SIZE_MAX and the default threshold take the host
+ *    path with the same set. Skipped without an OpenCL fp64 device.
  */
 #include "test_util.h"
 
@@ -40,12 +47,16 @@ typedef struct planes {
   double normal[4 * 3], offset[4];
 } planes;
 
+/* The builds' device_min_candidates (0: the default). */
+static size_t g_device_min;
+
 static fricl_collision_set *build(fricl_context *ctx,
                                   const fricl_collision_mesh *m,
                                   const double *x, double dhat, double dmin,
                                   uint32_t flags, const planes *pl) {
   fricl_collisions_options o;
   fricl_collisions_options_init(&o);
+  o.device_min_candidates = g_device_min;
   o.flags = flags;
   o.dhat = dhat;
   o.dmin = dmin;
@@ -1926,6 +1937,141 @@ static void test_validation(fricl_context *ctx) {
   fricl_collision_mesh_destroy(m);
 }
 
+/* ----------------------------------------------------- the OpenCL tier */
+
+/* An OpenCL context on the first device with fp64 (NULL: none); flags:
+ * its context flags. */
+static fricl_context *device_ctx(uint32_t flags) {
+  fricl_device_info inf[8];
+  size_t n = 0;
+  if (fricl_devices_list(inf, 8, &n) != FRICL_STATUS_OK)
+    return NULL;
+  for (size_t i = 0; i < n && i < 8; ++i) {
+    if (!inf[i].has_fp64)
+      continue;
+    char spec[32];
+    snprintf(spec, sizeof spec, "opencl:%d:%d", inf[i].platform_index,
+             inf[i].device_index);
+    fricl_context_params p;
+    fricl_context_params_init(&p);
+    p.device = spec;
+    p.flags = flags;
+    fricl_context *ctx = NULL;
+    if (fricl_context_create(&ctx, &p) == FRICL_STATUS_OK)
+      return ctx;
+  }
+  return NULL;
+}
+
+/* A build of s on ctx with the given threshold; *on_device: whether its
+ * narrow phase ran on the device. */
+static fricl_collision_set *tier_build(fricl_context *ctx,
+                                       const fricl_collision_mesh *m,
+                                       const scene *s, double dmin,
+                                       uint32_t flags, const planes *pl,
+                                       size_t min, int *on_device) {
+  const size_t keep = g_device_min;
+  g_device_min = min;
+  ctx->last_backend = FRICL_BACKEND_HOST;
+  fricl_collision_set *set = build(ctx, m, s->x, s->dhat, dmin, flags, pl);
+  g_device_min = keep;
+  *on_device = fricl_context_last_backend(ctx) == FRICL_BACKEND_OPENCL;
+  return set;
+}
+
+static void test_device_tier(fricl_context *host) {
+  fricl_context *dev = device_ctx(0);
+  if (!dev) {
+    printf("test_collisions: OpenCL tier skipped (no OpenCL fp64 device)\n");
+    return;
+  }
+  fricl_context *nofp64 = device_ctx(FRICL_CONTEXT_FLAG_NO_FP64);
+  /* The hand scenes against their ipctk values, on the device. */
+  g_device_min = 1;
+  test_hand_2d(dev);
+  test_hand_3d(dev);
+  g_device_min = 0;
+  for (int sc = 0; sc < 3; ++sc) {
+    scene s;
+    if (sc == 0)
+      cloth_scene(&s, 14, 3, 12, 24);
+    else if (sc == 1)
+      poly_scene(&s, 4, 30, 20);
+    else
+      cloth_scene(&s, 48, 4, 60, 200);
+    planes pl = {1, {0, 0, 1}, {0.1 * s.dhat}};
+    if (s.dim == 2) {
+      pl.normal[0] = 0;
+      pl.normal[1] = 1;
+    }
+    fricl_collision_mesh *mh = scene_mesh(host, &s);
+    fricl_collision_mesh *md = scene_mesh(dev, &s);
+    for (int c = 0; c < 8; ++c) {
+      if (sc == 2 && c != 3 && c != 4)
+        continue;
+      const uint32_t flags = (c & 1 ? AREA : 0) | (c & 2 ? IMP : 0);
+      const double dmin = c & 4 ? 0.2 * s.dhat : 0;
+      char what[112];
+      snprintf(what, sizeof what, "device tier %dD nv %zu flags %u dmin %g",
+               s.dim, s.nv, (unsigned)flags, dmin);
+      int on = 0;
+      fricl_collision_set *a =
+          tier_build(host, mh, &s, dmin, flags, &pl, 1, &on);
+      CHECK(!on, "%s: a host context used a device", what);
+      fricl_collision_set *b =
+          tier_build(dev, md, &s, dmin, flags, &pl, 1, &on);
+      CHECK(on, "%s: the narrow phase did not run on the device", what);
+      if (a && b) {
+        same_sets(a, b, s.dim, what);
+        CHECK(set_total(a) > 100, "%s: only %zu collisions", what,
+              set_total(a));
+      }
+      /* Rebuilt in place on the device, then on its host path. */
+      fricl_collision_set *keep = b;
+      fricl_collisions_options o;
+      fricl_collisions_options_init(&o);
+      o.flags = flags;
+      o.dhat = s.dhat;
+      o.dmin = dmin;
+      o.n_planes = 1;
+      o.plane_normals = pl.normal;
+      o.plane_offsets = pl.offset;
+      o.device_min_candidates = SIZE_MAX;
+      if (b) {
+        CHECK(fricl_collisions_build(dev, md, s.x, &o, &b) == FRICL_STATUS_OK &&
+                  b == keep,
+              "%s: rebuild on the host path", what);
+        if (a)
+          same_sets(a, b, s.dim, "device context, SIZE_MAX: host path");
+      }
+      /* The default threshold: these scenes stay on the host. */
+      if (sc < 2) {
+        fricl_collision_set *d =
+            tier_build(dev, md, &s, dmin, flags, &pl, 0, &on);
+        CHECK(!on, "%s: default threshold used the device", what);
+        if (a && d)
+          same_sets(a, d, s.dim, "device context, default threshold");
+        fricl_collision_set_destroy(d);
+      }
+      if (nofp64) {
+        fricl_collision_set *d =
+            tier_build(nofp64, md, &s, dmin, flags, &pl, 1, &on);
+        CHECK(!on, "%s: a context without fp64 used the device", what);
+        if (a && d)
+          same_sets(a, d, s.dim, "device context without fp64");
+        fricl_collision_set_destroy(d);
+      }
+      fricl_collision_set_destroy(a);
+      fricl_collision_set_destroy(b);
+    }
+    fricl_collision_mesh_destroy(mh);
+    fricl_collision_mesh_destroy(md);
+    scene_free(&s);
+  }
+  fricl_context_destroy(nofp64);
+  fricl_context_destroy(dev);
+}
+
 int main(void) {
   fricl_context *one = host_ctx(1, 0);
   fricl_context *many = host_ctx(4, 1);
@@ -1944,6 +2090,7 @@ int main(void) {
   test_candidates(one, many);
   test_candidate_ties(many);
   test_validation(one);
+  test_device_tier(many);
   fricl_context_destroy(one);
   fricl_context_destroy(many);
   return test_report("test_collisions");

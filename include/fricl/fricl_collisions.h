@@ -15,9 +15,12 @@
  *   Candidates .. fricl_candidates_build, fricl_candidate_set_pairs,
  *                 fricl_candidate_set_destroy
  *
- * Everything here runs on the context's host threads, in f64; the result
- * is the same bit for bit whatever the thread count (a deterministic
- * spatial-hash broad phase, then collisions sorted by their ids). The
+ * Everything here runs on the context's host threads, in f64, except the
+ * collision build's narrow phase of a large scene on an OpenCL context
+ * (fricl_collisions_options.device_min_candidates); the result is the
+ * same bit for bit whatever the thread count and the tier (a
+ * deterministic spatial-hash broad phase, one narrow-phase source for
+ * host and device, then collisions sorted by their ids). The
  * context keeps the builds' scratch buffers for its next build; they are
  * freed with the context.
  */
@@ -92,7 +95,27 @@ typedef struct fricl_collisions_options {
   size_t n_planes;
   const double *plane_normals; /* n_planes x dim */
   const double *plane_offsets; /* n_planes */
+  /* fricl_collisions_build's tier (@since 0.4): the narrow phase (each
+   * candidate's distance type, squared distance and whether it is in
+   * range) runs on the context's OpenCL device when the broad phase finds
+   * at least this many candidates (vv, ev, ee and fv together), else on
+   * the host threads; the set is the same bit for bit either way. 0: the
+   * default, FRICL_COLLISIONS_DEVICE_MIN_CANDIDATES; 1: the device for any
+   * scene; SIZE_MAX: never. The device is the context's when it is one
+   * OpenCL device with double precision ("gpu", "cpu", "opencl:P:D", an
+   * adopted queue; not FRICL_CONTEXT_FLAG_NO_FP64); an "auto" context
+   * uses its OpenCL device once it has opened it (never opened for this
+   * call) and auto's crossover for the barrier lets it have this many
+   * work items; host, reference and several-device contexts use the host
+   * threads. The broad phase, deduplication and weights always run on the
+   * host. Ignored by fricl_candidates_build and fricl_ccd_stepsize. */
+  size_t device_min_candidates;
 } fricl_collisions_options;
+
+/* The default of fricl_collisions_options.device_min_candidates: below
+ * it, a device's launch and transfers cost more than the host threads'
+ * narrow phase. @since 0.4 */
+#define FRICL_COLLISIONS_DEVICE_MIN_CANDIDATES ((size_t)65536)
 
 /** Zero @p options, set struct_size. @since 0.4 */
 FRICL_API void fricl_collisions_options_init(fricl_collisions_options *o);
@@ -107,8 +130,11 @@ typedef struct fricl_collision_set fricl_collision_set;
  * collisions, kinds, edge-edge distance types and weights (up to the order
  * of floating-point sums). *inout: NULL to allocate a set, or a set to
  * refill (its arrays are reused). On invalid arguments *inout is left as
- * it was; out of memory, a set passed in is left empty.
- * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY. @since 0.4
+ * it was; out of memory or a device failure, a set passed in is left
+ * empty. fricl_context_last_backend reports OPENCL after a build whose
+ * narrow phase ran on the device.
+ * @return OK, INVALID_ARGUMENT, OUT_OF_MEMORY; on the device
+ *         OPENCL_ERROR, BUILD_FAILED. @since 0.4
  */
 FRICL_API fricl_status fricl_collisions_build(
     fricl_context *ctx, const fricl_collision_mesh *mesh,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/abi.h"
+#include "core/backend.h"
 #include "core/ccd.h"
 #include "core/collisions.h"
 
@@ -141,6 +142,56 @@ static fricl_status check_common(fricl_context *ctx,
   return FRICL_STATUS_OK;
 }
 
+/* ------------------------------------------- the narrow phase's tier */
+
+/* The context's single OpenCL device, if it has the collision op and may
+ * run f64 (NULL otherwise). */
+static fricl__backend *narrow_device(const fricl_context *ctx) {
+  fricl__backend *d = ctx->dev;
+  return d && d->ops->collisions_narrow && d->has_fp64 &&
+                 !(ctx->flags & FRICL_CONTEXT_FLAG_NO_FP64)
+             ? d
+             : NULL;
+}
+
+/* Whether the build should collect its candidates for a narrow phase
+ * that may go to the device (else it classifies them as it finds them on
+ * the host threads, which is quicker there): an OpenCL context's device,
+ * or an "auto" context's once opened, if a GPU or the caller set the
+ * crossover (auto's rule: a CPU device is never used by default). */
+static int device_possible(const fricl_context *ctx, size_t min) {
+  if (min == SIZE_MAX)
+    return 0;
+  if (ctx->mode == FRICL__MODE_OPENCL)
+    return narrow_device(ctx) != NULL;
+  if (ctx->mode != FRICL__MODE_AUTO || !ctx->dev_resolved ||
+      !narrow_device(ctx))
+    return 0;
+  const fricl__backend_entry *e = ctx->dev_entry;
+  return (ctx->crossover && ctx->crossover != SIZE_MAX) ||
+         (e && e->is_gpu && e->is_gpu(ctx->dev));
+}
+
+typedef struct narrow_choice {
+  fricl_context *ctx;
+  size_t min;
+} narrow_choice;
+
+/* A fricl__narrow_fn: the device at min candidates and more (and, on
+ * "auto", where its crossover for the barrier sends this many work
+ * items), else the host threads. */
+static fricl_status narrow_run(void *user, const fricl__narrow_work *w) {
+  const narrow_choice *c = (const narrow_choice *)user;
+  fricl_context *ctx = c->ctx;
+  fricl__backend *be = NULL;
+  if (w->total >= c->min && w->total &&
+      fricl__dispatch(ctx, FRICL__FEATURE_BARRIER, w->total, FRICL_F32, &be) ==
+          FRICL_STATUS_OK &&
+      be && be == narrow_device(ctx))
+    return fricl__ran_on(ctx, be, be->ops->collisions_narrow(be, w));
+  return fricl__collisions_narrow_host(ctx, w);
+}
+
 fricl_status fricl_collisions_build(fricl_context *ctx,
                                     const fricl_collision_mesh *mesh,
                                     const double *positions,
@@ -163,7 +214,13 @@ fricl_status fricl_collisions_build(fricl_context *ctx,
     return FAIL(ctx, "options.dmin = %g: must be finite and >= 0", o->dmin);
   FRICL__TRY(check_reals(ctx, "positions", positions, mesh->nv, mesh->dim));
   FRICL__TRY(check_planes(ctx, mesh->dim, o));
-  return fricl__collisions_build(ctx, mesh, positions, o, inout);
+  narrow_choice nc = {ctx, o->device_min_candidates
+                               ? o->device_min_candidates
+                               : FRICL_COLLISIONS_DEVICE_MIN_CANDIDATES};
+  const int dev = device_possible(ctx, nc.min);
+  return fricl__collisions_build(ctx, mesh, positions, o,
+                                 dev ? narrow_run : NULL, dev ? &nc : NULL,
+                                 inout);
 }
 
 void fricl_collision_set_destroy(fricl_collision_set *set) {

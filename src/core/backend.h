@@ -14,6 +14,7 @@
 #define FRICL_CORE_BACKEND_H
 
 #include "core/barrier.h"
+#include "core/collisions.h"
 #include "core/force.h"
 #include "core/internal.h"
 #include "core/laws_internal.h"
@@ -150,6 +151,10 @@ typedef struct fricl__backend_ops {
   /* Splitting a call over several devices (above); NULL: this backend is
    * not a device a list can name. */
   const fricl__child_ops *child;
+  /* The collision build's narrow phase (core/collisions.h), the same bits
+   * as the host's; NULL: the build classifies on the host threads. */
+  fricl_status (*collisions_narrow)(fricl__backend *be,
+                                    const fricl__narrow_work *w);
 } fricl__backend_ops;
 
 /* The common head of every backend's state. */

@@ -176,72 +176,32 @@ static void put_pe(const build *b, recs *r, int32_t e, int32_t v, int type,
 
 /* ------------------------------------------------------- regular pairs */
 
-/* A lower bound of the distance between two point sets: the squared gap
- * between their bounding boxes. Used to skip the classification of pairs
- * that cannot be active; the margin keeps a pair whose exact squared
- * distance rounds just below the threshold (the bound is exact arithmetic
- * on the same coordinates, the distances are not). */
-static int surely_apart(const build *b, const int32_t *p, int np,
-                        const int32_t *q, int nq) {
-  const int dim = b->m->dim;
-  double gap2 = 0;
-  for (int d = 0; d < dim; ++d) {
-    double plo = INFINITY, phi = -INFINITY, qlo = INFINITY, qhi = -INFINITY;
-    for (int i = 0; i < np; ++i) {
-      const double x = b->x[(size_t)p[i] * (size_t)dim + (size_t)d];
-      plo = x < plo ? x : plo;
-      phi = x > phi ? x : phi;
-    }
-    for (int i = 0; i < nq; ++i) {
-      const double x = b->x[(size_t)q[i] * (size_t)dim + (size_t)d];
-      qlo = x < qlo ? x : qlo;
-      qhi = x > qhi ? x : qhi;
-    }
-    const double g = qlo - phi > plo - qhi ? qlo - phi : plo - qhi;
-    if (g > 0)
-      gap2 += g * g;
-  }
-  return gap2 > b->active * (1 + 1e-8);
-}
-
 /* The broad phase's pairs: p the ids, va and vb their elements' vertices
- * (fricl__pair_fn). */
+ * (fricl__pair_fn), and t the candidate's distance type from its narrow
+ * phase (kernels/fricl_collision_narrow_math.h; >= 0: active). */
 static void each_vv(build *b, recs *r, const int32_t *p, const int32_t *va,
-                    const int32_t *vb) {
+                    const int32_t *vb, int t) {
   (void)va;
   (void)vb;
-  if (!(cn_pp(X(b, p[0]), X(b, p[1]), b->m->dim) < b->active))
-    return;
+  (void)t;
   const double *A = b->m->vertex_area;
   put(r, VV, p[0], p[1], -1, b->area ? 0.5 * (A[p[0]] + A[p[1]]) : 1, 0);
 }
 
 static void each_ev(build *b, recs *r, const int32_t *p, const int32_t *va,
-                    const int32_t *vb) {
-  const int dim = b->m->dim;
-  const int32_t e = p[0], v = p[1];
+                    const int32_t *vb, int t) {
+  (void)va;
   (void)vb;
-  if (surely_apart(b, va, 2, &v, 1))
-    return;
-  const double *x = X(b, v), *e0 = X(b, va[0]), *e1 = X(b, va[1]);
-  const int t = cn_pe_type(x, e0, e1, dim);
-  if (!(cn_pe(x, e0, e1, dim, t) < b->active))
-    return;
-  put_pe(b, r, e, v, t, b->area ? 0.5 * b->m->vertex_area[v] : 1);
+  put_pe(b, r, p[0], p[1], t, b->area ? 0.5 * b->m->vertex_area[p[1]] : 1);
 }
 
 static void each_ee(build *b, recs *r, const int32_t *p, const int32_t *va,
-                    const int32_t *vb) {
+                    const int32_t *vb, int t) {
   const fricl_collision_mesh *m = b->m;
   const int32_t ea = p[0], eb = p[1];
   const int32_t i[4] = {va[0], va[1], vb[0], vb[1]};
-  if (surely_apart(b, i, 2, i + 2, 2))
-    return;
   const double *a0 = X(b, i[0]), *a1 = X(b, i[1]), *b0 = X(b, i[2]),
                *b1 = X(b, i[3]);
-  const int t = cn_ee_type(a0, a1, b0, b1);
-  if (!(cn_ee(a0, a1, b0, b1, t) < b->active))
-    return;
   const double *R = m->rest;
   const double eps = cn_eps_x(R + 3 * (size_t)i[0], R + 3 * (size_t)i[1],
                               R + 3 * (size_t)i[2], R + 3 * (size_t)i[3]);
@@ -261,18 +221,11 @@ static void each_ee(build *b, recs *r, const int32_t *p, const int32_t *va,
 }
 
 static void each_fv(build *b, recs *r, const int32_t *p, const int32_t *va,
-                    const int32_t *vb) {
+                    const int32_t *vb, int type) {
   const fricl_collision_mesh *m = b->m;
   const int32_t f = p[0], v = p[1];
   const int32_t *t = va; /* the face's vertices, in the mesh's order */
   (void)vb;
-  if (surely_apart(b, t, 3, &v, 1))
-    return;
-  const double *x = X(b, v), *t0 = X(b, t[0]), *t1 = X(b, t[1]),
-               *t2 = X(b, t[2]);
-  const int type = cn_pt_type(x, t0, t1, t2);
-  if (!(cn_pt(x, t0, t1, t2, type) < b->active))
-    return;
   const double w = b->area ? 0.25 * m->vertex_area[v] : 1;
   if (type < 3)
     put(r, VV, v, t[type], -1, w, 0);
@@ -280,6 +233,73 @@ static void each_fv(build *b, recs *r, const int32_t *p, const int32_t *va,
     put(r, EV, m->face_edges[3 * (size_t)f + type - 3], v, -1, w, 0);
   else
     put(r, FV, f, v, -1, w, 0);
+}
+
+/* A candidate's narrow phase on the host (positions x, n x dim). */
+static int narrow_at(const double *x, int dim, double act, int type, int32_t a,
+                     int32_t c, const int32_t *va, const int32_t *vc) {
+#define PT(v) (x + (size_t)(v) * (size_t)dim)
+  switch (type) {
+  case VV:
+    return cn_narrow_vv(PT(a), PT(c), dim, act);
+  case EV:
+    return cn_narrow_ev(PT(c), PT(va[0]), PT(va[1]), dim, act);
+  case EE:
+    return cn_narrow_ee(PT(va[0]), PT(va[1]), PT(vc[0]), PT(vc[1]), act);
+  default:
+    return cn_narrow_fv(PT(c), PT(va[0]), PT(va[1]), PT(va[2]), act);
+  }
+#undef PT
+}
+
+static int narrow(const build *b, int type, int32_t a, int32_t c,
+                  const int32_t *va, const int32_t *vc) {
+  return narrow_at(b->x, b->m->dim, b->active, type, a, c, va, vc);
+}
+
+/* The vertices of candidate (a, c) of `type` as the broad phase hands
+ * them over: a's element (edge or face) and, for ee, c's edge. */
+static const int32_t *cand_va(const fricl_collision_mesh *m, int type,
+                              int32_t a) {
+  return type == FV   ? m->faces + 3 * (size_t)a
+         : type != VV ? m->edges + 2 * (size_t)a
+                      : NULL;
+}
+
+static const int32_t *cand_vc(const fricl_collision_mesh *m, int type,
+                              int32_t c) {
+  return type == EE ? m->edges + 2 * (size_t)c : NULL;
+}
+
+/* fricl__collisions_narrow_host over the candidates [lo, hi) of all
+ * types in a row. */
+typedef struct narrow_host {
+  const fricl__narrow_work *w;
+  const fricl_collision_mesh *m;
+} narrow_host;
+
+static void narrow_piece(void *arg, size_t lo, size_t hi, unsigned piece) {
+  const narrow_host *h = (const narrow_host *)arg;
+  const fricl__narrow_work *w = h->w;
+  (void)piece;
+  size_t first = 0;
+  for (int t = 0; t < 4; first += w->n[t], ++t)
+    for (size_t i = lo > first ? lo - first : 0; i < w->n[t] && first + i < hi;
+         ++i) {
+      const int32_t a = w->pairs[t][2 * i], c = w->pairs[t][2 * i + 1];
+      w->type[t][i] =
+          (int8_t)narrow_at(w->x, w->dim, w->active, t, a, c,
+                            cand_va(h->m, t, a), cand_vc(h->m, t, c));
+    }
+}
+
+fricl_status fricl__collisions_narrow_host(fricl_context *ctx,
+                                           const fricl__narrow_work *w) {
+  const narrow_host h = {w, w->mesh};
+  if (w->total)
+    fricl__pool_for(ctx->pool, w->total, fricl__grain(ctx, 1024), 1,
+                    narrow_piece, (void *)&h);
+  return FRICL_STATUS_OK;
 }
 
 /* ------------------------------------- the improved max approximator */
@@ -370,19 +390,38 @@ static void each_ee_neg_ev(build *b, recs *r, const int32_t *p) {
 
 /* ------------------------------------------------------------- passes */
 
+static void (*const each_of[4])(build *, recs *, const int32_t *,
+                                const int32_t *, const int32_t *,
+                                int) = {each_vv, each_ev, each_ee, each_fv};
+
+/* An active candidate's records, and the pair among the active ones. */
+static void emit(build *b, recs *r, fricl__ivec *act, int type, int32_t a,
+                 int32_t c, const int32_t *va, const int32_t *vc, int t) {
+  const size_t before = r->n;
+  const int32_t pair[2] = {a, c};
+  each_of[type](b, r, pair, va, vc, t);
+  if (r->n != before && !fricl__ivec_push2(act, a, c))
+    r->oom = 1;
+}
+
 /* The broad phase's pairs, classified where they are found. */
 static void visit(void *user, unsigned slot, int type, int32_t a, int32_t c,
                   const int32_t *va, const int32_t *vc) {
   build *b = (build *)user;
-  static void (*const each[4])(build *, recs *, const int32_t *,
-                               const int32_t *, const int32_t *) = {
-      each_vv, each_ev, each_ee, each_fv};
-  recs *r = &b->prec[type][slot];
-  const size_t before = r->n;
-  const int32_t pair[2] = {a, c};
-  each[type](b, r, pair, va, vc);
-  if (r->n != before && !fricl__ivec_push2(&b->act[type][slot], a, c))
-    r->oom = 1;
+  const int t = narrow(b, type, a, c, va, vc);
+  if (t >= 0)
+    emit(b, &b->prec[type][slot], &b->act[type][slot], type, a, c, va, vc, t);
+}
+
+/* The broad phase's pairs, only collected (per type and slot, in the
+ * lists of the active pairs), for a narrow phase after the broad phase. */
+static void collect(void *user, unsigned slot, int type, int32_t a, int32_t c,
+                    const int32_t *va, const int32_t *vc) {
+  build *b = (build *)user;
+  (void)va;
+  (void)vc;
+  if (!fricl__ivec_push2(&b->act[type][slot], a, c))
+    b->prec[type][slot].oom = 1;
 }
 
 static int append_recs(recs *all, const recs *o) {
@@ -410,6 +449,55 @@ static int append_pairs(fricl__ivec *all, const fricl__ivec *o) {
   memcpy(all->v + all->n, o->v, o->n * sizeof *o->v);
   all->n += o->n;
   return 1;
+}
+
+/* The narrow phase after the broad phase (collect): the collected pairs
+ * of each type in the order the fused build classifies them (its slots in
+ * order), classified by `run`, then turned into records in that order
+ * (in piece 0), so that the records and the active pairs are the fused
+ * build's. */
+static fricl_status narrow_after(build *b, scratch *ws, fricl__narrow_fn run,
+                                 void *user) {
+  fricl_context *ctx = b->ctx;
+  const fricl_collision_mesh *m = b->m;
+  fricl__narrow_work nw;
+  memset(&nw, 0, sizeof nw);
+  nw.mesh = m;
+  nw.dim = m->dim;
+  nw.x = b->x;
+  nw.active = b->active;
+  int ok = 1;
+  for (int t = 0; t < 4; ++t) {
+    fricl__ivec *c = &ws->active[t];
+    c->n = 0;
+    for (unsigned p = 0; p < b->pieces; ++p) {
+      ok = ok && !b->prec[t][p].oom && append_pairs(c, &b->act[t][p]);
+      b->act[t][p].n = 0;
+    }
+    nw.n[t] = c->n / 2;
+    nw.pairs[t] = c->v;
+    nw.total += nw.n[t];
+  }
+  int8_t *ty = ok ? (int8_t *)malloc(nw.total ? nw.total : 1) : NULL;
+  if (!ty)
+    return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
+                       "collisions: out of memory");
+  for (int t = 0; t < 4; ++t)
+    nw.type[t] = t ? nw.type[t - 1] + nw.n[t - 1] : ty;
+  fricl_status st = run(user, &nw);
+  for (int t = 0; st == FRICL_STATUS_OK && t < 4; ++t) {
+    recs *r = &b->prec[t][0];
+    fricl__ivec *act = &b->act[t][0];
+    for (size_t i = 0; i < nw.n[t] && !r->oom; ++i)
+      if (nw.type[t][i] >= 0) {
+        const int32_t a = nw.pairs[t][2 * i], c = nw.pairs[t][2 * i + 1];
+        emit(b, r, act, t, a, c, cand_va(m, t, a), cand_vc(m, t, c),
+             nw.type[t][i]);
+      }
+    ws->active[t].n = 0;
+  }
+  free(ty);
+  return st;
 }
 
 static void run_piece(void *arg, size_t lo, size_t hi, unsigned piece) {
@@ -700,6 +788,7 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
                                      const fricl_collision_mesh *m,
                                      const double *x,
                                      const fricl_collisions_options *o,
+                                     fricl__narrow_fn narrow_run, void *user,
                                      fricl_collision_set **inout) {
   fricl_candidate_set cand;
   memset(&cand, 0, sizeof cand);
@@ -724,7 +813,10 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
   fricl_status st = FRICL_STATUS_OK;
   if (ok)
     st = fricl__broad_phase(ctx, m, x, NULL, r, o->n_planes, o->plane_normals,
-                            o->plane_offsets, visit, &b, &cand);
+                            o->plane_offsets, narrow_run ? collect : visit, &b,
+                            &cand);
+  if (ok && st == FRICL_STATUS_OK && narrow_run)
+    st = narrow_after(&b, w, narrow_run, user);
   /* In type order, each type's pieces in order: the sequence of a
    * single-threaded run. */
   for (int t = 0; ok && st == FRICL_STATUS_OK && t < 4; ++t)
@@ -733,7 +825,7 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
            append_pairs(&active[t], &b.act[t][p]);
   if (st != FRICL_STATUS_OK) {
     fricl__candidates_free(&cand);
-    if (*inout) { /* as documented: out of memory leaves a set empty */
+    if (*inout) { /* as documented: a failure leaves a set empty */
       memset((*inout)->count, 0, sizeof(*inout)->count);
       (*inout)->n_groups = 0;
     }

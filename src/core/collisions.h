@@ -104,11 +104,41 @@ fricl_status fricl__broad_phase(fricl_context *ctx,
 void fricl__candidates_clear(fricl_candidate_set *set);
 void fricl__candidates_free(fricl_candidate_set *set);
 
-/* The normal collision set (collision_build.c); options validated. */
+/* The narrow phase of a collision build as a backend runs it: the
+ * broad phase's candidates of each type (vv, ev, ee, fv: 2 ids each, in
+ * the order the build takes them), the positions and the mesh's
+ * topology; it writes each candidate's distance type when its squared
+ * distance is below `active`, else -1 (cn_narrow_* of
+ * kernels/fricl_collision_narrow_math.h: every backend gives the same
+ * bits). */
+typedef struct fricl__narrow_work {
+  const fricl_collision_mesh *mesh;
+  int dim;
+  const double *x; /* mesh->nv x dim */
+  double active;   /* (dhat + dmin)^2 */
+  size_t n[4], total;
+  const int32_t *pairs[4];
+  int8_t *type[4]; /* out, n[t] each */
+} fricl__narrow_work;
+
+/* Runs a narrow phase (the API layer's choice of backend); its failure
+ * ends the build with that status, the set untouched. */
+typedef fricl_status (*fricl__narrow_fn)(void *user,
+                                         const fricl__narrow_work *w);
+
+/* The narrow phase on the context's host threads. */
+fricl_status fricl__collisions_narrow_host(fricl_context *ctx,
+                                           const fricl__narrow_work *w);
+
+/* The normal collision set (collision_build.c); options validated.
+ * narrow_run NULL: each candidate is classified on the host thread of the
+ * broad phase that finds it; else the candidates are collected and
+ * narrow_run(user, ...) classifies them, with the same result. */
 fricl_status fricl__collisions_build(fricl_context *ctx,
                                      const fricl_collision_mesh *m,
                                      const double *x,
                                      const fricl_collisions_options *o,
+                                     fricl__narrow_fn narrow_run, void *user,
                                      fricl_collision_set **inout);
 void fricl__collision_set_free(fricl_collision_set *s);
 size_t fricl__collision_set_groups(const fricl_collision_set *s,

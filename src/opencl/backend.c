@@ -68,6 +68,8 @@ const fricl__backend_ops fricl__ocl_ops = {.name = "opencl",
                                            .prepare = ocl_prepare,
                                            .destroy = ocl_destroy,
                                            .force = fricl__ocl_force,
+                                           .collisions_narrow =
+                                               fricl__ocl_collisions_narrow,
                                            .child = &fricl__ocl_child_ops};
 
 /* Fill the device-derived fields of a backend whose device, context and

@@ -326,6 +326,10 @@ void fricl__ocl_barrier_close(void *state);
 /* The friction force (force.c): kernels/fricl_force.cl makes the records
  * chunk by chunk on the device, the host adds them (core/force.h). */
 fricl_status fricl__ocl_force(fricl__backend *be, const fricl__force_work *w);
+/* The collision build's narrow phase (collisions.c,
+ * kernels/fricl_collisions.cl; core/collisions.h). */
+fricl_status fricl__ocl_collisions_narrow(fricl__backend *be,
+                                          const fricl__narrow_work *w);
 /* The host tier over elements [lo, hi) of the batch only. */
 fricl_status fricl__ocl_laws_range(fricl__backend *be,
                                    const fricl__laws_work *w, size_t lo,
