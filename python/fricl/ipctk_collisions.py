@@ -197,9 +197,16 @@ class NormalCollisions:
     ``pv_collisions``, ``is_vertex_vertex(i)`` ...,
     ``compute_minimum_distance(mesh, vertices)``. The arrays of each kind
     are ``arrays(kind)``: ids, vertices, weights, distance types.
+
+    ``device_min_candidates`` (fricl's, default 0: the library's default,
+    65536) is ``fricl_collisions_options.device_min_candidates``: on a mesh
+    made on an OpenCL device (``CollisionMesh(..., device="gpu")``) a build
+    with at least that many candidates runs its narrow phase there (1: any
+    build; ``2**64 - 1``: never); the set is the same bit for bit.
     """
 
     def __init__(self, *, device: str = "host") -> None:
+        self.device_min_candidates = 0
         self.use_area_weighting = False
         self._improved = False
         self.enable_shape_derivatives = False
@@ -273,7 +280,7 @@ class NormalCollisions:
         pn, pc = mesh._planes()
         res = _native.collisions_build(mesh._ctx, mesh._native,
                                        mesh.dim, V.ravel(), dhat, dmin, flags,
-                                       pn, pc)
+                                       pn, pc, self.device_min_candidates)
         self._clear()
         self._dim, self._nv = mesh.dim, mesh.num_vertices
         self.dhat, self.dmin = dhat, dmin

@@ -149,9 +149,9 @@ static int get_motion(native_views *views, PyObject *X0, PyObject *X1,
 }
 
 /* collisions_build(ctx, mesh, X float64, dhat, dmin, flags, plane_normals,
- *                  plane_offsets) -> 5 tuples (ids, vertices, weights,
- *                  distance types, eps_x | None, plane normals | None,
- *                  plane offsets | None) in the order vv, ev, ee, fv, pv */
+ *                  plane_offsets[, device_min_candidates]) -> 5 tuples (ids,
+ * vertices, weights, distance types, eps_x | None, plane normals | None, plane
+ * offsets | None) in the order vv, ev, ee, fv, pv */
 PyObject *native_collisions_build(PyObject *self, PyObject *args) {
   PyObject *ctx_obj, *mesh_obj, *X, *pn, *pc, *result = NULL;
   native_context *ctx;
@@ -162,12 +162,15 @@ PyObject *native_collisions_build(PyObject *self, PyObject *args) {
   void *p;
   size_t n;
   (void)self;
+  unsigned long long device_min = 0;
   memset(&c, 0, sizeof c);
   fricl_collisions_options_init(&c.o);
-  if (!PyArg_ParseTuple(args, "OOiOddIOO", &ctx_obj, &mesh_obj, &dim, &X,
-                        &c.o.dhat, &c.o.dmin, &flags, &pn, &pc))
+  if (!PyArg_ParseTuple(args, "OOiOddIOO|K", &ctx_obj, &mesh_obj, &dim, &X,
+                        &c.o.dhat, &c.o.dmin, &flags, &pn, &pc, &device_min))
     return NULL;
   c.o.flags = flags;
+  c.o.device_min_candidates =
+      device_min > (unsigned long long)SIZE_MAX ? SIZE_MAX : (size_t)device_min;
   if ((ctx = native_context_check(ctx_obj)) == NULL ||
       (c.mesh = mesh_of(mesh_obj)) == NULL)
     return NULL;

@@ -677,3 +677,60 @@ def test_tangential_collisions_match_ipctk(name, seed):
         assert S[-1].vertices == S[len(S) - 1].vertices
     with pytest.raises(IndexError):
         S[len(S)]
+
+
+# ------------------------------------------------------- the OpenCL tier
+
+def _fp64_devices():
+    import fricl
+    return [d["spec"] for d in fricl.devices() if d["has_fp64"]][:1]
+
+
+@pytest.mark.parametrize("name,seed", [("cloth_over_box", 0),
+                                       ("boxes_exact", 1), ("parallel", 0),
+                                       ("codim_3d", 2), ("polylines_2d", 0),
+                                       ("scattered", 1)])
+def test_opencl_tier_is_the_host_set_bit_for_bit(name, seed):
+    """NormalCollisions.build on a mesh of an OpenCL fp64 device with
+    device_min_candidates = 1 (every narrow phase on the device): every
+    array equals the host build's bit for bit, for dmin 0 and > 0, area
+    weighting and the improved max approximator on and off, the set is
+    ipctk's, and the device ran it (Context.last_backend)."""
+    devs = _fp64_devices()
+    if not devs:
+        pytest.skip("no OpenCL device with fp64")
+    V, E, F, dhat, planes = make(name, seed)
+    mesh = ipctk_mesh(V, E, F, planes)
+    host = fi.CollisionMesh(V, E, F, planes=planes)
+    dev = fi.CollisionMesh(V, E, F, planes=planes, device=devs[0])
+    for dmin in (0.0, 0.2 * dhat):
+        for area in (False, True):
+            for improved in (False, True):
+                sets = []
+                for m, min_c in ((host, 1), (dev, 1)):
+                    D = fi.NormalCollisions()
+                    D.use_area_weighting = area
+                    D.use_improved_max_approximator = improved
+                    D.device_min_candidates = min_c
+                    D.build(m, V, dhat, dmin)
+                    sets.append(D)
+                assert dev._ctx.last_backend == "opencl"
+                for kind in ("vv", "ev", "ee", "fv", "pv"):
+                    a, b = sets[0].arrays(kind), sets[1].arrays(kind)
+                    assert sorted(a) == sorted(b)
+                    for field in a:
+                        x, y = a[field], b[field]
+                        if x is None or y is None:
+                            assert x is None and y is None, (kind, field)
+                            continue
+                        x, y = np.asarray(x), np.asarray(y)
+                        assert x.dtype == y.dtype and x.shape == y.shape
+                        assert x.tobytes() == y.tobytes(), (kind, field)
+                C = ipctk.NormalCollisions()
+                C.use_area_weighting = area
+                C.collision_set_type = SetType.IMPROVED_MAX_APPROX \
+                    if improved else SetType.IPC
+                C.build(mesh, V, dhat, dmin, ipctk.BruteForce())
+                a, b = ipctk_map(C, planes), fricl_map(sets[1])
+                big = max([abs(w) for w in a.values()] + [1e-300])
+                assert not differences(a, b, big)

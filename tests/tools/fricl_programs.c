@@ -36,6 +36,10 @@
  *   force       per dimension and stencil: the force alone; the Jacobian
  *               with respect to rest positions (weight, anisotropy,
  *               physical barrier); with respect to velocities (no_mu)
+ *   collisions  the collision build's narrow phase (f64 only), per
+ *               dimension and candidate type: a 2-D polyline with codim.
+ *               points (vv, ev) and a 3-D pair of triangles with a codim.
+ *               edge and points (vv, ev, ee, fv), on the device at any size
  * and last a larger contact set in the same context (the scratch buffers
  * grow: tests/oclgrind/README.md).
  * so that every #if branch of every kernel file is compiled both ways and
@@ -57,21 +61,25 @@
 #include "core/fault.h"
 #include "fricl/fricl.h"
 #include "fricl/fricl_barrier_cl.h"
+#include "fricl/fricl_collisions.h"
 #include "opencl/opencl.h"
 
 static const char *g_out;
-static int g_failures, g_programs, g_family_count[7];
+static int g_failures, g_programs, g_family_count[8];
 static uint64_t g_seen[4096];
 static int g_nseen;
 
-static const char *const family_names[7] = {
-    "scalar", "tangential", "build", "laws", "copy", "barrier", "force"};
+static const char *const family_names[8] = {"scalar", "tangential", "build",
+                                            "laws",   "copy",       "barrier",
+                                            "force",  "collisions"};
 
 static int family_of(const char *src) {
   if (strstr(src, "fricl_barrier_records"))
     return 5;
   if (strstr(src, "fricl_force_records"))
     return 6;
+  if (strstr(src, "fricl_collisions_narrow"))
+    return 7;
   if (strstr(src, "fricl_scalar_eval"))
     return 0;
   if (strstr(src, "fricl_tangential_block_sum"))
@@ -783,6 +791,51 @@ static void copy_kernel(fricl_context *ctx, fricl_precision p) {
             "copy kernel");
 }
 
+/* --------------------------------------------------------- collisions */
+
+/* One collision build with its narrow phase on the device. */
+static void collisions_run(fricl_context *ctx, int dim, size_t nv,
+                           const double *x, size_t ne, const int32_t *e,
+                           size_t nf, const int32_t *f) {
+  fricl_collision_mesh_desc d;
+  fricl_collision_mesh_desc_init(&d);
+  d.dim = dim;
+  d.n_vertices = nv;
+  d.rest_positions = x;
+  d.n_edges = ne;
+  d.edges = e;
+  d.n_faces = nf;
+  d.faces = f;
+  fricl_collision_mesh *m = NULL;
+  expect_ok(ctx, fricl_collision_mesh_create(ctx, &d, &m), "collision mesh");
+  fricl_collisions_options o;
+  fricl_collisions_options_init(&o);
+  o.dhat = 0.2;
+  o.flags = FRICL_COLLISIONS_IMPROVED_MAX_APPROX;
+  o.device_min_candidates = 1;
+  fricl_collision_set *set = NULL;
+  if (m)
+    expect_ok(ctx, fricl_collisions_build(ctx, m, x, &o, &set), "collisions");
+  fricl_collision_set_destroy(set);
+  fricl_collision_mesh_destroy(m);
+}
+
+static void sweep_collisions(fricl_context *ctx) {
+  /* 2-D: a polyline and two codim. points near it and each other. */
+  const double x2[] = {0, 0, 0.5, 0.05, 1, 0, 0.3, 0.1, 0.35, 0.12};
+  const int32_t e2[] = {0, 1, 1, 2};
+  collisions_run(ctx, 2, 5, x2, 2, e2, 0, NULL);
+  /* 3-D: two triangles 0.05 apart (fv, ee), a codim. edge and two
+   * codim. points (ev, vv). */
+  const double x3[] = {0,   0,    0,     1,    0,    0,    0,    1,
+                       0,   0.2,  0.2,   0.05, 1.2,  0.2,  0.05, 0.2,
+                       1.2, 0.05, 0.3,   0.3,  -0.1, 0.6,  0.3,  -0.1,
+                       0.4, 0.35, -0.05, 0.42, 0.36, -0.06};
+  const int32_t e3[] = {0, 1, 1, 2, 2, 0, 3, 4, 4, 5, 5, 3, 6, 7};
+  const int32_t f3[] = {0, 1, 2, 3, 4, 5};
+  collisions_run(ctx, 3, 10, x3, 7, e3, 2, f3);
+}
+
 /* FRICL_PROGRAMS_ONLY names one family (or is unset: all of them). */
 static int wants(const char *family) {
   const char *only = getenv("FRICL_PROGRAMS_ONLY");
@@ -840,6 +893,8 @@ int main(int argc, char **argv) {
       sweep_barrier(ctx, pp);
     if (wants("force"))
       sweep_force(ctx, pp);
+    if (wants("collisions") && pp == FRICL_F64)
+      sweep_collisions(ctx);
   }
   /* Growth: the same programs on a larger contact set, in the same
    * context, so that its scratch buffers are released and made larger. */
@@ -855,7 +910,7 @@ int main(int argc, char **argv) {
   fricl__fault_observe_programs(NULL, NULL);
   printf("fricl_programs: %d programs on %s:", g_programs,
          fricl_context_device_name(ctx));
-  for (int f = 0; f < 7; ++f)
+  for (int f = 0; f < 8; ++f)
     printf(" %s %d", family_names[f], g_family_count[f]);
   printf("\n");
   fricl_context_destroy(ctx);
