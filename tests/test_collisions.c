@@ -1963,6 +1963,18 @@ static fricl_context *device_ctx(uint32_t flags) {
   return NULL;
 }
 
+/* Whether every OpenCL device has fp64. */
+static int all_fp64(void) {
+  fricl_device_info inf[8];
+  size_t n = 0;
+  if (fricl_devices_list(inf, 8, &n) != FRICL_STATUS_OK || n > 8)
+    return 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!inf[i].has_fp64)
+      return 0;
+  return 1;
+}
+
 /* A build of s on ctx with the given threshold; *on_device: whether its
  * narrow phase ran on the device. */
 static fricl_collision_set *tier_build(fricl_context *ctx,
@@ -2067,6 +2079,34 @@ static void test_device_tier(fricl_context *host) {
     fricl_collision_mesh_destroy(mh);
     fricl_collision_mesh_destroy(md);
     scene_free(&s);
+  }
+  /* "auto": the device once open and allowed by the crossover (set to 1
+   * here, so that a CPU device counts); never opened by the build. */
+  fricl_context_params ap;
+  fricl_context_params_init(&ap);
+  ap.device = "auto";
+  ap.auto_crossover = 1;
+  fricl_context *aut = NULL;
+  if (fricl_context_create(&aut, &ap) == FRICL_STATUS_OK) {
+    scene s;
+    poly_scene(&s, 4, 30, 20);
+    fricl_collision_mesh *m = scene_mesh(aut, &s);
+    int on = 0;
+    fricl_collision_set *a = tier_build(aut, m, &s, 0, AREA, NULL, 1, &on);
+    CHECK(!on && !aut->dev_resolved, "auto: the build opened the device");
+    fricl_collision_set *b = NULL;
+    /* opens it; every device with fp64: whichever auto took has it */
+    if (fricl_context_backend(aut) == FRICL_BACKEND_OPENCL && all_fp64()) {
+      b = tier_build(aut, m, &s, 0, AREA, NULL, 1, &on);
+      CHECK(on, "auto with crossover 1: not on the device");
+      if (a && b)
+        same_sets(a, b, s.dim, "auto, device and host");
+    }
+    fricl_collision_set_destroy(a);
+    fricl_collision_set_destroy(b);
+    fricl_collision_mesh_destroy(m);
+    scene_free(&s);
+    fricl_context_destroy(aut);
   }
   fricl_context_destroy(nofp64);
   fricl_context_destroy(dev);
