@@ -9,7 +9,7 @@ box at about 4k and 120k collisions. Calls interleaved, medians; the sets
 of the tiers are checked equal bit for bit first. Prints seconds and
 ipctk / tier.
 
-    python3 bench/python/collisions_tiers.py [--repeat 7] [--sizes 100,580]
+    python3 bench/python/collisions_tiers.py [--repeat 7] [--sizes 90,580]
         [--device opencl:0:0]
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ NEVER = 2**64 - 1
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7)
-    ap.add_argument("--sizes", default="100,580")
+    ap.add_argument("--sizes", default="90,580")
     ap.add_argument("--device", default=None)
     args = ap.parse_args()
     import ipctk
