@@ -8,6 +8,7 @@
  * dropped. Every candidate yields records on its thread; the records are
  * sorted by ids (stable, so the sums run in candidate order) and merged,
  * so the set is the same whatever the thread count. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +145,7 @@ typedef struct build {
   const fricl_collision_mesh *m;
   const double *x;
   double active; /* (dhat + dmin)^2 */
+  double apart;  /* active with the separating axes' margin */
   int area;      /* use_area_weighting */
   const fricl_candidate_set *cand;
   const fricl__ivec *list; /* the pair list of the current pass */
@@ -204,6 +206,82 @@ static int surely_apart(const build *b, const int32_t *p, int np,
   return gap2 > b->active * (1 + 1e-8);
 }
 
+/* Separating-axis lower bounds of the distance, for the pairs that the
+ * box gap keeps but that cannot be active (most of a cloth's own pairs:
+ * its edges and faces lie side by side in a plane). A projection gap g
+ * along an axis w bounds the distance below by g / |w|; a pair is skipped
+ * only when that bound is past b->apart, the threshold plus a margin
+ * covering the rounding of the bound and of the distance the
+ * classification would compute (1e-6 relative, and 1e-12 of the largest
+ * squared coordinate of the positions). */
+#if defined(__GNUC__)
+#define CB_INLINE __attribute__((always_inline)) inline
+#else
+#define CB_INLINE inline
+#endif
+
+/* Edge (from the origin along u) against the segment p q, relative to
+ * the edge's first point: the gap along w, the part of the segment's
+ * midpoint normal to u, beyond lim (g^2 > lim |w|^2, no division). */
+static CB_INLINE int ee_axis_apart(const double *u, const double *p,
+                                   const double *q, double lim) {
+  double w[3];
+  const double uu = cn_dot(u, u, 3);
+  const double ru = 0.5 * (cn_dot(p, u, 3) + cn_dot(q, u, 3));
+  for (int d = 0; d < 3; ++d)
+    w[d] = 0.5 * (p[d] + q[d]) * uu - ru * u[d];
+  const double gp = cn_dot(p, w, 3), gq = cn_dot(q, w, 3), gu = cn_dot(u, w, 3);
+  const double g = (gp < gq ? gp : gq) - (gu > 0 ? gu : 0);
+  return g > 0 && g * g > lim * cn_dot(w, w, 3);
+}
+
+/* Edges a0 a1 and b0 b1 farther apart than the threshold: a separating
+ * axis normal to either edge, towards the other's midpoint. */
+static CB_INLINE int ee_apart(const build *b, const double *a0,
+                              const double *a1, const double *b0,
+                              const double *b1) {
+  double u[3], p[3], q[3];
+  cn_sub(a1, a0, u, 3);
+  cn_sub(b0, a0, p, 3);
+  cn_sub(b1, a0, q, 3);
+  if (ee_axis_apart(u, p, q, b->apart))
+    return 1;
+  cn_sub(b1, b0, u, 3);
+  cn_sub(a0, b0, p, 3);
+  cn_sub(a1, b0, q, 3);
+  return ee_axis_apart(u, p, q, b->apart);
+}
+
+/* Point x against triangle t0 t1 t2 farther apart than the threshold:
+ * the squared distance is at least the plane's part plus the in-plane
+ * gap outside any edge (along the edge's outward normal in the plane). */
+static CB_INLINE int fv_apart(const build *b, const double *x, const double *t0,
+                              const double *t1, const double *t2) {
+  const double lim = b->apart;
+  double e1[3], e2[3], n[3], y[3];
+  cn_sub(t1, t0, e1, 3);
+  cn_sub(t2, t0, e2, 3);
+  cn_sub(x, t0, y, 3);
+  cn_cross(e1, e2, n);
+  const double nn = cn_dot(n, n, 3);
+  if (!(nn > 0))
+    return 0;
+  const double pd = cn_dot(y, n, 3), pd2 = pd * pd / nn;
+  if (pd2 > lim)
+    return 1;
+  const double *t[3] = {t0, t1, t2};
+  for (int k = 0; k < 3; ++k) {
+    double e[3], m[3], z[3];
+    cn_sub(t[(k + 1) % 3], t[k], e, 3);
+    cn_cross(e, n, m);
+    cn_sub(x, t[k], z, 3);
+    const double s = cn_dot(z, m, 3);
+    if (s > 0 && s * s > (lim - pd2) * cn_dot(m, m, 3))
+      return 1;
+  }
+  return 0;
+}
+
 /* The broad phase's pairs: p the ids, va and vb their elements' vertices
  * (fricl__pair_fn). */
 static void each_vv(build *b, recs *r, const int32_t *p, const int32_t *va,
@@ -235,10 +313,10 @@ static void each_ee(build *b, recs *r, const int32_t *p, const int32_t *va,
   const fricl_collision_mesh *m = b->m;
   const int32_t ea = p[0], eb = p[1];
   const int32_t i[4] = {va[0], va[1], vb[0], vb[1]};
-  if (surely_apart(b, i, 2, i + 2, 2))
-    return;
   const double *a0 = X(b, i[0]), *a1 = X(b, i[1]), *b0 = X(b, i[2]),
                *b1 = X(b, i[3]);
+  if (ee_apart(b, a0, a1, b0, b1) || surely_apart(b, i, 2, i + 2, 2))
+    return;
   const int t = cn_ee_type(a0, a1, b0, b1);
   if (!(cn_ee(a0, a1, b0, b1, t) < b->active))
     return;
@@ -266,10 +344,10 @@ static void each_fv(build *b, recs *r, const int32_t *p, const int32_t *va,
   const int32_t f = p[0], v = p[1];
   const int32_t *t = va; /* the face's vertices, in the mesh's order */
   (void)vb;
-  if (surely_apart(b, t, 3, &v, 1))
-    return;
   const double *x = X(b, v), *t0 = X(b, t[0]), *t1 = X(b, t[1]),
                *t2 = X(b, t[2]);
+  if (fv_apart(b, x, t0, t1, t2) || surely_apart(b, t, 3, &v, 1))
+    return;
   const int type = cn_pt_type(x, t0, t1, t2);
   if (!(cn_pt(x, t0, t1, t2, type) < b->active))
     return;
@@ -709,6 +787,10 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
   b.m = m;
   b.x = x;
   b.active = (o->dmin + o->dhat) * (o->dmin + o->dhat);
+  double big = 0;
+  for (size_t i = 0; i < m->nv * (size_t)m->dim; ++i)
+    big = fabs(x[i]) > big ? fabs(x[i]) : big;
+  b.apart = b.active * (1 + 1e-6) + 1e-12 * big * big;
   b.area = (o->flags & FRICL_COLLISIONS_AREA_WEIGHTING) != 0;
   b.cand = &cand;
   b.pieces = FRICL__BP_PHASES * fricl__pool_threads(ctx->pool);
