@@ -348,7 +348,7 @@ typedef struct query {
   size_t na, nb;
   fricl__pair_fn visit;
   void *user;
-  unsigned pieces;  /* pool threads */
+  unsigned pieces;  /* slots per phase: FRICL__BP_PIECES */
   fricl__ivec *out; /* per phase and piece, without a visitor */
   scratch *ws;      /* the context's (NULL: none) */
   int oom;
@@ -768,8 +768,8 @@ static void probe_range(void *arg, size_t lo, size_t hi, unsigned piece) {
 
 static void run_probes(fricl_context *ctx, probe_job *j) {
   if (j->np && j->g->n)
-    fricl__pool_for(ctx->pool, j->np, fricl__grain(ctx, 512), 1, probe_range,
-                    j);
+    fricl__pool_for_dynamic(ctx->pool, j->np, fricl__grain(ctx, 512), 64, 1,
+                            probe_range, j);
 }
 
 /* The boxes' indices in the order of their low corners' cells in g: a
@@ -923,7 +923,7 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
   const int dim = q->dim, self = q->B == NULL;
   const box *B = self ? q->A : q->B;
   const size_t nb = self ? q->na : q->nb;
-  q->pieces = fricl__pool_threads(ctx->pool);
+  q->pieces = FRICL__BP_PIECES(fricl__pool_threads(ctx->pool));
   const size_t nout = PHASES * (size_t)q->pieces;
   scratch *w = q->ws;
   if (!q->visit) { /* the scratch's lists, capacity kept, emptied */

@@ -793,7 +793,7 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
   b.apart = b.active * (1 + 1e-6) + 1e-12 * big * big;
   b.area = (o->flags & FRICL_COLLISIONS_AREA_WEIGHTING) != 0;
   b.cand = &cand;
-  b.pieces = FRICL__BP_PHASES * fricl__pool_threads(ctx->pool);
+  b.pieces = FRICL__BP_SLOTS(fricl__pool_threads(ctx->pool));
   scratch *w = scratch_of(ctx, b.pieces);
   int ok = w != NULL;
   recs *all = w ? &w->all : NULL;
