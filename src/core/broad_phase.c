@@ -440,16 +440,16 @@ static BP_INLINE float float_up(double x) {
   return f + (fabsf(f) * 0x1p-22f + FLT_MIN);
 }
 
-/* The float and id copies of the grid's sorted boxes. */
-static int grid_floats(scratch *w, grid *g) {
-  const size_t n = g->n, ns = (n + 3) / 4 * 4 + 4;
-  g->stride = ns;
-  g->f = (float *)wget(w, W_GRID_FLOAT, 6 * ns * sizeof *g->f);
-  g->iv = (int32_t *)wget(w, W_GRID_INTS, 4 * ns * sizeof *g->iv);
-  if (!g->f || !g->iv)
-    return 0;
-  for (size_t i = 0; i < n; ++i) {
-    const box *b = &g->sorted[i];
+/* The grid's boxes in cell order, and their float and id copies, filled
+ * on the host threads (each index from the same inputs, whatever the
+ * split). */
+static void grid_fill_range(void *arg, size_t lo, size_t hi, unsigned piece) {
+  grid *g = (grid *)arg;
+  const size_t n = g->n, ns = g->stride;
+  (void)piece;
+  for (size_t i = lo; i < hi; ++i) {
+    const box *b = &g->boxes[g->ids[i]];
+    g->sorted[i] = *b;
     for (int d = 0; d < 3; ++d) {
       g->f[(size_t)d * ns + i] = float_down(b->lo[d]);
       g->f[(size_t)(3 + d) * ns + i] = float_up(b->hi[d]);
@@ -458,16 +458,34 @@ static int grid_floats(scratch *w, grid *g) {
     for (int k = 0; k < 3; ++k)
       g->iv[(size_t)(1 + k) * ns + i] = b->v[k] < 0 ? -2 : b->v[k];
   }
-  for (int r = 0; r < 6; ++r)
-    memset(g->f + (size_t)r * ns + n, 0, (ns - n) * sizeof *g->f);
-  for (int r = 0; r < 4; ++r)
-    memset(g->iv + (size_t)r * ns + n, 0, (ns - n) * sizeof *g->iv);
+  if (hi == n) /* the padding */
+    for (size_t i = n; i < ns; ++i) {
+      for (int r = 0; r < 6; ++r)
+        g->f[(size_t)r * ns + i] = 0;
+      for (int r = 0; r < 4; ++r)
+        g->iv[(size_t)r * ns + i] = 0;
+    }
+}
+
+static int grid_fill(fricl_context *ctx, scratch *w, grid *g) {
+  const size_t n = g->n, ns = (n + 3) / 4 * 4 + 4;
+  g->stride = ns;
+  g->sorted = (box *)wget(w, W_GRID_SORTED, (n + 1) * sizeof *g->sorted);
+  g->f = (float *)wget(w, W_GRID_FLOAT, 6 * ns * sizeof *g->f);
+  g->iv = (int32_t *)wget(w, W_GRID_INTS, 4 * ns * sizeof *g->iv);
+  if (!g->sorted || !g->f || !g->iv)
+    return 0;
+  if (n)
+    fricl__pool_for(ctx->pool, n, fricl__grain(ctx, 8192), 1, grid_fill_range,
+                    g);
+  else
+    grid_fill_range(g, 0, 0, 0);
   return 1;
 }
 
 /* Grid over boxes[sel[i]] (sel NULL: all n), cell size h, origin org. */
-static int grid_build(scratch *w, grid *g, int dim, const box *boxes,
-                      const uint32_t *sel, size_t n, double h,
+static int grid_build(fricl_context *ctx, scratch *w, grid *g, int dim,
+                      const box *boxes, const uint32_t *sel, size_t n, double h,
                       const double *org) {
   memset(g, 0, sizeof *g);
   g->dim = dim;
@@ -502,8 +520,7 @@ static int grid_build(scratch *w, grid *g, int dim, const box *boxes,
     const size_t ncol = (size_t)(g->nx * g->ny);
     g->colstart =
         (size_t *)wget(w, W_GRID_COLS, (ncol + 1) * sizeof *g->colstart);
-    g->sorted = (box *)wget(w, W_GRID_SORTED, (n + 1) * sizeof *g->sorted);
-    if (!g->colstart || !g->sorted)
+    if (!g->colstart)
       return 0;
     memset(g->colstart, 0, (ncol + 1) * sizeof *g->colstart);
     for (size_t i = 0; i < n; ++i) {
@@ -512,13 +529,11 @@ static int grid_build(scratch *w, grid *g, int dim, const box *boxes,
       g->keys[i] = (uint64_t)(c0 * g->ny + c1) << 21 | (k & 0x1FFFFF);
     }
     fricl__radix_sort(g->keys, g->ids, n, g->keys + n, g->ids + n);
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < n; ++i)
       g->colstart[(g->keys[i] >> 21) + 1]++;
-      g->sorted[i] = boxes[g->ids[i]];
-    }
     for (size_t c = 0; c < ncol; ++c)
       g->colstart[c + 1] += g->colstart[c];
-    return grid_floats(w, g);
+    return grid_fill(ctx, w, g);
   }
   /* a cell's boxes in a row: one run per cell */
   fricl__radix_sort(g->keys, g->ids, n, g->keys + n, g->ids + n);
@@ -533,12 +548,9 @@ static int grid_build(scratch *w, grid *g, int dim, const box *boxes,
   }
   g->tmask = cap - 1;
   g->table = (struct slot *)wget(w, W_GRID_TABLE, cap * sizeof *g->table);
-  g->sorted = (box *)wget(w, W_GRID_SORTED, (n + 1) * sizeof *g->sorted);
-  if (!g->table || !g->sorted)
+  if (!g->table)
     return 0;
   memset(g->table, 0, cap * sizeof *g->table);
-  for (size_t i = 0; i < n; ++i)
-    g->sorted[i] = boxes[g->ids[i]];
   for (size_t i = 0; i < n;) {
     size_t j = i + 1;
     while (j < n && g->keys[j] == g->keys[i])
@@ -551,7 +563,7 @@ static int grid_build(scratch *w, grid *g, int dim, const box *boxes,
     g->table[s].hi = (uint32_t)j;
     i = j;
   }
-  return grid_floats(w, g);
+  return grid_fill(ctx, w, g);
 }
 
 /* ipctk's filters, all one rule: the two elements share no vertex. */
@@ -977,7 +989,7 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
   grid gr;
   memset(&gr, 0, sizeof gr);
   int ok = split(w, W_SMALL_B, B, nb, dim, smallB, &sB, &nsB, &gB, &ngB) &&
-           grid_build(w, &gr, dim, B, sB, nsB, h, org);
+           grid_build(ctx, w, &gr, dim, B, sB, nsB, h, org);
   if (ok && self) {
     /* Phase 0: the small boxes among themselves (each pair once, from its
      * smaller index); phase 1: the big ones against the small ones; phase
@@ -1009,7 +1021,8 @@ static int run_query(fricl_context *ctx, query *q, fricl__ivec *dst) {
       grid_free(w, &gr);
       ok =
           split(w, W_SMALL_A, q->A, q->na, dim, smallA, &sA, &nsA, &gA, &ngA) &&
-          grid_build(w, &gr, dim, q->A, sA, nsA, smallA > h ? smallA : h, org);
+          grid_build(ctx, w, &gr, dim, q->A, sA, nsA, smallA > h ? smallA : h,
+                     org);
       if (ok) {
         probe_job j1 = {q, &gr, B, gB, ngB, 0, 1, 1, NULL};
         run_probes(ctx, &j1);
