@@ -275,6 +275,78 @@ FRICL_INLINE int cn_apart(const double *const *pt, int np, int nq, int dim,
   return gap2 > active * (1 + 1e-8);
 }
 
+/* Separating-axis lower bounds of the distance, for the pairs that the
+ * box gap keeps but that cannot be active (most of a cloth's own pairs:
+ * its edges and faces lie side by side in a plane). A projection gap g
+ * along an axis w bounds the distance below by g / |w|; a pair is skipped
+ * only when that bound is past `apart`, the threshold plus a margin
+ * covering the rounding of the bound and of the distance the
+ * classification would compute (1e-6 relative, and 1e-12 of the largest
+ * squared coordinate of the positions: src/core/collision_build.c). */
+
+/* Edge (from the origin along u) against the segment p q, relative to
+ * the edge's first point: the gap along w, the part of the segment's
+ * midpoint normal to u, beyond lim (g^2 > lim |w|^2, no division). */
+FRICL_INLINE int cn_ee_axis_apart(const double *u, const double *p,
+                                  const double *q, double lim) {
+  double w[3];
+  const double uu = cn_dot(u, u, 3);
+  const double ru = 0.5 * (cn_dot(p, u, 3) + cn_dot(q, u, 3));
+  for (int d = 0; d < 3; ++d)
+    w[d] = 0.5 * (p[d] + q[d]) * uu - ru * u[d];
+  const double gp = cn_dot(p, w, 3), gq = cn_dot(q, w, 3), gu = cn_dot(u, w, 3);
+  const double g = (gp < gq ? gp : gq) - (gu > 0 ? gu : 0);
+  return g > 0 && g * g > lim * cn_dot(w, w, 3);
+}
+
+/* Edges a0 a1 and b0 b1 farther apart than the threshold: a separating
+ * axis normal to either edge, towards the other's midpoint. */
+FRICL_INLINE int cn_ee_sep_apart(const double *a0, const double *a1,
+                                 const double *b0, const double *b1,
+                                 double lim) {
+  double u[3], p[3], q[3];
+  cn_sub(a1, a0, u, 3);
+  cn_sub(b0, a0, p, 3);
+  cn_sub(b1, a0, q, 3);
+  if (cn_ee_axis_apart(u, p, q, lim))
+    return 1;
+  cn_sub(b1, b0, u, 3);
+  cn_sub(a0, b0, p, 3);
+  cn_sub(a1, b0, q, 3);
+  return cn_ee_axis_apart(u, p, q, lim);
+}
+
+/* Point x against triangle t0 t1 t2 farther apart than the threshold:
+ * the squared distance is at least the plane's part plus the in-plane
+ * gap outside any edge (along the edge's outward normal in the plane). */
+FRICL_INLINE int cn_fv_sep_apart(const double *x, const double *t0,
+                                 const double *t1, const double *t2,
+                                 double lim) {
+  double e1[3], e2[3], n[3], y[3];
+  cn_sub(t1, t0, e1, 3);
+  cn_sub(t2, t0, e2, 3);
+  cn_sub(x, t0, y, 3);
+  cn_cross(e1, e2, n);
+  const double nn = cn_dot(n, n, 3);
+  if (!(nn > 0))
+    return 0;
+  const double pd = cn_dot(y, n, 3), pd2 = pd * pd / nn;
+  if (pd2 > lim)
+    return 1;
+  const double *t[3] = {t0, t1, t2};
+  FRICL_CL_UNROLL
+  for (int k = 0; k < 3; ++k) {
+    double e[3], m[3], z[3];
+    cn_sub(t[(k + 1) % 3], t[k], e, 3);
+    cn_cross(e, n, m);
+    cn_sub(x, t[k], z, 3);
+    const double s = cn_dot(z, m, 3);
+    if (s > 0 && s * s > (lim - pd2) * cn_dot(m, m, 3))
+      return 1;
+  }
+  return 0;
+}
+
 /* The narrow phase of one candidate of the collision build: its distance
  * type when its squared distance is below `active` ((dhat + dmin)^2),
  * else -1. The host build and the device kernel (fricl_collisions.cl)
@@ -295,23 +367,25 @@ FRICL_INLINE int cn_narrow_ev(const double *v, const double *e0,
   return cn_pe(v, e0, e1, dim, t) < active ? t : -1;
 }
 
-/* ee: edges (a0, a1) and (b0, b1), 3-D; the EdgeEdgeDistanceType. */
+/* ee: edges (a0, a1) and (b0, b1), 3-D; the EdgeEdgeDistanceType.
+ * apart: the separating axes' threshold (above). */
 FRICL_INLINE int cn_narrow_ee(const double *a0, const double *a1,
-                              const double *b0, const double *b1,
-                              double active) {
+                              const double *b0, const double *b1, double active,
+                              double apart) {
   const double *pt[4] = {a0, a1, b0, b1};
-  if (cn_apart(pt, 2, 2, 3, active))
+  if (cn_ee_sep_apart(a0, a1, b0, b1, apart) || cn_apart(pt, 2, 2, 3, active))
     return -1;
   const int t = cn_ee_type(a0, a1, b0, b1);
   return cn_ee(a0, a1, b0, b1, t) < active ? t : -1;
 }
 
-/* fv: vertex v, face (t0, t1, t2), 3-D; the PointTriangleDistanceType. */
+/* fv: vertex v, face (t0, t1, t2), 3-D; the PointTriangleDistanceType.
+ * apart: as for ee. */
 FRICL_INLINE int cn_narrow_fv(const double *v, const double *t0,
-                              const double *t1, const double *t2,
-                              double active) {
+                              const double *t1, const double *t2, double active,
+                              double apart) {
   const double *pt[4] = {t0, t1, t2, v};
-  if (cn_apart(pt, 3, 1, 3, active))
+  if (cn_fv_sep_apart(v, t0, t1, t2, apart) || cn_apart(pt, 3, 1, 3, active))
     return -1;
   const int t = cn_pt_type(v, t0, t1, t2);
   return cn_pt(v, t0, t1, t2, t) < active ? t : -1;

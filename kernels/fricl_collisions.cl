@@ -20,12 +20,13 @@
 /* Candidate i of one type: pairs (2 ids each: vv vertex, vertex; ev edge,
  * vertex; ee edge, edge; fv face, vertex), topo the mesh's edges (ev, ee;
  * 2 per edge) or faces (fv; 3 per face), x the positions (FRICL_DIM per
- * vertex); out[i] the type or -1. */
+ * vertex), active and apart the thresholds (core/collisions.h); out[i] the
+ * type or -1. */
 __kernel void fricl_collisions_narrow(__global const int *pairs,
                                       __global const int *topo,
                                       __global const double *x,
-                                      const double active, const int n,
-                                      __global char *out) {
+                                      const double active, const double apart,
+                                      const int n, __global char *out) {
   const int i = (int)get_global_id(0);
   if (i >= n)
     return;
@@ -61,8 +62,8 @@ __kernel void fricl_collisions_narrow(__global const int *pairs,
   else if (type == 1)
     t = cn_narrow_ev(p[2], p[0], p[1], dim, active);
   else if (type == 2)
-    t = cn_narrow_ee(p[0], p[1], p[2], p[3], active);
+    t = cn_narrow_ee(p[0], p[1], p[2], p[3], active, apart);
   else
-    t = cn_narrow_fv(p[3], p[0], p[1], p[2], active);
+    t = cn_narrow_fv(p[3], p[0], p[1], p[2], active, apart);
   out[i] = (char)t;
 }

@@ -8,6 +8,7 @@
  * dropped. Every candidate yields records on its thread; the records are
  * sorted by ids (stable, so the sums run in candidate order) and merged,
  * so the set is the same whatever the thread count. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +145,7 @@ typedef struct build {
   const fricl_collision_mesh *m;
   const double *x;
   double active; /* (dhat + dmin)^2 */
+  double apart;  /* active with the separating axes' margin */
   int area;      /* use_area_weighting */
   const fricl_candidate_set *cand;
   const fricl__ivec *list; /* the pair list of the current pass */
@@ -236,8 +238,9 @@ static void each_fv(build *b, recs *r, const int32_t *p, const int32_t *va,
 }
 
 /* A candidate's narrow phase on the host (positions x, n x dim). */
-static int narrow_at(const double *x, int dim, double act, int type, int32_t a,
-                     int32_t c, const int32_t *va, const int32_t *vc) {
+static int narrow_at(const double *x, int dim, double act, double apart,
+                     int type, int32_t a, int32_t c, const int32_t *va,
+                     const int32_t *vc) {
 #define PT(v) (x + (size_t)(v) * (size_t)dim)
   switch (type) {
   case VV:
@@ -245,16 +248,16 @@ static int narrow_at(const double *x, int dim, double act, int type, int32_t a,
   case EV:
     return cn_narrow_ev(PT(c), PT(va[0]), PT(va[1]), dim, act);
   case EE:
-    return cn_narrow_ee(PT(va[0]), PT(va[1]), PT(vc[0]), PT(vc[1]), act);
+    return cn_narrow_ee(PT(va[0]), PT(va[1]), PT(vc[0]), PT(vc[1]), act, apart);
   default:
-    return cn_narrow_fv(PT(c), PT(va[0]), PT(va[1]), PT(va[2]), act);
+    return cn_narrow_fv(PT(c), PT(va[0]), PT(va[1]), PT(va[2]), act, apart);
   }
 #undef PT
 }
 
 static int narrow(const build *b, int type, int32_t a, int32_t c,
                   const int32_t *va, const int32_t *vc) {
-  return narrow_at(b->x, b->m->dim, b->active, type, a, c, va, vc);
+  return narrow_at(b->x, b->m->dim, b->active, b->apart, type, a, c, va, vc);
 }
 
 /* The vertices of candidate (a, c) of `type` as the broad phase hands
@@ -288,7 +291,7 @@ static void narrow_piece(void *arg, size_t lo, size_t hi, unsigned piece) {
          ++i) {
       const int32_t a = w->pairs[t][2 * i], c = w->pairs[t][2 * i + 1];
       w->type[t][i] =
-          (int8_t)narrow_at(w->x, w->dim, w->active, t, a, c,
+          (int8_t)narrow_at(w->x, w->dim, w->active, w->apart, t, a, c,
                             cand_va(h->m, t, a), cand_vc(h->m, t, c));
     }
 }
@@ -466,6 +469,7 @@ static fricl_status narrow_after(build *b, scratch *ws, fricl__narrow_fn run,
   nw.dim = m->dim;
   nw.x = b->x;
   nw.active = b->active;
+  nw.apart = b->apart;
   int ok = 1;
   for (int t = 0; t < 4; ++t) {
     fricl__ivec *c = &ws->active[t];
@@ -798,9 +802,13 @@ fricl_status fricl__collisions_build(fricl_context *ctx,
   b.m = m;
   b.x = x;
   b.active = (o->dmin + o->dhat) * (o->dmin + o->dhat);
+  double big = 0;
+  for (size_t i = 0; i < m->nv * (size_t)m->dim; ++i)
+    big = fabs(x[i]) > big ? fabs(x[i]) : big;
+  b.apart = b.active * (1 + 1e-6) + 1e-12 * big * big;
   b.area = (o->flags & FRICL_COLLISIONS_AREA_WEIGHTING) != 0;
   b.cand = &cand;
-  b.pieces = FRICL__BP_PHASES * fricl__pool_threads(ctx->pool);
+  b.pieces = FRICL__BP_SLOTS(fricl__pool_threads(ctx->pool));
   scratch *w = scratch_of(ctx, b.pieces);
   int ok = w != NULL;
   recs *all = w ? &w->all : NULL;

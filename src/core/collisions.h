@@ -80,10 +80,16 @@ struct fricl_candidate_set {
 };
 
 /* A pair of the broad phase, handed over on the pool thread that found it.
- * slot = phase * threads + piece (< FRICL__BP_PHASES * fricl__pool_threads):
- * within a type and a slot the pairs come in a fixed order, and the slots
- * in order give the same sequence for any thread count. */
+ * slot = phase * FRICL__BP_PIECES(threads) + piece (< FRICL__BP_SLOTS):
+ * the probes of a phase are split into up to FRICL__POOL_PIECES_PER_THREAD
+ * contiguous pieces per thread, claimed dynamically (a thread descheduled
+ * holds a call up only by a small piece); within a type and a slot the
+ * pairs come in a fixed order, and the slots in order give the same
+ * sequence for any thread count. (core/pool.h defines the pieces.) */
 #define FRICL__BP_PHASES 3
+#define FRICL__BP_PIECES(threads)                                              \
+  ((unsigned)(threads) * (unsigned)FRICL__POOL_PIECES_PER_THREAD)
+#define FRICL__BP_SLOTS(threads) (FRICL__BP_PHASES * FRICL__BP_PIECES(threads))
 /* va, vb: the vertices of a's and b's elements (vertex: 1, edge: 2, face:
  * 3, in the mesh's order, then -1), read from the boxes the broad phase
  * has just tested (the narrow phase need not load the mesh's lists). */
@@ -116,6 +122,7 @@ typedef struct fricl__narrow_work {
   int dim;
   const double *x; /* mesh->nv x dim */
   double active;   /* (dhat + dmin)^2 */
+  double apart;    /* the separating axes' threshold (ee, fv) */
   size_t n[4], total;
   const int32_t *pairs[4];
   int8_t *type[4]; /* out, n[t] each */

@@ -48,13 +48,14 @@ static fricl_status run_type(fricl__ocl *o, const fricl__narrow_work *w, int t,
   }
   const cl_mem in[3] = {pairs, topo, x};
   const cl_int nn = (cl_int)n;
+  const double thr[2] = {w->active, w->apart};
   err = fricl__ocl_args_mem(k, 0, in, 3, err);
-  err = fricl__ocl_args_real(k, 3, FRICL_F64, &w->active, 1, err);
-  err = fricl__ocl_args_int(k, 4, &nn, 1, err);
-  err = fricl__ocl_args_mem(k, 5, &out, 1, err);
+  err = fricl__ocl_args_real(k, 3, FRICL_F64, thr, 2, err);
+  err = fricl__ocl_args_int(k, 5, &nn, 1, err);
+  err = fricl__ocl_args_mem(k, 6, &out, 1, err);
   if (err == CL_SUCCESS)
     err = fricl__ocl_run_records(o, k, n, out, n, w->type[t]);
-  const cl_uint idx[4] = {0, 1, 2, 5};
+  const cl_uint idx[4] = {0, 1, 2, 6};
   fricl__kernel_unbind(k, idx, 4);
   fricl__ocl_release(pairs);
   fricl__ocl_release(out);
