@@ -31,6 +31,7 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 
 from . import _ipctk_args as _ia
+from . import _ipctk_layout as _layout
 from . import _native
 from ._tables import PSD
 from .context import Context
@@ -42,6 +43,10 @@ _KIND = {"VertexVertexNormalCollision": ("vv", 0, 2),
          "EdgeEdgeNormalCollision": ("ee", 2, 4),
          "FaceVertexNormalCollision": ("fv", 3, 4),
          "PlaneVertexNormalCollision": ("pv", 4, 1)}
+_LAYOUT_NAMES = {"vv": "VertexVertexNormalCollision",
+                 "ev": "EdgeVertexNormalCollision",
+                 "ee": "EdgeEdgeNormalCollision",
+                 "fv": "FaceVertexNormalCollision"}
 _CONTEXTS: Dict[str, Context] = {}
 # fricl_barrier.h
 _FLAG_PHYSICAL = 0x1
@@ -67,7 +72,26 @@ def _ipctk_groups(collisions: Any,
     E = np.asarray(mesh.edges)
     F = np.asarray(mesh.faces)
     cols: Dict[int, Dict[str, List[Any]]] = {}
-    for i in range(len(collisions)):
+    rest = range(len(collisions))
+    fast = _layout.read_all("normal", collisions, int(mesh.dim))
+    out = []
+    if fast is not None:  # vv/ev/ee/fv in one pass (_ipctk_layout)
+        rng, by = fast
+        for name in ("vv", "ev", "ee", "fv"):
+            f = by.get(name)
+            if f is None:
+                continue
+            _, t, _ = _KIND[_LAYOUT_NAMES[name]]
+            m = len(f["weight"])
+            ids = _layout.stencil_ids(name, f, np.asarray(E, np.int64),
+                                      np.asarray(F, np.int64))
+            dt = f["dtype"] if name == "ee" else np.full(m, -1)
+            out.append((t, np.ascontiguousarray(ids, np.int32).ravel(),
+                        np.array(f["weight"], float),
+                        np.array(f["dmin"], float),
+                        dt.astype(np.int8).view(np.uint8), None, None))
+        rest = range(*rng["pv"])  # plane-vertex: field by field
+    for i in rest:
         c = collisions[i]
         name, t, k = _KIND[type(c).__name__]
         g = cols.setdefault(t, {"ids": [], "w": [], "dmin": [], "dt": [],
@@ -79,7 +103,7 @@ def _ipctk_groups(collisions: Any,
         if name == "pv":
             g["pn"].append(np.asarray(c.plane.normal(), float))
             g["pc"].append(float(c.plane.offset()))
-    out = []
+        del c
     for t in sorted(cols):
         g = cols[t]
         pv = t == 4
