@@ -215,25 +215,38 @@ def _calibrate(kind: str, t: str) -> Optional[Dict[str, Any]]:
     return out
 
 
-def _column(raw: np.ndarray, off: int, how: str, dim: int) -> np.ndarray:
-    """A field of every element of raw ((n, stride) bytes) as an array."""
-    n = raw.shape[0]
-    if how in ("i8", "f8"):
-        return raw[:, off:off + 8].copy().view(
-            np.int64 if how == "i8" else np.float64).reshape(n)
-    if how in ("enum", "i4"):
-        return raw[:, off:off + 4].copy().view(np.int32).reshape(n)
+def _column(base: int, n: int, stride: int, off: int, how: str,
+            dim: int) -> np.ndarray:
+    """A field of n elements of ``stride`` bytes from address ``base`` (a
+    range already checked to be one container's storage) as a new
+    array: one strided copy, no read of the rest of the elements."""
     if how == "u1":
-        return raw[:, off].astype(np.int32)
-    if how == "v2":
-        return raw[:, off:off + 16].copy().view(np.float64).reshape(n, 2)
-    if how == "cp":
-        return raw[:, off:off + 16].copy().view(np.float64).reshape(n, 2)
+        return _view(base + off, n, stride, np.uint8, ()).astype(np.int32)
+    if how in ("enum", "i4"):
+        return _view(base + off, n, stride, np.int32, ()).copy()
+    if how in ("i8", "f8"):
+        return _view(base + off, n, stride,
+                     np.int64 if how == "i8" else np.float64, ()).copy()
+    if how in ("v2", "cp"):
+        return _view(base + off, n, stride, np.float64, (2,)).copy()
     # tangent basis: dim x (dim - 1), column-major with leading dim dim
-    d = raw[:, off:off + 48].copy().view(np.float64).reshape(n, 6)
-    m = dim * (dim - 1)
-    return np.ascontiguousarray(
-        d[:, :m].reshape(n, dim - 1, dim).transpose(0, 2, 1))
+    return _view(base + off, n, stride, np.float64,
+                 (dim, dim - 1), (8, 8 * dim)).copy()
+
+
+def _view(addr: int, n: int, stride: int, dtype: Any, inner: tuple,
+          inner_strides: Optional[tuple] = None) -> np.ndarray:
+    """A read-only numpy view of n strided records at addr."""
+    item = np.dtype(dtype).itemsize
+    if inner_strides is None:
+        inner_strides = tuple(item for _ in inner)
+    span = (n - 1) * stride + item + sum(
+        (k - 1) * s for k, s in zip(inner, inner_strides))
+    buf = (ctypes.c_char * span).from_address(addr)
+    a = np.ndarray((n,) + inner, dtype, buffer=buf,
+                   strides=(stride,) + inner_strides)
+    a.flags.writeable = False
+    return a
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -319,15 +332,16 @@ def read(kind: str, collisions: Any, t: str, start: int, end: int,
         a0 = addr[0]
         if any(a - a0 != (i - start) * stride for a, i in zip(addr, idx)):
             return None
-        buf = _read(a0, n * stride)
-        if buf is None:
+        # the range is one std::vector's storage: its first and last
+        # elements' addresses are items of it, on the stride; readable?
+        if _read(a0, stride) is None or \
+                _read(a0 + (n - 1) * stride, stride) is None:
             return None
-        raw = np.frombuffer(buf, np.uint8).reshape(n, stride)
         fields = [(k, v) for k, v in lay.items() if k not in ("stride",
                                                                  "type")]
         out = {}
         for name, (off, how) in fields:
-            out[name] = _column(raw, off, how, dim)
+            out[name] = _column(a0, n, stride, off, how, dim)
         for it, i in zip(items, idx):
             for name, (off, how) in fields:
                 got = out[name][i - start]

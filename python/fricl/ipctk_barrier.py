@@ -83,8 +83,7 @@ def _ipctk_groups(collisions: Any,
                 continue
             _, t, _ = _KIND[_LAYOUT_NAMES[name]]
             m = len(f["weight"])
-            ids = _layout.stencil_ids(name, f, np.asarray(E, np.int64),
-                                      np.asarray(F, np.int64))
+            ids = _layout.stencil_ids(name, f, E, F)
             dt = f["dtype"] if name == "ee" else np.full(m, -1)
             out.append((t, np.ascontiguousarray(ids, np.int32).ravel(),
                         np.array(f["weight"], float),
