@@ -475,6 +475,13 @@ class FrictionPotential:
         c = self._contacts(collisions, mesh, Xa)
         if c is None:
             return np.zeros(Xa.size)
+        if not isinstance(collisions, TangentialCollisions) and \
+                Xa.dtype == cv.F64:
+            # ipctk's set: no plan made for a gradient (its Hessian makes
+            # one when asked)
+            g = self._eval_native(c, Xa, True)
+            if g is not None:
+                return g
         out = c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
                          mollifier=self._mollifier,
                          potential=False, gradient=True).gradient.reshape(-1)
@@ -513,7 +520,13 @@ class FrictionPotential:
                 return None
             collisions._fast = f = (mesh, X.shape, c.ctx, c,
                                     collisions._cache)
-        c = f[3]
+        return self._eval_native(f[3], X, gradient)
+
+    def _eval_native(self, c: Contacts, X: np.ndarray,
+                     gradient: bool) -> Any:
+        """The value (or gradient) of contacts c at X in one native call
+        with the plan c has (none yet: see below); None on any error (the
+        full path then raises it)."""
         prof = _PROFILES.get(self.mu_profile)
         moll = _MOLLIFIER_INDEX.get(self._mollifier)
         if prof is None or moll is None:

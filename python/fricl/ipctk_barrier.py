@@ -26,6 +26,7 @@ built.
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
@@ -47,6 +48,13 @@ _LAYOUT_NAMES = {"vv": "VertexVertexNormalCollision",
                  "ev": "EdgeVertexNormalCollision",
                  "ee": "EdgeEdgeNormalCollision",
                  "fv": "FaceVertexNormalCollision"}
+_ID_GET = {
+    "VertexVertexNormalCollision": operator.attrgetter("vertex0_id",
+                                                       "vertex1_id"),
+    "EdgeVertexNormalCollision": operator.attrgetter("vertex_id", "edge_id"),
+    "EdgeEdgeNormalCollision": operator.attrgetter("edge0_id", "edge1_id"),
+    "FaceVertexNormalCollision": operator.attrgetter("vertex_id", "face_id"),
+    "PlaneVertexNormalCollision": operator.attrgetter("vertex_id")}
 _CONTEXTS: Dict[str, Context] = {}
 # fricl_barrier.h
 _FLAG_PHYSICAL = 0x1
@@ -180,13 +188,12 @@ _IPCTK: Dict[int, Tuple[Any, tuple, _Entry]] = {}
 def _fingerprint(collisions: Any, mesh: Any) -> tuple:
     n = len(collisions)
     fp: List[Any] = [n, id(mesh)]
-    E, F = None, None
     for i in sorted(set((0, n // 2, n - 1))) if n else ():
         c = collisions[i]
-        if E is None:
-            E, F = np.asarray(mesh.edges), np.asarray(mesh.faces)
-        fp.extend((type(c).__name__, tuple(c.vertex_ids(E, F)), c.weight,
-                   c.dmin))
+        name = type(c).__name__
+        # the stored ids (vertex_ids(E, F) would convert the mesh's edges
+        # and faces on every call)
+        fp.extend((name, _ID_GET[name](c), c.weight, c.dmin))
         del c
     return tuple(fp)
 
