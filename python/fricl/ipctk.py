@@ -889,6 +889,20 @@ class TangentialAdhesionPotential(FrictionPotential):
             "mu_profile=%r>" % (self._eps_v, self.mu_profile)
 
 
+def _csc_pattern_of(c: Contacts) -> None:
+    """The plan of c and the CSC pattern of its Hessian (what _csc_of
+    makes on a first Hessian), unless c has them already."""
+    plan = c.plan
+    pat = getattr(c, "_ipctk_csc", None)
+    if pat is not None and pat[0] is plan:
+        return
+    it = plan._index_dtype()
+    indptr = np.empty(plan.shape[0] + 1, it)
+    indices = np.empty(plan.nnz_blocks * plan.dim * plan.dim, it)
+    plan.csc(0, None, indptr, indices, None, it == np.int64)
+    c._ipctk_csc = [plan, indptr, indices, None]
+
+
 def _csc_of(c: Contacts, hv: np.ndarray) -> Any:
     """The Hessian of BSR values ``hv`` as a scipy.sparse.csc_matrix, its
     CSC pattern made once per contact set's plan (kept on ``c``)."""
@@ -1393,7 +1407,7 @@ class TangentialCollisions:
         try:
             c = self._contacts(self._context(), n)
             if c is not None:
-                _ = c.plan
+                _csc_pattern_of(c)
         except Exception:  # noqa: BLE001 - the first call makes (or
             pass  # raises) it as it would have without this
 
