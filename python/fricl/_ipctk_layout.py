@@ -19,15 +19,18 @@ So this module reads the collisions' C++ storage directly, after
   between consecutive items' addresses. Any doubt (no match, two matches,
   an item that is not a reference into its container) gives no layout,
   and the caller reads field by field as before.
-* **Reading** a caller's container: the item addresses of each type's
-  first, middle and last collision must lie on that stride (one
-  contiguous ``std::vector``), and every read field of those three items
-  must equal what ipctk's properties return, bit for bit; only then is the
-  whole range copied in one read and its columns taken with numpy.
-  Otherwise: None, and the caller reads field by field.
+* **Reading** a caller's container: its items must be of the calibrated
+  class (so their value pointers are where the calibration found them),
+  the item addresses of each type's first, middle and last collision must
+  lie on that stride (one contiguous ``std::vector``), and every read
+  field of the middle one must equal what ipctk's property returns, bit
+  for bit; only then is each field of the whole range copied with one
+  strided numpy copy. Otherwise: None, and the caller reads field by
+  field.
 
-Memory is read through ``/proc/self/mem`` (a bad address is an ``OSError``,
-never a crash); where that file cannot be read nothing here is used.
+The calibration reads through ``/proc/self/mem`` (a bad address is an
+``OSError``, never a crash); where that file cannot be read nothing here
+is used.
 """
 from __future__ import annotations
 
@@ -73,13 +76,11 @@ def _read(addr: int, n: int) -> Optional[bytes]:
 def _address(item: Any) -> Optional[int]:
     """The C++ object a pybind11 instance holds (its value pointer, which
     pybind11's simple instance layout keeps right after the object
-    header); checked by the calibration and the reads, never trusted."""
+    header). The calibration checks it (through /proc/self/mem) for the
+    item's class; a read uses it only for items of a calibrated class."""
     if type(item).__basicsize__ < 24:
         return None
-    raw = _read(id(item) + 16, 8)
-    if raw is None:
-        return None
-    return int.from_bytes(raw, "little") or None
+    return ctypes.c_void_p.from_address(id(item) + 16).value or None
 
 
 def _find(blocks: List[bytes], values: List[np.ndarray]) -> Optional[int]:
@@ -190,6 +191,14 @@ def _calibrate(kind: str, t: str) -> Optional[Dict[str, Any]]:
             want[k].append(b)
         addr.append(_address(item))
         del item
+    # items are references into the container (what a read relies on):
+    # a new item of each shows what was set through the old one
+    for j in range(3):
+        item = c[j]
+        v = getattr(item, fields[0][0])
+        del item
+        if v != _sentinels(fields[0][1], t, j, 0)[0]:
+            return None
     if None in addr or addr[1] - addr[0] <= 0 or \
             addr[2] - addr[1] != addr[1] - addr[0]:
         return None
@@ -212,39 +221,44 @@ def _calibrate(kind: str, t: str) -> Optional[Dict[str, Any]]:
             return None
         out[name] = (off, how)
     del c
+    out["fields"] = [(k, v) for k, v in out.items()
+                     if k not in ("stride", "type")]
     return out
 
 
-def _column(base: int, n: int, stride: int, off: int, how: str,
+def _column(raw: np.ndarray, n: int, stride: int, off: int, how: str,
             dim: int) -> np.ndarray:
-    """A field of n elements of ``stride`` bytes from address ``base`` (a
-    range already checked to be one container's storage) as a new
-    array: one strided copy, no read of the rest of the elements."""
+    """A field of the n elements of ``stride`` bytes that ``raw`` (bytes
+    over a range already checked to be one container's storage) holds, as
+    a new array: one strided copy."""
     if how == "u1":
-        return _view(base + off, n, stride, np.uint8, ()).astype(np.int32)
+        return _view(raw, n, stride, off, np.uint8, ()).astype(np.int32)
     if how in ("enum", "i4"):
-        return _view(base + off, n, stride, np.int32, ()).copy()
+        return _view(raw, n, stride, off, np.int32, ()).copy()
     if how in ("i8", "f8"):
-        return _view(base + off, n, stride,
+        return _view(raw, n, stride, off,
                      np.int64 if how == "i8" else np.float64, ()).copy()
     if how in ("v2", "cp"):
-        return _view(base + off, n, stride, np.float64, (2,)).copy()
+        return _view(raw, n, stride, off, np.float64, (2,)).copy()
     # tangent basis: dim x (dim - 1), column-major with leading dim dim
-    return _view(base + off, n, stride, np.float64,
-                 (dim, dim - 1), (8, 8 * dim)).copy()
+    return _view(raw, n, stride, off, np.float64, (dim, dim - 1),
+                 (8, 8 * dim)).copy()
 
 
-def _view(addr: int, n: int, stride: int, dtype: Any, inner: tuple,
-          inner_strides: Optional[tuple] = None) -> np.ndarray:
-    """A read-only numpy view of n strided records at addr."""
-    item = np.dtype(dtype).itemsize
+def _view(raw: np.ndarray, n: int, stride: int, off: int, dtype: Any,
+          inner: tuple, inner_strides: Optional[tuple] = None) -> np.ndarray:
+    """A read-only view of n strided records at byte ``off`` of raw."""
     if inner_strides is None:
+        item = np.dtype(dtype).itemsize
         inner_strides = tuple(item for _ in inner)
-    span = (n - 1) * stride + item + sum(
-        (k - 1) * s for k, s in zip(inner, inner_strides))
-    buf = (ctypes.c_char * span).from_address(addr)
-    a = np.ndarray((n,) + inner, dtype, buffer=buf,
-                   strides=(stride,) + inner_strides)
+    return np.ndarray((n,) + inner, dtype, buffer=raw, offset=off,
+                      strides=(stride,) + inner_strides)
+
+
+def _raw(addr: int, size: int) -> np.ndarray:
+    """A read-only uint8 view of size bytes at addr (checked by the
+    caller to be live storage)."""
+    a = np.frombuffer((ctypes.c_char * size).from_address(addr), np.uint8)
     a.flags.writeable = False
     return a
 
@@ -332,23 +346,26 @@ def read(kind: str, collisions: Any, t: str, start: int, end: int,
         a0 = addr[0]
         if any(a - a0 != (i - start) * stride for a, i in zip(addr, idx)):
             return None
-        # the range is one std::vector's storage: its first and last
-        # elements' addresses are items of it, on the stride; readable?
-        if _read(a0, stride) is None or \
-                _read(a0 + (n - 1) * stride, stride) is None:
-            return None
-        fields = [(k, v) for k, v in lay.items() if k not in ("stride",
-                                                                 "type")]
+        # the range is one std::vector's storage: its first, middle and
+        # last elements are items of it, on the stride
+        fields = lay["fields"]
         out = {}
+        raw = _raw(a0, n * stride)
         for name, (off, how) in fields:
-            out[name] = _column(a0, n, stride, off, how, dim)
-        for it, i in zip(items, idx):
-            for name, (off, how) in fields:
-                got = out[name][i - start]
-                if how == "cp":
-                    got = got[:_NB[t]]
-                if not _same(_item_value(it, name, how, t, dim), got):
-                    return None
+            out[name] = _column(raw, n, stride, off, how, dim)
+        del raw
+        # every field of the middle item against ipctk's properties (the
+        # offsets were learnt on a private container; this checks them on
+        # the caller's)
+        i = idx[len(idx) // 2]
+        it = items[len(idx) // 2]
+        for name, (off, how) in fields:
+            got = out[name][i - start]
+            if how == "cp":
+                got = got[:_NB[t]]
+            if not _same(_item_value(it, name, how, t, dim), got):
+                return None
+        del it
         return out
     finally:
         del items

@@ -166,8 +166,8 @@ def test_failed_check_falls_back(monkeypatch):
         if real is None:
             continue
         bad = dict(real)
-        off, how = bad["weight"]
-        bad["weight"] = (off + 8, how)
+        bad["fields"] = [(k, (v[0] + 8, v[1]) if k == "weight" else v)
+                         for k, v in real["fields"]]
         monkeypatch.setitem(lay._LAYOUTS, ("tangential", t), bad)
     assert lay.read_all("tangential", tc, 3) is None
     slow = fi.read_tangential_collisions(tc, mesh)
