@@ -195,3 +195,23 @@ def test_empty_and_force_on_read_sets():
     ref = ipctk.FrictionPotential(1e-3).force(tc, mesh, R, U, Vel, B)
     got = fi.FrictionPotential(1e-3).force(tc, mesh, R, U, Vel, B)
     assert np.abs(got - ref).max() <= 1e-10 * max(np.abs(ref).max(), 1e-300)
+
+
+@pytest.mark.parametrize("kind", ["tets", "triangles", "polylines"])
+def test_gradient_on_read_set(kind):
+    """The gradient on ipctk's set (one native call, no plan made) is
+    ipctk's within 1e-10 of scale, and bitwise what the evaluation with a
+    plan gives on the same contacts."""
+    from fricl.tangential import Contacts
+    rng = np.random.default_rng(31)
+    mesh, V, E, F, tc, info = xc.build(rng, kind)
+    U = 1e-3 * rng.standard_normal(V.shape)
+    fp = fi.FrictionPotential(1e-3)
+    got = fp.gradient(tc, mesh, U)
+    ref = ipctk.FrictionPotential(1e-3).gradient(tc, mesh, U)
+    assert np.abs(got - ref).max() <= 1e-10 * max(np.abs(ref).max(), 1e-300)
+    c = Contacts(fp.context, fi.read_tangential_collisions(tc, mesh), len(V))
+    planned = c.evaluate(np.ascontiguousarray(U), 1e-3, mu_profile="ipctk",
+                         potential=False, gradient=True).gradient
+    assert c._plan is not None
+    assert np.array_equal(got, planned.reshape(-1))
