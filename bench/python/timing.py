@@ -80,3 +80,25 @@ def first_vs_repeated(name: str, make: Callable[[], object],
     print("%-34s %10d %11.6f %11.6f %7.2f" % (name + " first/rep.", count,
                                               a, b, a / b))
     return a / b
+
+
+def first_on_new(name: str, make: Callable[[], object],
+                 fa: Callable[[object], object],
+                 fb: Callable[[object], object], count: int,
+                 samples: int) -> float:
+    """ipctk's call ``fa(obj)`` against fricl's FIRST call ``fb(obj)`` on
+    each of ``samples`` freshly made objects (ipctk's collision sets, which
+    fricl reads on its first call; the making not timed, every object kept
+    alive so that none reuses another's id): the medians and ipctk / fricl
+    (>= 1 is the target); returns that ratio."""
+    objs, ta, tb = [], [], []
+    for _ in range(samples):
+        obj = make()
+        objs.append(obj)
+        ta.append(once(lambda: fa(obj)))
+        tb.append(once(lambda: fb(obj)))
+    a, b = float(np.median(ta)), float(np.median(tb))
+    print("%-34s %10d %11.6f %11.6f %7.2f" % (
+        (name + " 1st, ipctk set")[-34:], count, a, b, a / b))
+    del objs
+    return a / b

@@ -68,6 +68,7 @@ except ImportError as _e:  # pragma: no cover - environment dependent
 
 from . import _convert as cv
 from . import _ipctk_args as _ia
+from . import _ipctk_layout as _layout
 from ._tables import BUILD_STATUSES
 from ._tables import BLENDS, lookup
 from .build import FLAG_PHYSICAL_BARRIER as _PHYSICAL
@@ -192,36 +193,78 @@ def read_tangential_collisions(collisions: Any, mesh: Any,
     """The lagged data of an ipctk ``TangentialCollisions`` as fricl
     contact groups (one per stencil type present): vertex ids (through
     ``mesh.edges`` / ``mesh.faces``), closest point, tangent basis, normal
-    force, weight, ``mu_s/mu_k_effective_lagged`` and ``mu_aniso``."""
+    force, weight, ``mu_s/mu_k_effective_lagged`` and ``mu_aniso``. Read
+    in one pass where the collisions' storage can be (_ipctk_layout),
+    else collision by collision through ipctk's properties."""
     E, F, _, dim = _mesh_arrays(mesh)
-    groups = []
+    fast = _layout.read_all("tangential", collisions, dim)
+    if fast is not None:
+        rng, cols = fast
+        groups = []
+        for t in _TYPES[:4]:
+            f = cols.get(t)
+            if f is None:
+                continue
+            m = len(f["weight"])
+            groups.append(_tangential_group(
+                t, _layout.stencil_ids(t, f, E, F),
+                f["closest_point"][:, :_NB[t]] if _NB[t] else None,
+                f["tangent_basis"], f["normal_force_magnitude"], f["weight"],
+                f["mu_s_effective_lagged"], f["mu_k_effective_lagged"],
+                f["mu_aniso"], m, dim, dtype))
+        s, e = rng["pv"]
+        if e > s:  # plane-vertex collisions: field by field
+            items = [collisions[i] for i in range(s, e)]
+            try:
+                groups += _read_groups({"pv": items}, E, F, dim, dtype)
+            finally:
+                items.clear()
+        return groups
     by = _items(collisions)
     try:
-        for t in _TYPES:
-            lst = by[t]
-            if not lst:
-                continue
-            cols = list(zip(*map(_GETTERS[t], lst)))
-            nid = len(_ID_ATTRS[t])
-            i = nid
-            cp = None
-            if _NB[t]:
-                cp = np.array(cols[i], dtype).reshape(len(lst), _NB[t])
-                i += 1
-            P = np.array(cols[i], dtype).reshape(len(lst), dim, dim - 1)
-            N, w, ms, mk = (np.array(cols[i + j], dtype) for j in range(1, 5))
-            aniso = np.array(cols[i + 5], dtype).reshape(len(lst), -1)
-            aniso = np.ascontiguousarray(aniso[:, :dim - 1])
-            groups.append(ContactGroup(
-                t, _stencil_ids(t, cols, E, F).astype(np.int32),
-                closest_point=cp, tangent_basis=P, normal_force=N,
-                mu_s=ms, mu_k=mk, weight=None if np.all(w == 1) else w,
-                mu_aniso=None if np.all(aniso == 1) else aniso, dtype=dtype,
-                dim=dim))
+        return _read_groups(by, E, F, dim, dtype)
     finally:
         # ipctk 1.6.1: an item (tc[i]) refers into the container without
         # keeping it alive; drop every item now.
         by.clear()
+
+
+def _tangential_group(t: str, vertices: np.ndarray, cp: Any, P: Any, N: Any,
+                      w: Any, ms: Any, mk: Any, aniso: Any, m: int,
+                      dim: int, dtype: Any) -> ContactGroup:
+    """A contact group of m ipctk tangential collisions of type t."""
+    if cp is not None:
+        cp = np.array(cp, dtype).reshape(m, _NB[t])
+    P = np.array(P, dtype).reshape(m, dim, dim - 1)
+    N, w, ms, mk = (np.array(a, dtype) for a in (N, w, ms, mk))
+    aniso = np.array(aniso, dtype).reshape(m, -1)
+    aniso = np.ascontiguousarray(aniso[:, :dim - 1])
+    return ContactGroup(
+        t, vertices.astype(np.int32), closest_point=cp, tangent_basis=P,
+        normal_force=N, mu_s=ms, mu_k=mk,
+        weight=None if np.all(w == 1) else w,
+        mu_aniso=None if np.all(aniso == 1) else aniso, dtype=dtype,
+        dim=dim)
+
+
+def _read_groups(by: Dict[str, List[Any]], E: np.ndarray, F: np.ndarray,
+                 dim: int, dtype: Any) -> List[ContactGroup]:
+    """Contact groups of ipctk tangential collision items, by type."""
+    groups = []
+    for t in _TYPES:
+        lst = by.get(t)
+        if not lst:
+            continue
+        cols = list(zip(*map(_GETTERS[t], lst)))
+        i = len(_ID_ATTRS[t])
+        cp = None
+        if _NB[t]:
+            cp = cols[i]
+            i += 1
+        groups.append(_tangential_group(
+            t, _stencil_ids(t, cols, E, F), cp, cols[i], cols[i + 1],
+            cols[i + 2], cols[i + 3], cols[i + 4], cols[i + 5], len(lst),
+            dim, dtype))
     return groups
 
 
@@ -432,6 +475,13 @@ class FrictionPotential:
         c = self._contacts(collisions, mesh, Xa)
         if c is None:
             return np.zeros(Xa.size)
+        if not isinstance(collisions, TangentialCollisions) and \
+                Xa.dtype == cv.F64:
+            # ipctk's set: no plan made for a gradient (its Hessian makes
+            # one when asked)
+            g = self._eval_native(c, Xa, True)
+            if g is not None:
+                return g
         out = c.evaluate(Xa, self._eps_v, mu_profile=self.mu_profile,
                          mollifier=self._mollifier,
                          potential=False, gradient=True).gradient.reshape(-1)
@@ -470,7 +520,13 @@ class FrictionPotential:
                 return None
             collisions._fast = f = (mesh, X.shape, c.ctx, c,
                                     collisions._cache)
-        c = f[3]
+        return self._eval_native(f[3], X, gradient)
+
+    def _eval_native(self, c: Contacts, X: np.ndarray,
+                     gradient: bool) -> Any:
+        """The value (or gradient) of contacts c at X in one native call
+        with the plan c has (none yet: see below); None on any error (the
+        full path then raises it)."""
         prof = _PROFILES.get(self.mu_profile)
         moll = _MOLLIFIER_INDEX.get(self._mollifier)
         if prof is None or moll is None:
@@ -579,11 +635,12 @@ class FrictionPotential:
         if e.fgroups is None:
             planes = {}
             if any(g.type == "pv" for g in c.groups):
-                by = _items(collisions)
+                lo, hi = _layout.ranges(collisions)["pv"]
+                items = [collisions[i] for i in range(lo, hi)]
                 try:
-                    planes["pv"] = _plane_arrays(by["pv"], c.dim)
+                    planes["pv"] = _plane_arrays(items, c.dim)
                 finally:
-                    by.clear()
+                    items.clear()
             e.fgroups = _force_groups(c.groups, planes)
         return c, e.fgroups, e
 
@@ -830,6 +887,20 @@ class TangentialAdhesionPotential(FrictionPotential):
     def __repr__(self) -> str:
         return "<fricl.ipctk.TangentialAdhesionPotential eps_a=%g, " \
             "mu_profile=%r>" % (self._eps_v, self.mu_profile)
+
+
+def _csc_pattern_of(c: Contacts) -> None:
+    """The plan of c and the CSC pattern of its Hessian (what _csc_of
+    makes on a first Hessian), unless c has them already."""
+    plan = c.plan
+    pat = getattr(c, "_ipctk_csc", None)
+    if pat is not None and pat[0] is plan:
+        return
+    it = plan._index_dtype()
+    indptr = np.empty(plan.shape[0] + 1, it)
+    indices = np.empty(plan.nnz_blocks * plan.dim * plan.dim, it)
+    plan.csc(0, None, indptr, indices, None, it == np.int64)
+    c._ipctk_csc = [plan, indptr, indices, None]
 
 
 def _csc_of(c: Contacts, hv: np.ndarray) -> Any:
@@ -1336,7 +1407,7 @@ class TangentialCollisions:
         try:
             c = self._contacts(self._context(), n)
             if c is not None:
-                _ = c.plan
+                _csc_pattern_of(c)
         except Exception:  # noqa: BLE001 - the first call makes (or
             pass  # raises) it as it would have without this
 

@@ -26,11 +26,13 @@ built.
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
 from . import _ipctk_args as _ia
+from . import _ipctk_layout as _layout
 from . import _native
 from ._tables import PSD
 from .context import Context
@@ -42,6 +44,17 @@ _KIND = {"VertexVertexNormalCollision": ("vv", 0, 2),
          "EdgeEdgeNormalCollision": ("ee", 2, 4),
          "FaceVertexNormalCollision": ("fv", 3, 4),
          "PlaneVertexNormalCollision": ("pv", 4, 1)}
+_LAYOUT_NAMES = {"vv": "VertexVertexNormalCollision",
+                 "ev": "EdgeVertexNormalCollision",
+                 "ee": "EdgeEdgeNormalCollision",
+                 "fv": "FaceVertexNormalCollision"}
+_ID_GET = {
+    "VertexVertexNormalCollision": operator.attrgetter("vertex0_id",
+                                                       "vertex1_id"),
+    "EdgeVertexNormalCollision": operator.attrgetter("vertex_id", "edge_id"),
+    "EdgeEdgeNormalCollision": operator.attrgetter("edge0_id", "edge1_id"),
+    "FaceVertexNormalCollision": operator.attrgetter("vertex_id", "face_id"),
+    "PlaneVertexNormalCollision": operator.attrgetter("vertex_id")}
 _CONTEXTS: Dict[str, Context] = {}
 # fricl_barrier.h
 _FLAG_PHYSICAL = 0x1
@@ -67,7 +80,25 @@ def _ipctk_groups(collisions: Any,
     E = np.asarray(mesh.edges)
     F = np.asarray(mesh.faces)
     cols: Dict[int, Dict[str, List[Any]]] = {}
-    for i in range(len(collisions)):
+    rest = range(len(collisions))
+    fast = _layout.read_all("normal", collisions, int(mesh.dim))
+    out = []
+    if fast is not None:  # vv/ev/ee/fv in one pass (_ipctk_layout)
+        rng, by = fast
+        for name in ("vv", "ev", "ee", "fv"):
+            f = by.get(name)
+            if f is None:
+                continue
+            _, t, _ = _KIND[_LAYOUT_NAMES[name]]
+            m = len(f["weight"])
+            ids = _layout.stencil_ids(name, f, E, F)
+            dt = f["dtype"] if name == "ee" else np.full(m, -1)
+            out.append((t, np.ascontiguousarray(ids, np.int32).ravel(),
+                        np.array(f["weight"], float),
+                        np.array(f["dmin"], float),
+                        dt.astype(np.int8).view(np.uint8), None, None))
+        rest = range(*rng["pv"])  # plane-vertex: field by field
+    for i in rest:
         c = collisions[i]
         name, t, k = _KIND[type(c).__name__]
         g = cols.setdefault(t, {"ids": [], "w": [], "dmin": [], "dt": [],
@@ -79,7 +110,7 @@ def _ipctk_groups(collisions: Any,
         if name == "pv":
             g["pn"].append(np.asarray(c.plane.normal(), float))
             g["pc"].append(float(c.plane.offset()))
-    out = []
+        del c
     for t in sorted(cols):
         g = cols[t]
         pv = t == 4
@@ -157,13 +188,12 @@ _IPCTK: Dict[int, Tuple[Any, tuple, _Entry]] = {}
 def _fingerprint(collisions: Any, mesh: Any) -> tuple:
     n = len(collisions)
     fp: List[Any] = [n, id(mesh)]
-    E, F = None, None
     for i in sorted(set((0, n // 2, n - 1))) if n else ():
         c = collisions[i]
-        if E is None:
-            E, F = np.asarray(mesh.edges), np.asarray(mesh.faces)
-        fp.extend((type(c).__name__, tuple(c.vertex_ids(E, F)), c.weight,
-                   c.dmin))
+        name = type(c).__name__
+        # the stored ids (vertex_ids(E, F) would convert the mesh's edges
+        # and faces on every call)
+        fp.extend((name, _ID_GET[name](c), c.weight, c.dmin))
         del c
     return tuple(fp)
 
