@@ -48,8 +48,12 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_outputs)(const fricl_force_group *G,
           R[13 + i];
 }
 
+/* type, dim and jac (0: the force alone) are constants of each
+ * specialisation (FH_SPEC): without a Jacobian, the terms only the
+ * Jacobian reads (dN, f2, the geometry's derivatives) fold away. */
 static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
-                                                size_t hi, int type, int dim) {
+                                                size_t hi, int type, int dim,
+                                                int jac) {
   typedef FRICL_REAL real;
   const fricl_force_batch *b = j->w->b;
   const fricl_force_group *G = &b->groups[j->g];
@@ -69,7 +73,7 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
   const real dmin = (real)b->dmin, eps = (real)b->eps_v;
   const int physical = (b->flags & FRICL_FORCE_FLAG_PHYSICAL_BARRIER) != 0;
   const int no_mu = (b->flags & FRICL_FORCE_FLAG_NO_MU) != 0;
-  const int wrt = !j->w->want_jac                        ? FRICL_FM_WRT_NONE
+  const int wrt = !jac                                   ? FRICL_FM_WRT_NONE
                   : b->wrt == FRICL_FORCE_WRT_VELOCITIES ? FRICL_FM_WRT_V
                                                          : FRICL_FM_WRT_X;
   for (size_t t = lo; t < hi; ++t) {
@@ -130,7 +134,10 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
 #define FH_SPEC(T, D, suffix)                                                  \
   static FRICL_FLATTEN void FRICL_FN(fh_##suffix)(const FH_JOB *j, size_t lo,  \
                                                   size_t hi) {                 \
-    FRICL_FN(fh_body)(j, lo, hi, T, D);                                        \
+    if (j->w->want_jac)                                                        \
+      FRICL_FN(fh_body)(j, lo, hi, T, D, 1);                                   \
+    else                                                                       \
+      FRICL_FN(fh_body)(j, lo, hi, T, D, 0);                                   \
   }
 FH_SPEC(FRICL_STENCIL_VV, 3, vv3)
 FH_SPEC(FRICL_STENCIL_EV, 3, ev3)
