@@ -22,6 +22,38 @@
 /* How many contacts ahead the pass prefetches vertex rows. */
 #define FH_AHEAD 8
 
+/* The force pass's scratch on the context: at least `bytes`, kept for the
+ * next call (NULL when out of memory). */
+typedef struct force_scratch {
+  size_t bytes;
+  void *p;
+} force_scratch;
+
+static void force_scratch_free(void *p) {
+  force_scratch *f = p;
+  if (f)
+    free(f->p);
+  free(f);
+}
+
+static void *force_scratch_get(fricl_context *ctx, size_t bytes) {
+  struct fricl__scratch *c = &ctx->scratch[FRICL__SCRATCH_FORCE];
+  force_scratch *f = c->p;
+  if (!f) {
+    f = calloc(1, sizeof *f);
+    if (!f)
+      return NULL;
+    c->p = f;
+    c->free = force_scratch_free;
+  }
+  if (f->bytes < bytes) {
+    free(f->p);
+    f->p = fricl__malloc(bytes);
+    f->bytes = f->p ? bytes : 0;
+  }
+  return f->p;
+}
+
 #define FRICL_REAL double
 #define FRICL_FN(name) fricl__frc_##name##_d
 #define FRICL_SQRT sqrt

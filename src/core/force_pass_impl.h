@@ -48,8 +48,12 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_outputs)(const fricl_force_group *G,
           R[13 + i];
 }
 
+/* type, dim and jac (0: the force alone) are constants of each
+ * specialisation (FH_SPEC): without a Jacobian, the terms only the
+ * Jacobian reads (dN, f2, the geometry's derivatives) fold away. */
 static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
-                                                size_t hi, int type, int dim) {
+                                                size_t hi, int type, int dim,
+                                                int jac) {
   typedef FRICL_REAL real;
   const fricl_force_batch *b = j->w->b;
   const fricl_force_group *G = &b->groups[j->g];
@@ -69,7 +73,7 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
   const real dmin = (real)b->dmin, eps = (real)b->eps_v;
   const int physical = (b->flags & FRICL_FORCE_FLAG_PHYSICAL_BARRIER) != 0;
   const int no_mu = (b->flags & FRICL_FORCE_FLAG_NO_MU) != 0;
-  const int wrt = !j->w->want_jac                        ? FRICL_FM_WRT_NONE
+  const int wrt = !jac                                   ? FRICL_FM_WRT_NONE
                   : b->wrt == FRICL_FORCE_WRT_VELOCITIES ? FRICL_FM_WRT_V
                                                          : FRICL_FM_WRT_X;
   for (size_t t = lo; t < hi; ++t) {
@@ -130,7 +134,10 @@ static FRICL_HOST_INLINE void FRICL_FN(fh_body)(const FH_JOB *j, size_t lo,
 #define FH_SPEC(T, D, suffix)                                                  \
   static FRICL_FLATTEN void FRICL_FN(fh_##suffix)(const FH_JOB *j, size_t lo,  \
                                                   size_t hi) {                 \
-    FRICL_FN(fh_body)(j, lo, hi, T, D);                                        \
+    if (j->w->want_jac)                                                        \
+      FRICL_FN(fh_body)(j, lo, hi, T, D, 1);                                   \
+    else                                                                       \
+      FRICL_FN(fh_body)(j, lo, hi, T, D, 0);                                   \
   }
 FH_SPEC(FRICL_STENCIL_VV, 3, vv3)
 FH_SPEC(FRICL_STENCIL_EV, 3, ev3)
@@ -360,8 +367,10 @@ static fricl_status FRICL_FN(fh_all)(fricl_context *ctx,
       kmax = (size_t)fricl__stencil_vertex_count(b->groups[g].type);
   real *slots = NULL;
   if (force) {
-    slots = fricl__malloc((w->total ? w->total : 1) * kmax * (size_t)b->dim *
-                          sizeof *slots);
+    /* Kept on the context: a fresh array this size would be mapped and
+     * faulted in on every call. */
+    slots = force_scratch_get(ctx, (w->total ? w->total : 1) * kmax *
+                                       (size_t)b->dim * sizeof *slots);
     if (!slots)
       return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                          "allocating %zu contacts' force terms", w->total);
@@ -395,7 +404,6 @@ static fricl_status FRICL_FN(fh_all)(fricl_context *ctx,
     else
       FRICL_FN(fh_gather)(&gj, 0, b->n_vertices, 0);
   }
-  free(slots);
   return FRICL_STATUS_OK;
 }
 
@@ -413,17 +421,19 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
   size_t chunk = FH_CHUNK;
   if (w->total < chunk)
     chunk = w->total ? w->total : 1;
-  real *rec = fricl__malloc(chunk * stride * sizeof *rec);
-  /* The workers also find each contact's BSR blocks (the binary searches
-   * are then off the serial accumulation). */
-  size_t *blk =
-      jv && !w->blocks ? fricl__malloc(chunk * 16 * sizeof *blk) : NULL;
-  if (!rec || (jv && !w->blocks && !blk)) {
-    free(rec);
-    free(blk);
+  /* The records and, when the workers also find each contact's BSR
+   * blocks (the binary searches are then off the serial accumulation),
+   * the blocks after them, in the context's scratch (kept: no pages
+   * mapped and faulted in per call). */
+  const size_t rbytes = (chunk * stride * sizeof(real) + 63) / 64 * 64;
+  const int want_blk = jv && !w->blocks;
+  char *mem = force_scratch_get(
+      ctx, rbytes + (want_blk ? chunk * 16 * sizeof(size_t) : 0));
+  if (!mem)
     return fricl__fail(ctx, FRICL_STATUS_OUT_OF_MEMORY,
                        "allocating %zu contact records", chunk);
-  }
+  real *rec = (real *)(void *)mem;
+  size_t *blk = want_blk ? (size_t *)(void *)(mem + rbytes) : NULL;
   if (force) {
     if (threaded)
       fricl__pool_for_dynamic(ctx->pool, nvd, fricl__grain(ctx, 65536),
@@ -461,11 +471,8 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
       FH_JOB j = {w, g, lo, rec, stride, blk, 1, NULL, NULL, 0, 0};
       if (src) {
         const fricl_status st = src->records(src->state, w, g, lo, n, rec);
-        if (st != FRICL_STATUS_OK) {
-          free(rec);
-          free(blk);
+        if (st != FRICL_STATUS_OK)
           return st;
-        }
         if (blk) /* the blocks fh_body would have found */
           for (size_t t = 0; t < n; ++t)
             for (int a = 0; a < k; ++a)
@@ -501,8 +508,6 @@ static fricl_status FRICL_FH_FN(fricl_context *ctx, const fricl__force_work *w,
       }
     }
   }
-  free(rec);
-  free(blk);
   return FRICL_STATUS_OK;
 }
 

@@ -44,8 +44,13 @@ typedef enum fricl__feature {
 } fricl__feature;
 
 /* The features that keep scratch on the context: the broad phase and the
- * collision build (core/collisions.h). */
-enum { FRICL__SCRATCH_BROAD, FRICL__SCRATCH_COLLISIONS, FRICL__SCRATCH_N };
+ * collision build (core/collisions.h), the friction force (core/force.h). */
+enum {
+  FRICL__SCRATCH_BROAD,
+  FRICL__SCRATCH_COLLISIONS,
+  FRICL__SCRATCH_FORCE,
+  FRICL__SCRATCH_N
+};
 
 struct fricl_context {
   fricl__mode mode;
