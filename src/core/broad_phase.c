@@ -697,6 +697,23 @@ static BP_INLINE void meet_range(const probe_job *j, unsigned slot,
 #endif
 }
 
+/* The first index in [lo, hi) of the ascending keys whose key is not
+ * below x (hi when none): a bisection whose steps are selects, not
+ * branches (a probe's column bounds mispredicted half the time). */
+static BP_INLINE size_t first_not_below(const uint64_t *a, size_t lo, size_t hi,
+                                        uint64_t x) {
+  size_t n = hi - lo;
+  if (!n)
+    return lo;
+  const uint64_t *b = a + lo;
+  while (n > 1) {
+    const size_t half = n / 2;
+    b = b[half] < x ? b + half : b;
+    n -= half;
+  }
+  return (size_t)(b - a) + (*b < x);
+}
+
 static void probe_one(const probe_job *j, unsigned slot, const box *p,
                       uint32_t pi) {
   const grid *g = j->g;
@@ -731,7 +748,7 @@ static void probe_one(const probe_job *j, unsigned slot, const box *p,
       const size_t row = (size_t)(c[0] * g->ny);
       const size_t a = g->colstart[row + (size_t)c0[1]],
                    z = g->colstart[row + (size_t)e1 + 1];
-      if (z - a <= 128) {
+      if (z - a <= 24) {
         meet_range(j, slot, p, pf, pi, a, z);
         continue;
       }
@@ -741,13 +758,12 @@ static void probe_one(const probe_job *j, unsigned slot, const box *p,
          * the probe's (a flat scene whose third axis is long puts whole
          * strips in one column) */
         size_t i = g->colstart[col], e = g->colstart[col + 1];
-        if (e - i > 16) {
-          FRICL__LOWER_BOUND(g->keys, i, e,
-                             (uint64_t)col << 21 | (uint64_t)c0[2]);
-          size_t k = i;
-          FRICL__LOWER_BOUND(g->keys, k, e,
-                             ((uint64_t)col << 21 | (uint64_t)z1) + 1);
-          e = k;
+        if (e - i > 8) {
+          const size_t k = first_not_below(
+              g->keys, i, e, (uint64_t)col << 21 | (uint64_t)c0[2]);
+          e = first_not_below(g->keys, k, e,
+                              ((uint64_t)col << 21 | (uint64_t)z1) + 1);
+          i = k;
         }
         meet_range(j, slot, p, pf, pi, i, e);
       }
