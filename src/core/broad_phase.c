@@ -636,13 +636,13 @@ typedef struct probe_job {
   const box *seq;
 } probe_job;
 
-/* Probe pi against the grid's i-th stored box: the pair when the boxes
- * overlap, share no vertex, and (self pairs) the stored index is larger. */
+/* Probe pi against the grid's i-th stored box, which passed the cheap
+ * tests (meet_range: no shared vertex, self pairs' order, float boxes):
+ * the pair when the double boxes overlap. */
 static BP_INLINE void meet(const probe_job *j, unsigned slot, const box *p,
                            uint32_t pi, size_t i) {
   const grid *g = j->g;
   const uint32_t b = g->ids[i];
-  (void)pi;
   if (!overlap(p, &g->sorted[i], g->dim))
     return;
   if (j->swap)
