@@ -51,6 +51,7 @@ enum {
   W_GRID_SORTED,
   W_GRID_TABLE,
   W_GRID_COLS,
+  W_GRID_CELLS,
   W_GRID_FLOAT,
   W_GRID_INTS,
   W_ORDER_KEYS,
@@ -385,6 +386,12 @@ typedef struct grid {
    * sorted by c2 (the key's low 21 bits). Neighbouring cells are then
    * neighbours in memory; the table above is the sparse fallback. */
   size_t *colstart;
+  /* With few cells in all (at most ~8 per box), also a dense index of the
+   * cells: cell (column, c2) holds [cellstart[column * nz + c2],
+   * cellstart[column * nz + c2 + 1]) (the same boxes in the same order:
+   * no bisection of a column). NULL otherwise. */
+  size_t *cellstart;
+  int64_t nz;
   int64_t nx, ny;
 } grid;
 
@@ -417,6 +424,7 @@ static void grid_free(scratch *w, grid *g) {
   wput(w, g->sorted);
   wput(w, g->table);
   wput(w, g->colstart);
+  wput(w, g->cellstart);
   wput(w, g->f);
   wput(w, g->iv);
   memset(g, 0, sizeof *g);
@@ -498,7 +506,7 @@ static int grid_build(fricl_context *ctx, scratch *w, grid *g, int dim,
   g->keys = (uint64_t *)wget(w, W_GRID_KEYS, (2 * n + 1) * sizeof *g->keys);
   if (!g->ids || !g->keys)
     return 0;
-  int64_t mx0 = 0, mx1 = 0;
+  int64_t mx0 = 0, mx1 = 0, mx2 = 0;
   for (size_t i = 0; i < n; ++i) {
     const uint32_t b = sel ? sel[i] : (uint32_t)i;
     int64_t c[3] = {0, 0, 0};
@@ -510,6 +518,7 @@ static int grid_build(fricl_context *ctx, scratch *w, grid *g, int dim,
     }
     mx0 = c[0] > mx0 ? c[0] : mx0;
     mx1 = c[1] > mx1 ? c[1] : mx1;
+    mx2 = c[2] > mx2 ? c[2] : mx2;
     g->reach = ext > g->reach ? ext : g->reach;
     g->keys[i] = cell_key(c);
     g->ids[i] = b;
@@ -533,6 +542,21 @@ static int grid_build(fricl_context *ctx, scratch *w, grid *g, int dim,
       g->colstart[(g->keys[i] >> 21) + 1]++;
     for (size_t c = 0; c < ncol; ++c)
       g->colstart[c + 1] += g->colstart[c];
+    if ((double)ncol * (double)(mx2 + 1) <= 8.0 * (double)n + 4096) {
+      g->nz = mx2 + 1;
+      const size_t ncell = ncol * (size_t)g->nz;
+      g->cellstart =
+          (size_t *)wget(w, W_GRID_CELLS, (ncell + 1) * sizeof *g->cellstart);
+      if (!g->cellstart)
+        return 0;
+      memset(g->cellstart, 0, (ncell + 1) * sizeof *g->cellstart);
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t k = g->keys[i];
+        g->cellstart[(k >> 21) * (size_t)g->nz + (k & 0x1FFFFF) + 1]++;
+      }
+      for (size_t c = 0; c < ncell; ++c)
+        g->cellstart[c + 1] += g->cellstart[c];
+    }
     return grid_fill(ctx, w, g);
   }
   /* a cell's boxes in a row: one run per cell */
@@ -612,13 +636,13 @@ typedef struct probe_job {
   const box *seq;
 } probe_job;
 
-/* Probe pi against the grid's i-th stored box: the pair when the boxes
- * overlap, share no vertex, and (self pairs) the stored index is larger. */
+/* Probe pi against the grid's i-th stored box, which passed the cheap
+ * tests (meet_range: no shared vertex, self pairs' order, float boxes):
+ * the pair when the double boxes overlap. */
 static BP_INLINE void meet(const probe_job *j, unsigned slot, const box *p,
                            uint32_t pi, size_t i) {
   const grid *g = j->g;
   const uint32_t b = g->ids[i];
-  (void)pi;
   if (!overlap(p, &g->sorted[i], g->dim))
     return;
   if (j->swap)
@@ -697,6 +721,23 @@ static BP_INLINE void meet_range(const probe_job *j, unsigned slot,
 #endif
 }
 
+/* The first index in [lo, hi) of the ascending keys whose key is not
+ * below x (hi when none): a bisection whose steps are selects, not
+ * branches (a probe's column bounds mispredicted half the time). */
+static BP_INLINE size_t first_not_below(const uint64_t *a, size_t lo, size_t hi,
+                                        uint64_t x) {
+  size_t n = hi - lo;
+  if (!n)
+    return lo;
+  const uint64_t *b = a + lo;
+  while (n > 1) {
+    const size_t half = n / 2;
+    b = b[half] < x ? b + half : b;
+    n -= half;
+  }
+  return (size_t)(b - a) + (*b < x);
+}
+
 static void probe_one(const probe_job *j, unsigned slot, const box *p,
                       uint32_t pi) {
   const grid *g = j->g;
@@ -731,7 +772,7 @@ static void probe_one(const probe_job *j, unsigned slot, const box *p,
       const size_t row = (size_t)(c[0] * g->ny);
       const size_t a = g->colstart[row + (size_t)c0[1]],
                    z = g->colstart[row + (size_t)e1 + 1];
-      if (z - a <= 128) {
+      if (z - a <= 24) {
         meet_range(j, slot, p, pf, pi, a, z);
         continue;
       }
@@ -741,13 +782,18 @@ static void probe_one(const probe_job *j, unsigned slot, const box *p,
          * the probe's (a flat scene whose third axis is long puts whole
          * strips in one column) */
         size_t i = g->colstart[col], e = g->colstart[col + 1];
-        if (e - i > 16) {
-          FRICL__LOWER_BOUND(g->keys, i, e,
-                             (uint64_t)col << 21 | (uint64_t)c0[2]);
-          size_t k = i;
-          FRICL__LOWER_BOUND(g->keys, k, e,
-                             ((uint64_t)col << 21 | (uint64_t)z1) + 1);
-          e = k;
+        if (g->cellstart) {
+          const int64_t zt = z1 < g->nz - 1 ? z1 : g->nz - 1;
+          if (c0[2] > zt)
+            continue;
+          i = g->cellstart[col * (size_t)g->nz + (size_t)c0[2]];
+          e = g->cellstart[col * (size_t)g->nz + (size_t)zt + 1];
+        } else if (e - i > 8) {
+          const size_t k = first_not_below(
+              g->keys, i, e, (uint64_t)col << 21 | (uint64_t)c0[2]);
+          e = first_not_below(g->keys, k, e,
+                              ((uint64_t)col << 21 | (uint64_t)z1) + 1);
+          i = k;
         }
         meet_range(j, slot, p, pf, pi, i, e);
       }

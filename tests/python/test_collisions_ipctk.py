@@ -66,6 +66,25 @@ def scene_cloth_over_box(rng, seed):
     return V, E, F, dhat, _planes_3d(V, dhat, rng, cut=True)
 
 
+def scene_cloth_upright(rng, seed):
+    """The cloth over a box with y up (the cloth in the x-z plane: the
+    broad phase's grid then indexes every cell, see docs/collisions.md),
+    and a second cloth layer above it, shifted, at 0.7 to 1.1 dhat: pairs
+    of side-by-side edges and faces, some just inside and some just
+    outside the activation distance (the narrow phase's separating-axis
+    skip must keep exactly the active ones)."""
+    V, E, F, dhat = cloth_over_box(12, seed=seed)
+    V = V[:, [0, 2, 1]].copy()
+    n = 12 * 12
+    h = 1.0 / 11
+    top = V[:n] + np.array([0.3 * h, 0.0, 0.3 * h])
+    top[:, 1] += dhat * rng.uniform(0.7, 1.1, n)
+    Fc = F[:2 * 11 * 11]
+    V = np.r_[V, top]
+    F = np.r_[F, Fc + len(V) - n].astype(np.int32)
+    return V, edges_of(F), F, dhat, []
+
+
 def scene_cloth_layers(rng, seed):
     n, layers = 6, 3
     h = 1.0 / (n - 1)
@@ -206,6 +225,7 @@ def scene_scattered(rng, seed):
 SCENES = {
     "cloth_over_box": scene_cloth_over_box,
     "cloth_layers": scene_cloth_layers,
+    "cloth_upright": scene_cloth_upright,
     "boxes_jittered": scene_boxes_jittered,
     "boxes_exact": scene_boxes_exact,
     "parallel": scene_parallel,
