@@ -43,6 +43,15 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
   const int fn = (int)b->function;
   const real adh[4] = {(real)b->adhesion_dhat_p, (real)b->adhesion_dhat_a,
                        (real)b->adhesion_Y, (real)b->adhesion_eps_c};
+  /* The value or the gradient alone, with no extras: the lean forms of
+   * barrier_contact (the same values bitwise, without its Hessian's work
+   * and its distance derivatives). 0: barrier_contact. */
+  const int lean = shape || j->xrec || j->extras_only ||
+                           (b->extras && b->extras[j->g].shape_derivative)
+                       ? 0
+                   : j->w->want == 0 ? 1
+                   : j->w->want == 1 ? 2
+                                     : 0;
   real work[288];
   for (size_t t = lo; t < hi; ++t) {
     const size_t c = j->lo + t;
@@ -85,7 +94,15 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
     }
     if (j->extras_only)
       continue;
-    if (shape)
+    if (lean == 1)
+      R[0] =
+          FRICL_FN(barrier_contact_value)(type, dim, x, xr, pn, pc, dtype, dhat,
+                                          kappa, dmin, wt, physical, fn, adh);
+    else if (lean == 2)
+      R[0] = FRICL_FN(barrier_contact_gradient)(type, dim, x, xr, pn, pc, dtype,
+                                                dhat, kappa, dmin, wt, physical,
+                                                fn, adh, R + 1);
+    else if (shape)
       R[0] = FRICL_FN(barrier_contact_shape)(type, dim, x, xr, pn, pc, dtype,
                                              dhat, kappa, dmin, wt, physical,
                                              fn, adh, R + 1, R + 13, work);
