@@ -566,7 +566,8 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_gradient)(
  *   w [4 f'' (c_i r_s)^2 + 2 f' c_i^2]
  * and out[25] its quadratic form p^T H_GN p = w [4 f'' (P.r)^2 + 2 f'
  * |P|^2], P = sum_i c_i p_i (p: the stencil's part of the direction, or
- * NULL: 0). The Gauss-Newton terms are ipctk's: without the mollifier,
+ * NULL: 0); force 0 leaves N and its gradient 0 (not computed). The
+ * Gauss-Newton terms are ipctk's: without the mollifier,
  * weight w as given; for PV the distance vector's Jacobian is the
  * plane's projector n n^T / |n|^2 (ipctk 1.6.1 takes r = x there, which
  * ignores the plane). Returns d^2.
@@ -574,7 +575,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_gradient)(
 FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_extras)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
     int dtype, FRICL_REAL dhat, FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w,
-    int physical, int fn, const FRICL_REAL *adh, const FRICL_REAL *p,
+    int physical, int fn, const FRICL_REAL *adh, const FRICL_REAL *p, int force,
     FRICL_REAL *out) {
   const int k = type == FRICL_D_VV   ? 2
                 : type == FRICL_D_EV ? 3
@@ -585,8 +586,10 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_extras)(
       FRICL_FN(bar_dist_vector)(type, dim, x, pn, pc, dtype, c, r);
   FRICL_REAL fv[3];
   FRICL_FN(bar_normal_fn)(fn, d2, dmin, dhat, kappa, physical, adh, fv);
-  FRICL_REAL N, dN = FRICL_R(0);
-  if (fn == FRICL_NF_ADHESION) {
+  FRICL_REAL N = FRICL_R(0), dN = FRICL_R(0);
+  if (!force) {
+    /* N and its gradient not wanted: left 0 */
+  } else if (fn == FRICL_NF_ADHESION) {
     FRICL_REAL xp, xa, a2;
     FRICL_FN(normal_adhesion_args)
     (dmin, adh[0], adh[1], adh[2], adh[3], &xp, &xa, &a2);

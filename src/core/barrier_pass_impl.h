@@ -59,6 +59,9 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
    * barrier_contact (the same values bitwise, without its Hessian's work
    * and its distance derivatives). 0: barrier_contact. */
   const int lean = only ? only : FRICL_FN(bh_lean)(j);
+  /* the force magnitude and its gradient: only where a group asks */
+  const fricl_barrier_extras *EG = b->extras ? &b->extras[j->g] : NULL;
+  const int force = EG && (EG->force_magnitude || EG->force_magnitude_gradient);
   real work[288];
   for (size_t t = lo; t < hi; ++t) {
     const size_t c = j->lo + t;
@@ -89,7 +92,7 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
                      b->direction)[(size_t)vx[i] * (size_t)dim + (size_t)s];
       FRICL_FN(barrier_contact_extras)
       (type, dim, x, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn, adh,
-       b->direction ? p : 0, j->xrec + t * BH_XREC);
+       b->direction ? p : 0, force, j->xrec + t * BH_XREC);
     }
     const fricl_barrier_extras *E = b->extras ? &b->extras[j->g] : NULL;
     if (!only && E && E->shape_derivative) {
