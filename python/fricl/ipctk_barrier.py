@@ -697,6 +697,9 @@ class NormalPotential:
                                np.concatenate(a_vals), sh[5], sh[6], sh[7],
                                sh[8], sh[9], data)
         h, sh[12] = csc_matrix(data, sh[11], sh[10], n, sh[12])
+        # no stored zeros, as scipy's sum H + G W^T left it (its own
+        # index copies: the cached pattern stays)
+        h.eliminate_zeros()
         return h
 
 
