@@ -434,6 +434,127 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_dist_vector)(
   return f.d2;
 }
 
+/* f of bar_normal_fn alone (f[0]): the same operations, so the same
+ * value bitwise, without the derivatives' (a value-only pass). */
+FRICL_INLINE FRICL_REAL FRICL_FN(bar_normal_value)(
+    int fn, FRICL_REAL d2, FRICL_REAL dmin, FRICL_REAL dhat, FRICL_REAL kappa,
+    int physical, const FRICL_REAL *adh) {
+  const FRICL_REAL x = d2 - dmin * dmin;
+  FRICL_REAL b;
+  if (fn == FRICL_NF_ADHESION) {
+    FRICL_REAL xp, xa, a2;
+    FRICL_FN(normal_adhesion_args)
+    (dmin, adh[0], adh[1], adh[2], adh[3], &xp, &xa, &a2);
+    b = FRICL_FN(normal_adhesion_potential)(x, xp, xa, a2);
+  } else {
+    const FRICL_REAL xh = (FRICL_R(2) * dmin + dhat) * dhat;
+    const FRICL_REAL zero = FRICL_R(0);
+    if (x <= zero) {
+      b = FRICL_R(1) / zero;
+    } else if (x >= xh) {
+      b = zero;
+    } else {
+      const FRICL_REAL L = FRICL_LOG(x / xh);
+      const FRICL_REAL dm = x - xh;
+      b = -dm * dm * L;
+    }
+    if (physical)
+      b *= dhat / (xh * xh);
+  }
+  return kappa * b;
+}
+
+/* barrier_contact's B alone (want 0), in the same operations (the same
+ * value bitwise): the mollifier's m, d^2 of the feature dist_contact
+ * evaluates (bar_dist_vector's, the same d^2) and f, without the
+ * distance's derivatives or the Hessian's work space. */
+FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_value)(
+    int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
+    const FRICL_REAL *pn, FRICL_REAL pc, int dtype, FRICL_REAL dhat,
+    FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int fn,
+    const FRICL_REAL *adh) {
+  FRICL_REAL m = FRICL_R(1);
+  if (type == FRICL_D_EE) {
+    FRICL_REAL ra[3], rb[3], ea[3], eb[3], n[3];
+    FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
+    FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
+    const FRICL_REAL eps_x = FRICL_R(1) / FRICL_R(1000) *
+                             FRICL_FN(g_dot)(ra, ra, 3) *
+                             FRICL_FN(g_dot)(rb, rb, 3);
+    FRICL_FN(g_sub)(x + 3, x, ea, 3);
+    FRICL_FN(g_sub)(x + 9, x + 6, eb, 3);
+    FRICL_FN(g_cross)(ea, eb, n);
+    const FRICL_REAL xm = FRICL_FN(g_dot)(n, n, 3);
+    if (xm < eps_x) {
+      const FRICL_REAL xe = xm / eps_x;
+      m = (-xe + FRICL_R(2)) * xe;
+    }
+  }
+  FRICL_REAL c[4], r[3];
+  const FRICL_REAL d2 =
+      FRICL_FN(bar_dist_vector)(type, dim, x, pn, pc, dtype, c, r);
+  const FRICL_REAL f =
+      FRICL_FN(bar_normal_value)(fn, d2, dmin, dhat, kappa, physical, adh);
+  return w * m * f;
+}
+
+/* barrier_contact's B and gradient g (want 1), in the same operations
+ * (the same values bitwise; d^2's gradient 2 c_i r_s is dist_contact's),
+ * without the Hessian's work space. */
+FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_gradient)(
+    int type, int dim, const FRICL_REAL *x, const FRICL_REAL *xr,
+    const FRICL_REAL *pn, FRICL_REAL pc, int dtype, FRICL_REAL dhat,
+    FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w, int physical, int fn,
+    const FRICL_REAL *adh, FRICL_REAL *g) {
+  const int k = type == FRICL_D_VV   ? 2
+                : type == FRICL_D_EV ? 3
+                : type == FRICL_D_PV ? 1
+                                     : 4;
+  const int ndof = k * dim;
+  int moll = 0;
+  FRICL_REAL m = FRICL_R(1), mp = FRICL_R(0);
+  FRICL_REAL gx[12], blk[27];
+  if (type == FRICL_D_EE) {
+    FRICL_REAL ra[3], rb[3];
+    FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
+    FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
+    const FRICL_REAL eps_x = FRICL_R(1) / FRICL_R(1000) *
+                             FRICL_FN(g_dot)(ra, ra, 3) *
+                             FRICL_FN(g_dot)(rb, rb, 3);
+    const FRICL_REAL xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
+    if (xm < eps_x) {
+      moll = 1;
+      const FRICL_REAL xe = xm / eps_x;
+      m = (-xe + FRICL_R(2)) * xe;
+      const FRICL_REAL ie = FRICL_R(1) / eps_x;
+      mp = FRICL_R(2) * ie * (FRICL_R(1) - ie * xm);
+    }
+  }
+  FRICL_REAL c[4] = {0, 0, 0, 0}, r[3] = {0, 0, 0}, gd[12];
+  const FRICL_REAL d2 =
+      FRICL_FN(bar_dist_vector)(type, dim, x, pn, pc, dtype, c, r);
+  for (int i = 0; i < k; ++i)
+    for (int s = 0; s < dim; ++s)
+      gd[i * dim + s] = FRICL_R(2) * (c[i] * r[s]);
+  FRICL_REAL fv[3];
+  FRICL_FN(bar_normal_fn)(fn, d2, dmin, dhat, kappa, physical, adh, fv);
+  const FRICL_REAL f = fv[0], fp = fv[1];
+  const FRICL_REAL B = w * m * f;
+  if (!moll) {
+    const FRICL_REAL s1 = w * fp;
+    for (int i = 0; i < ndof; ++i)
+      g[i] = s1 * gd[i];
+  } else if (!(m > FRICL_R(0))) {
+    for (int i = 0; i < ndof; ++i)
+      g[i] = FRICL_R(0);
+  } else {
+    const FRICL_REAL s0 = w * f, s1 = w * m * fp;
+    for (int i = 0; i < ndof; ++i)
+      g[i] = s0 * (mp * gx[i]) + s1 * gd[i];
+  }
+  return B;
+}
+
 #ifdef FRICL_BARRIER_FORCE_MAGNITUDE
 /*
  * The extras of one contact (docs/barrier.md, section 14), for the
@@ -445,7 +566,8 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_dist_vector)(
  *   w [4 f'' (c_i r_s)^2 + 2 f' c_i^2]
  * and out[25] its quadratic form p^T H_GN p = w [4 f'' (P.r)^2 + 2 f'
  * |P|^2], P = sum_i c_i p_i (p: the stencil's part of the direction, or
- * NULL: 0). The Gauss-Newton terms are ipctk's: without the mollifier,
+ * NULL: 0); force 0 leaves N and its gradient 0 (not computed). The
+ * Gauss-Newton terms are ipctk's: without the mollifier,
  * weight w as given; for PV the distance vector's Jacobian is the
  * plane's projector n n^T / |n|^2 (ipctk 1.6.1 takes r = x there, which
  * ignores the plane). Returns d^2.
@@ -453,7 +575,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(bar_dist_vector)(
 FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_extras)(
     int type, int dim, const FRICL_REAL *x, const FRICL_REAL *pn, FRICL_REAL pc,
     int dtype, FRICL_REAL dhat, FRICL_REAL kappa, FRICL_REAL dmin, FRICL_REAL w,
-    int physical, int fn, const FRICL_REAL *adh, const FRICL_REAL *p,
+    int physical, int fn, const FRICL_REAL *adh, const FRICL_REAL *p, int force,
     FRICL_REAL *out) {
   const int k = type == FRICL_D_VV   ? 2
                 : type == FRICL_D_EV ? 3
@@ -464,8 +586,10 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_extras)(
       FRICL_FN(bar_dist_vector)(type, dim, x, pn, pc, dtype, c, r);
   FRICL_REAL fv[3];
   FRICL_FN(bar_normal_fn)(fn, d2, dmin, dhat, kappa, physical, adh, fv);
-  FRICL_REAL N, dN = FRICL_R(0);
-  if (fn == FRICL_NF_ADHESION) {
+  FRICL_REAL N = FRICL_R(0), dN = FRICL_R(0);
+  if (!force) {
+    /* N and its gradient not wanted: left 0 */
+  } else if (fn == FRICL_NF_ADHESION) {
     FRICL_REAL xp, xa, a2;
     FRICL_FN(normal_adhesion_args)
     (dmin, adh[0], adh[1], adh[2], adh[3], &xp, &xa, &a2);

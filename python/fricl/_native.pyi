@@ -86,6 +86,12 @@ def barrier_eval(ctx: Context, precision: int, dim: int, flags: int,
                  gn_quadratic_form: Optional[Buffer] = ...
                  ) -> Tuple[float, Optional[Tuple[bytes, bytes, bytes, int]]]:
     ...
+def shape_assemble(n: int, h_indptr: Buffer, h_indices: Buffer,
+                   h_data: Buffer, a_ptr: Buffer, a_rows: Buffer,
+                   a_vals: Buffer, w_ptr: Buffer, w_coll: Buffer,
+                   w_vals: Buffer, indptr: Optional[Buffer],
+                   indices: Optional[Buffer], data: Optional[Buffer]
+                   ) -> Optional[Tuple[bytes, bytes]]: ...
 def force_eval(ctx: Context, precision: int, profile: int, dim: int,
                flags: int, wrt: int, rest_positions: Optional[Buffer],
                lagged_displacements: Buffer, velocities: Buffer,

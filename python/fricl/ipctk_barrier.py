@@ -128,7 +128,7 @@ class _Entry:
     and vertex count) and their CSC patterns: made once per set."""
 
     __slots__ = ("groups", "_plans", "_scratch", "_weight_gradients",
-                 "_native", "fast", "__weakref__")
+                 "_native", "fast", "_shape", "__weakref__")
 
     def __init__(self, groups: Tuple[Any, ...]) -> None:
         self.groups = groups
@@ -140,6 +140,8 @@ class _Entry:
         self._plans: Dict[Tuple[int, int], Any] = {}
         self._scratch: Any = None  # the BSR values, reused call to call
         self._weight_gradients: Any = None  # shape_derivative's, once
+        # shape_derivative's index arrays and pattern, per (ctx, n): once
+        self._shape: Dict[Tuple[int, int], Any] = {}
 
     def native(self, dim: int) -> Any:
         """The groups as a native BarrierGroups (f64), read and checked
@@ -651,7 +653,10 @@ class NormalPotential:
         X, rest, entry = self._set(collisions, mesh, vertices)
         dim = X.shape[1]
         n = X.size
-        # each collision's own term, assembled through the set's plan
+        if not entry.groups:
+            return sp.csc_matrix((n, n))
+        wrows, wcols, wvals = _weight_gradients(collisions, entry)
+        # each collision's own term through the set's plan
         # (FRICL_BARRIER_FLAG_SHAPE), with the local gradients
         outs, lgs = [], []
         for grp in entry.groups:
@@ -660,34 +665,72 @@ class NormalPotential:
             a = np.empty(m * k * dim)
             lgs.append(a.reshape(m, k * dim))
             outs.append((None, None, None, None, None, a, None, None))
-        if not entry.groups:
-            return sp.csc_matrix((n, n))
-        H = self._run(entry.groups, X, rest, entry, psd=0, hessian=True,
-                      outs=tuple(outs), extra_flags=_FLAG_SHAPE)[2]
-        # (grad / w) (x) grad w summed over the collisions: G W^T with G's
-        # and W's column c the collision's gradient / w and weight gradient
-        wrows, wcols, wvals = _weight_gradients(collisions, entry)
         if wrows is None:
-            return H
-        rows, cols, vals = [], [], []
-        ci = 0
+            return self._run(entry.groups, X, rest, entry, psd=0,
+                             hessian=True, outs=tuple(outs),
+                             extra_flags=_FLAG_SHAPE)[2]
+        ctx = _context(self.device)
+        nv = X.shape[0]
+        plan = entry.plan(ctx, dim, nv)
+        indptr, indices = entry.csc_pattern(ctx, dim, nv)
+        hv = entry.bsr(plan.nnz_blocks * dim * dim)
+        dhat, kappa, flags = self._params()
+        flags |= _FLAG_AS_CLASSIFIED if self.as_classified else 0
+        _native.barrier_eval(
+            ctx, 0, dim, flags | _FLAG_SHAPE, 0, X.ravel(),
+            None if rest is None else rest.ravel(), dhat, kappa, 0.0,
+            entry.native(dim), None, True, plan, hv, self._function(),
+            tuple(outs), None, None, None)
+        hdata = np.empty(len(indices))
+        plan.csc(0, hv, None, None, hdata, indices.dtype == np.int64)
+        # + sum over the collisions of (grad / w) (x) grad w, assembled
+        # natively: a_c = the collision's gradient / w on its stencil's
+        # rows, b_c its weight gradient (columns)
+        key = (id(ctx), nv)
+        sh = entry._shape.get(key)
+        if sh is None or sh[0] is not indices:
+            a_rows, a_len = [], []
+            for grp in entry.groups:
+                k = _K_OF[grp[0]]
+                ids = grp[1].reshape(-1, k).astype(np.int64)
+                a_rows.append((ids[:, :, None] * dim +
+                               np.arange(dim)[None, None, :]).ravel())
+                a_len.append(np.full(ids.shape[0], k * dim, np.int64))
+            a_ptr = np.zeros(sum(len(x) for x in a_len) + 1, np.int64)
+            np.cumsum(np.concatenate(a_len), out=a_ptr[1:])
+            order = np.lexsort((wrows, wcols))
+            w_coll = np.ascontiguousarray(wrows[order], np.int64)
+            w_vals = np.ascontiguousarray(wvals[order], np.float64)
+            w_ptr = np.zeros(n + 1, np.int64)
+            np.cumsum(np.bincount(wcols, minlength=n), out=w_ptr[1:])
+            h_ptr = indptr.astype(np.int64)
+            h_idx = indices.astype(np.int64)
+            a_rows = np.concatenate(a_rows)
+            pp, pi = _native.shape_assemble(
+                n, h_ptr, h_idx, hdata, a_ptr, a_rows, np.zeros(len(a_rows)),
+                w_ptr, w_coll, w_vals, None, None, None)
+            pp = np.frombuffer(pp, np.int64)
+            pi = np.frombuffer(pi, np.int64)
+            small = len(pi) < 2**31 - 1 and n < 2**31 - 1
+            sh = entry._shape[key] = [
+                indices, h_ptr, h_idx, a_ptr, a_rows, w_ptr, w_coll, w_vals,
+                pp, pi, pp.astype(np.int32) if small else pp,
+                pi.astype(np.int32) if small else pi, None]
+        a_vals = []
         for grp, lg in zip(entry.groups, lgs):
-            k = _K_OF[grp[0]]
-            ids = grp[1].reshape(-1, k).astype(np.int64)
-            m, nd = ids.shape[0], k * dim
-            w = grp[2] if grp[2] is not None else np.ones(m)
+            w = grp[2] if grp[2] is not None else np.ones(lg.shape[0])
             with np.errstate(divide="ignore", invalid="ignore"):
-                gw = np.where(w[:, None] != 0, lg / w[:, None], 0.0)
-            rows.append((ids[:, :, None] * dim +
-                         np.arange(dim)[None, None, :]).ravel())
-            cols.append(np.repeat(np.arange(ci, ci + m), nd))
-            vals.append(gw.ravel())
-            ci += m
-        G = sp.csc_matrix((np.concatenate(vals),
-                           (np.concatenate(rows), np.concatenate(cols))),
-                          shape=(n, ci))
-        W = sp.csc_matrix((wvals, (wcols, wrows)), shape=(n, ci))
-        return (H + G @ W.T).tocsc()
+                a_vals.append(np.where(w[:, None] != 0, lg / w[:, None],
+                                       0.0).ravel())
+        data = np.empty(len(sh[9]))
+        _native.shape_assemble(n, sh[1], sh[2], hdata, sh[3], sh[4],
+                               np.concatenate(a_vals), sh[5], sh[6], sh[7],
+                               sh[8], sh[9], data)
+        h, sh[12] = csc_matrix(data, sh[11], sh[10], n, sh[12])
+        # no stored zeros, as scipy's sum H + G W^T left it (its own
+        # index copies: the cached pattern stays)
+        h.eliminate_zeros()
+        return h
 
 
 class BarrierPotential(NormalPotential):

@@ -181,6 +181,7 @@ PyObject *native_scalar_eval(PyObject *self, PyObject *args);
 PyObject *native_tangential_eval(PyObject *self, PyObject *args);
 PyObject *native_barrier_eval(PyObject *self, PyObject *args);
 PyObject *native_barrier_plan(PyObject *self, PyObject *args);
+PyObject *native_shape_assemble(PyObject *self, PyObject *args);
 PyObject *native_force_eval(PyObject *self, PyObject *args);
 PyObject *native_collision_mesh(PyObject *self, PyObject *args);
 PyObject *native_collisions_build(PyObject *self, PyObject *args);

@@ -501,3 +501,250 @@ done:
   native_release(&views);
   return result;
 }
+
+/* ------------------------------------------------ shape derivative */
+
+static int cmp_i64(const void *a, const void *b) {
+  const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The CSC pattern of H + sum_c a_c b_c^T (see native_shape_assemble):
+ * each column's rows sorted, no duplicates. @return 0, or -1 with the
+ * exception set. */
+static int shape_pattern(size_t n, const int64_t *hp, const int64_t *hi,
+                         const int64_t *ap, const int64_t *ar,
+                         const int64_t *wp, const int64_t *wc, int64_t **ip_out,
+                         int64_t **ix_out) {
+  int64_t *ip = malloc((n + 1) * sizeof *ip);
+  int64_t *mark = malloc((n ? n : 1) * sizeof *mark);
+  size_t cap = 1024, nnz = 0;
+  int64_t *ix = malloc(cap * sizeof *ix);
+  if (!ip || !mark || !ix)
+    goto oom;
+  for (size_t r = 0; r < n; ++r)
+    mark[r] = -1;
+  ip[0] = 0;
+  for (size_t j = 0; j < n; ++j) {
+    const size_t start = nnz;
+    for (int pass = 0; pass < 2; ++pass) {
+      const int64_t lo = pass ? wp[j] : hp[j],
+                    hi_ = pass ? wp[j + 1] : hp[j + 1];
+      for (int64_t q = lo; q < hi_; ++q) {
+        const int64_t c = pass ? wc[q] : -1;
+        const int64_t r0 = pass ? ap[c] : q, r1 = pass ? ap[c + 1] : q + 1;
+        for (int64_t t = r0; t < r1; ++t) {
+          const int64_t r = pass ? ar[t] : hi[t];
+          if (mark[r] == (int64_t)j)
+            continue;
+          mark[r] = (int64_t)j;
+          if (nnz == cap) {
+            int64_t *nx = realloc(ix, 2 * cap * sizeof *ix);
+            if (!nx)
+              goto oom;
+            ix = nx;
+            cap *= 2;
+          }
+          ix[nnz++] = r;
+        }
+      }
+    }
+    qsort(ix + start, nnz - start, sizeof *ix, cmp_i64);
+    ip[j + 1] = (int64_t)nnz;
+  }
+  free(mark);
+  *ip_out = ip;
+  *ix_out = ix;
+  return 0;
+oom:
+  free(ip);
+  free(mark);
+  free(ix);
+  PyErr_NoMemory();
+  return -1;
+}
+
+/* shape_assemble(n, h_indptr, h_indices, h_data, a_ptr, a_rows, a_vals,
+ *                w_ptr, w_coll, w_vals, indptr|None, indices|None,
+ *                data|None)
+ * S = H + sum_c a_c b_c^T as a CSC matrix (n x n): H in CSC (h_*), a_c
+ * the sparse column of collision c (rows a_rows[a_ptr[c] .. a_ptr[c+1]),
+ * values a_vals), b_c^T's entries grouped by column j (w_ptr over the n
+ * columns; collision w_coll, value w_vals, ascending collisions in a
+ * column). Without indptr: -> (indptr, indices) bytes of int64, S's
+ * pattern (rows sorted). With the pattern (of the same H pattern, a and
+ * b rows) and data (writable float64, its nnz): fills data, -> None.
+ * Each entry is (sum over c ascending of a * b) + H's, the order scipy's
+ * H + G W^T takes. All index arrays int64; single thread,
+ * deterministic. */
+PyObject *native_shape_assemble(PyObject *self, PyObject *args) {
+  PyObject *o[12];
+  Py_ssize_t n_;
+  native_views views;
+  void *p[12];
+  size_t cnt[12];
+  PyObject *result = NULL;
+  int64_t *ip = NULL, *ix = NULL, *pos = NULL;
+  double *data = NULL;
+  int own = 0;
+  (void)self;
+  if (!PyArg_ParseTuple(args, "nOOOOOOOOOOOO", &n_, &o[0], &o[1], &o[2], &o[3],
+                        &o[4], &o[5], &o[6], &o[7], &o[8], &o[9], &o[10],
+                        &o[11]))
+    return NULL;
+  if (n_ < 0)
+    return native_raise(FRICL_STATUS_INVALID_ARGUMENT, "n must be >= 0");
+  const size_t n = (size_t)n_;
+  static const char *const names[12] = {
+      "h_indptr", "h_indices", "h_data", "a_ptr",  "a_rows",  "a_vals",
+      "w_ptr",    "w_coll",    "w_vals", "indptr", "indices", "data"};
+  static const native_kind kinds[12] = {
+      NATIVE_I64, NATIVE_I64, NATIVE_F64, NATIVE_I64, NATIVE_I64, NATIVE_F64,
+      NATIVE_I64, NATIVE_I64, NATIVE_F64, NATIVE_I64, NATIVE_I64, NATIVE_F64};
+  views.n = 0;
+  for (int i = 0; i < 12; ++i) {
+    p[i] = NULL;
+    cnt[i] = 0;
+    if (i >= 9 && o[i] == Py_None)
+      continue;
+    if (native_get_any(&views, o[i], names[i], kinds[i], FRICL_F64, i == 11,
+                       &p[i], &cnt[i]) != 0)
+      goto done;
+  }
+  const int64_t *hp = p[0], *hi = p[1], *ap = p[3], *ar = p[4], *wp = p[6],
+                *wc = p[7];
+  const double *hd = p[2], *av = p[5], *wv = p[8];
+  const size_t nc = cnt[3] ? cnt[3] - 1 : 0;
+  /* the index arrays: checked before any work */
+  if (cnt[0] != n + 1 || cnt[6] != n + 1 || cnt[3] < 1 || hp[0] != 0 ||
+      (size_t)hp[n] != cnt[1] || cnt[1] != cnt[2] || ap[0] != 0 ||
+      (size_t)ap[nc] != cnt[4] || cnt[4] != cnt[5] || wp[0] != 0 ||
+      (size_t)wp[n] != cnt[7] || cnt[7] != cnt[8]) {
+    native_raise(FRICL_STATUS_INVALID_ARGUMENT,
+                 "shape_assemble: inconsistent array sizes");
+    goto done;
+  }
+  for (size_t j = 0; j < n; ++j)
+    if (hp[j + 1] < hp[j] || wp[j + 1] < wp[j]) {
+      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                    "shape_assemble: h_indptr or w_ptr decreases at %zu", j);
+      goto done;
+    }
+  for (size_t c = 0; c < nc; ++c)
+    if (ap[c + 1] < ap[c]) {
+      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                    "shape_assemble: a_ptr decreases at %zu", c);
+      goto done;
+    }
+  for (size_t t = 0; t < cnt[1]; ++t)
+    if (hi[t] < 0 || (size_t)hi[t] >= n) {
+      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                    "shape_assemble: h_indices[%zu] = %lld out of range", t,
+                    (long long)hi[t]);
+      goto done;
+    }
+  for (size_t t = 0; t < cnt[4]; ++t)
+    if (ar[t] < 0 || (size_t)ar[t] >= n) {
+      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                    "shape_assemble: a_rows[%zu] = %lld out of range", t,
+                    (long long)ar[t]);
+      goto done;
+    }
+  for (size_t t = 0; t < cnt[7]; ++t)
+    if (wc[t] < 0 || (size_t)wc[t] >= nc) {
+      native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                    "shape_assemble: w_coll[%zu] = %lld out of range", t,
+                    (long long)wc[t]);
+      goto done;
+    }
+  if ((p[9] == NULL) != (p[10] == NULL) || (p[9] == NULL) != (p[11] == NULL) ||
+      (p[9] &&
+       (cnt[9] != n + 1 || ((int64_t *)p[9])[0] != 0 ||
+        (size_t)((int64_t *)p[9])[n] != cnt[10] || cnt[11] != cnt[10]))) {
+    native_raise(FRICL_STATUS_INVALID_ARGUMENT,
+                 "shape_assemble: indptr, indices and data are not a pattern "
+                 "of n columns and its values");
+    goto done;
+  }
+  if (p[9]) { /* the pattern's rows: in range, for the scatter below */
+    const int64_t *jp = p[9], *jx = p[10];
+    for (size_t j = 0; j < n; ++j)
+      if (jp[j + 1] < jp[j]) {
+        native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                      "shape_assemble: indptr decreases at %zu", j);
+        goto done;
+      }
+    for (size_t t = 0; t < cnt[10]; ++t)
+      if (jx[t] < 0 || (size_t)jx[t] >= n) {
+        native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                      "shape_assemble: indices[%zu] = %lld out of range", t,
+                      (long long)jx[t]);
+        goto done;
+      }
+  }
+  if (p[9] == NULL) {
+    if (shape_pattern(n, hp, hi, ap, ar, wp, wc, &ip, &ix) != 0)
+      goto done;
+    own = 1;
+    result = Py_BuildValue("(NN)", native_bytes(ip, (n + 1) * sizeof *ip),
+                           native_bytes(ix, (size_t)ip[n] * sizeof *ix));
+    goto done;
+  }
+  ip = p[9];
+  ix = p[10];
+  data = p[11];
+  pos = malloc((n ? n : 1) * sizeof *pos);
+  if (!pos) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  /* pos: a row's entry in the current column, -1 elsewhere (a row the
+   * pattern lacks is an error, not a write elsewhere) */
+  size_t bad = SIZE_MAX;
+  Py_BEGIN_ALLOW_THREADS;
+  for (size_t r = 0; r < n; ++r)
+    pos[r] = -1;
+  for (size_t j = 0; j < n && bad == SIZE_MAX; ++j) {
+    for (int64_t q = ip[j]; q < ip[j + 1]; ++q) {
+      pos[ix[q]] = q;
+      data[q] = 0.0;
+    }
+    /* sum over the collisions (ascending) of a * b, then + H */
+    for (int64_t q = wp[j]; q < wp[j + 1]; ++q) {
+      const int64_t c = wc[q];
+      const double v = wv[q];
+      for (int64_t t = ap[c]; t < ap[c + 1]; ++t) {
+        const int64_t e = pos[ar[t]];
+        if (e < 0)
+          bad = j;
+        else
+          data[e] += av[t] * v;
+      }
+    }
+    for (int64_t q = hp[j]; q < hp[j + 1]; ++q) {
+      const int64_t e = pos[hi[q]];
+      if (e < 0)
+        bad = j;
+      else
+        data[e] = hd[q] + data[e];
+    }
+    for (int64_t q = ip[j]; q < ip[j + 1]; ++q)
+      pos[ix[q]] = -1;
+  }
+  Py_END_ALLOW_THREADS;
+  if (bad != SIZE_MAX) {
+    native_raisef(FRICL_STATUS_INVALID_ARGUMENT,
+                  "shape_assemble: column %zu has rows the pattern lacks", bad);
+    goto done;
+  }
+  Py_INCREF(Py_None);
+  result = Py_None;
+done:
+  if (own) {
+    free(ip);
+    free(ix);
+  }
+  free(pos);
+  native_release(&views);
+  return result;
+}

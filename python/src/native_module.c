@@ -265,6 +265,8 @@ static PyMethodDef methods[] = {
     {"force_eval", native_force_eval, METH_VARARGS, "fricl_force_eval."},
     {"barrier_plan", native_barrier_plan, METH_VARARGS,
      "fricl_barrier_plan_create."},
+    {"shape_assemble", native_shape_assemble, METH_VARARGS,
+     "H + sum_c a_c b_c^T as CSC (the shape derivative's weight term)."},
     {"collision_mesh", native_collision_mesh, METH_VARARGS,
      "fricl_collision_mesh_create."},
     {"collisions_build", native_collisions_build, METH_VARARGS,

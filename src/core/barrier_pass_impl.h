@@ -22,11 +22,23 @@ struct BH_JOB {
   size_t rs;        /* the records' stride (reals) */
 };
 
+/* The lean form a job's contacts take: 1 the value alone, 2 the value and
+ * gradient alone (no Hessian, no extras, no shape derivative), 0 the full
+ * barrier_contact. */
+static int FRICL_FN(bh_lean)(const BH_JOB *j) {
+  const fricl_barrier_batch *b = j->w->b;
+  if ((b->flags & FRICL_BARRIER_FLAG_SHAPE) || j->xrec || j->extras_only ||
+      (b->extras && b->extras[j->g].shape_derivative))
+    return 0;
+  return j->w->want == 0 ? 1 : j->w->want == 1 ? 2 : 0;
+}
+
 /* Contacts [lo, hi) of the chunk (relative to its start), with the
  * stencil and the dimension as arguments: the specialised callers below
  * pass constants, which fold through the inlined math. */
 static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
-                                                size_t hi, int type, int dim) {
+                                                size_t hi, int type, int dim,
+                                                int only) {
   typedef FRICL_REAL real;
   const fricl_barrier_batch *b = j->w->b;
   const fricl_barrier_group *G = &b->groups[j->g];
@@ -43,6 +55,13 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
   const int fn = (int)b->function;
   const real adh[4] = {(real)b->adhesion_dhat_p, (real)b->adhesion_dhat_a,
                        (real)b->adhesion_Y, (real)b->adhesion_eps_c};
+  /* The value or the gradient alone, with no extras: the lean forms of
+   * barrier_contact (the same values bitwise, without its Hessian's work
+   * and its distance derivatives). 0: barrier_contact. */
+  const int lean = only ? only : FRICL_FN(bh_lean)(j);
+  /* the force magnitude and its gradient: only where a group asks */
+  const fricl_barrier_extras *EG = b->extras ? &b->extras[j->g] : NULL;
+  const int force = EG && (EG->force_magnitude || EG->force_magnitude_gradient);
   real work[288];
   for (size_t t = lo; t < hi; ++t) {
     const size_t c = j->lo + t;
@@ -63,7 +82,7 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
     const int dtype = FRICL_FN(bar_dtype)(
         type, G->distance_type ? G->distance_type[c] : -1, as_cls);
     real *R = j->rec + t * j->rs;
-    if (j->xrec) {
+    if (!only && j->xrec) {
       real p[12];
       if (b->direction)
         for (int i = 0; i < k; ++i)
@@ -73,19 +92,27 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
                      b->direction)[(size_t)vx[i] * (size_t)dim + (size_t)s];
       FRICL_FN(barrier_contact_extras)
       (type, dim, x, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn, adh,
-       b->direction ? p : 0, j->xrec + t * BH_XREC);
+       b->direction ? p : 0, force, j->xrec + t * BH_XREC);
     }
     const fricl_barrier_extras *E = b->extras ? &b->extras[j->g] : NULL;
-    if (E && E->shape_derivative) {
+    if (!only && E && E->shape_derivative) {
       real gs[12];
       FRICL_FN(barrier_contact_shape)
       (type, dim, x, xr, pn, pc, dtype, dhat, kappa, dmin, wt, physical, fn,
        adh, gs, (real *)E->shape_derivative + c * (size_t)(k * dim * k * dim),
        work);
     }
-    if (j->extras_only)
+    if (!only && j->extras_only)
       continue;
-    if (shape)
+    if (lean == 1)
+      R[0] =
+          FRICL_FN(barrier_contact_value)(type, dim, x, xr, pn, pc, dtype, dhat,
+                                          kappa, dmin, wt, physical, fn, adh);
+    else if (lean == 2)
+      R[0] = FRICL_FN(barrier_contact_gradient)(type, dim, x, xr, pn, pc, dtype,
+                                                dhat, kappa, dmin, wt, physical,
+                                                fn, adh, R + 1);
+    else if (shape)
       R[0] = FRICL_FN(barrier_contact_shape)(type, dim, x, xr, pn, pc, dtype,
                                              dhat, kappa, dmin, wt, physical,
                                              fn, adh, R + 1, R + 13, work);
@@ -101,10 +128,21 @@ static FRICL_HOST_INLINE void FRICL_FN(bh_body)(const BH_JOB *j, size_t lo,
   }
 }
 
+/* Per stencil and dimension: bh_<s> any job, bhv_<s> and bhg_<s> the
+ * lean value and gradient jobs alone (small bodies, whose math inlines
+ * whole). */
 #define BH_SPEC(T, D, suffix)                                                  \
   static FRICL_FLATTEN void FRICL_FN(bh_##suffix)(const BH_JOB *j, size_t lo,  \
                                                   size_t hi) {                 \
-    FRICL_FN(bh_body)(j, lo, hi, T, D);                                        \
+    FRICL_FN(bh_body)(j, lo, hi, T, D, 0);                                     \
+  }                                                                            \
+  static FRICL_FLATTEN void FRICL_FN(bhv_##suffix)(const BH_JOB *j, size_t lo, \
+                                                   size_t hi) {                \
+    FRICL_FN(bh_body)(j, lo, hi, T, D, 1);                                     \
+  }                                                                            \
+  static FRICL_FLATTEN void FRICL_FN(bhg_##suffix)(const BH_JOB *j, size_t lo, \
+                                                   size_t hi) {                \
+    FRICL_FN(bh_body)(j, lo, hi, T, D, 2);                                     \
   }
 BH_SPEC(FRICL_STENCIL_VV, 3, vv3)
 BH_SPEC(FRICL_STENCIL_EV, 3, ev3)
@@ -116,27 +154,32 @@ BH_SPEC(FRICL_STENCIL_EV, 2, ev2)
 BH_SPEC(FRICL_STENCIL_PV, 2, pv2)
 #undef BH_SPEC
 
+typedef void (*FRICL_FN(bh_fn))(const BH_JOB *, size_t, size_t);
+
 static void BH_RUN(void *arg, size_t lo, size_t hi, unsigned worker) {
   (void)worker;
   const BH_JOB *j = arg;
-  const int dim = j->w->b->dim;
-  switch (j->w->b->groups[j->g].type) {
-  case FRICL_STENCIL_VV:
-    (dim == 3 ? FRICL_FN(bh_vv3) : FRICL_FN(bh_vv2))(j, lo, hi);
-    break;
-  case FRICL_STENCIL_EV:
-    (dim == 3 ? FRICL_FN(bh_ev3) : FRICL_FN(bh_ev2))(j, lo, hi);
-    break;
-  case FRICL_STENCIL_EE:
-    FRICL_FN(bh_ee3)(j, lo, hi);
-    break;
-  case FRICL_STENCIL_FV:
-    FRICL_FN(bh_fv3)(j, lo, hi);
-    break;
-  default:
-    (dim == 3 ? FRICL_FN(bh_pv3) : FRICL_FN(bh_pv2))(j, lo, hi);
-    break;
-  }
+  const int d3 = j->w->b->dim == 3;
+  /* [stencil][lean form], 3D then 2D (EE and FV are 3D only) */
+  static const FRICL_FN(bh_fn)
+      f3[5][3] = {{FRICL_FN(bh_vv3), FRICL_FN(bhv_vv3), FRICL_FN(bhg_vv3)},
+                  {FRICL_FN(bh_ev3), FRICL_FN(bhv_ev3), FRICL_FN(bhg_ev3)},
+                  {FRICL_FN(bh_ee3), FRICL_FN(bhv_ee3), FRICL_FN(bhg_ee3)},
+                  {FRICL_FN(bh_fv3), FRICL_FN(bhv_fv3), FRICL_FN(bhg_fv3)},
+                  {FRICL_FN(bh_pv3), FRICL_FN(bhv_pv3), FRICL_FN(bhg_pv3)}};
+  static const FRICL_FN(bh_fn)
+      f2[5][3] = {{FRICL_FN(bh_vv2), FRICL_FN(bhv_vv2), FRICL_FN(bhg_vv2)},
+                  {FRICL_FN(bh_ev2), FRICL_FN(bhv_ev2), FRICL_FN(bhg_ev2)},
+                  {FRICL_FN(bh_ee3), FRICL_FN(bhv_ee3), FRICL_FN(bhg_ee3)},
+                  {FRICL_FN(bh_fv3), FRICL_FN(bhv_fv3), FRICL_FN(bhg_fv3)},
+                  {FRICL_FN(bh_pv2), FRICL_FN(bhv_pv2), FRICL_FN(bhg_pv2)}};
+  const int t = (int)j->w->b->groups[j->g].type;
+  const int s = t == FRICL_STENCIL_VV   ? 0
+                : t == FRICL_STENCIL_EV ? 1
+                : t == FRICL_STENCIL_EE ? 2
+                : t == FRICL_STENCIL_FV ? 3
+                                        : 4;
+  (d3 ? f3 : f2)[s][FRICL_FN(bh_lean)(j)](j, lo, hi);
 }
 
 /* The accumulation of a chunk's records into the gradient, the BSR values
