@@ -161,18 +161,14 @@ static void BH_RUN(void *arg, size_t lo, size_t hi, unsigned worker) {
   const BH_JOB *j = arg;
   const int d3 = j->w->b->dim == 3;
   /* [stencil][lean form], 3D then 2D (EE and FV are 3D only) */
-  static const FRICL_FN(bh_fn)
-      f3[5][3] = {{FRICL_FN(bh_vv3), FRICL_FN(bhv_vv3), FRICL_FN(bhg_vv3)},
-                  {FRICL_FN(bh_ev3), FRICL_FN(bhv_ev3), FRICL_FN(bhg_ev3)},
-                  {FRICL_FN(bh_ee3), FRICL_FN(bhv_ee3), FRICL_FN(bhg_ee3)},
-                  {FRICL_FN(bh_fv3), FRICL_FN(bhv_fv3), FRICL_FN(bhg_fv3)},
-                  {FRICL_FN(bh_pv3), FRICL_FN(bhv_pv3), FRICL_FN(bhg_pv3)}};
-  static const FRICL_FN(bh_fn)
-      f2[5][3] = {{FRICL_FN(bh_vv2), FRICL_FN(bhv_vv2), FRICL_FN(bhg_vv2)},
-                  {FRICL_FN(bh_ev2), FRICL_FN(bhv_ev2), FRICL_FN(bhg_ev2)},
-                  {FRICL_FN(bh_ee3), FRICL_FN(bhv_ee3), FRICL_FN(bhg_ee3)},
-                  {FRICL_FN(bh_fv3), FRICL_FN(bhv_fv3), FRICL_FN(bhg_fv3)},
-                  {FRICL_FN(bh_pv2), FRICL_FN(bhv_pv2), FRICL_FN(bhg_pv2)}};
+  /* a row: the full, value-only and gradient-only bodies of a stencil */
+#define BH_ROW(st)                                                             \
+  { FRICL_FN(bh_##st), FRICL_FN(bhv_##st), FRICL_FN(bhg_##st) }
+  static const FRICL_FN(bh_fn) f3[5][3] = {
+      BH_ROW(vv3), BH_ROW(ev3), BH_ROW(ee3), BH_ROW(fv3), BH_ROW(pv3)};
+  static const FRICL_FN(bh_fn) f2[5][3] = {
+      BH_ROW(vv2), BH_ROW(ev2), BH_ROW(ee3), BH_ROW(fv3), BH_ROW(pv2)};
+#undef BH_ROW
   const int t = (int)j->w->b->groups[j->g].type;
   const int s = t == FRICL_STENCIL_VV   ? 0
                 : t == FRICL_STENCIL_EV ? 1

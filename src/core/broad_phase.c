@@ -113,6 +113,20 @@ static void *wget(scratch *w, int slot, size_t bytes) {
   return w->buf[slot];
 }
 
+/* Buffer `slot` as n counters set to zero (NULL when out of memory). */
+static size_t *wzero(scratch *w, int slot, size_t n) {
+  size_t *s = (size_t *)wget(w, slot, n * sizeof *s);
+  if (s)
+    memset(s, 0, n * sizeof *s);
+  return s;
+}
+
+/* Counts of n bins, s[1..n], into their starts, s[0..n]. */
+static void starts_of_counts(size_t *s, size_t n) {
+  for (size_t c = 0; c < n; ++c)
+    s[c + 1] += s[c];
+}
+
 /* Release what wget gave without a scratch. */
 static void wput(scratch *w, void *p) {
   if (!w)
@@ -257,8 +271,7 @@ static int pairs_sort_bucketed(scratch *w, fricl__ivec *p, size_t n) {
   memset(start, 0, (range + 1) * sizeof *start);
   for (size_t i = 0; i < n; ++i)
     start[p->v[2 * i] + 1]++;
-  for (size_t a = 0; a < range; ++a)
-    start[a + 1] += start[a];
+  starts_of_counts(start, range);
   /* scatter the second ids (the first is the bucket's) */
   for (size_t i = 0; i < n; ++i)
     tmp[start[p->v[2 * i]]++] = p->v[2 * i + 1];
@@ -527,11 +540,9 @@ static int grid_build(fricl_context *ctx, scratch *w, grid *g, int dim,
     g->nx = mx0 + 1;
     g->ny = mx1 + 1;
     const size_t ncol = (size_t)(g->nx * g->ny);
-    g->colstart =
-        (size_t *)wget(w, W_GRID_COLS, (ncol + 1) * sizeof *g->colstart);
+    g->colstart = wzero(w, W_GRID_COLS, ncol + 1);
     if (!g->colstart)
       return 0;
-    memset(g->colstart, 0, (ncol + 1) * sizeof *g->colstart);
     for (size_t i = 0; i < n; ++i) {
       const uint64_t k = g->keys[i];
       const int64_t c0 = (int64_t)(k >> 42), c1 = (int64_t)(k >> 21) & 0x1FFFFF;
@@ -540,22 +551,18 @@ static int grid_build(fricl_context *ctx, scratch *w, grid *g, int dim,
     fricl__radix_sort(g->keys, g->ids, n, g->keys + n, g->ids + n);
     for (size_t i = 0; i < n; ++i)
       g->colstart[(g->keys[i] >> 21) + 1]++;
-    for (size_t c = 0; c < ncol; ++c)
-      g->colstart[c + 1] += g->colstart[c];
+    starts_of_counts(g->colstart, ncol);
     if ((double)ncol * (double)(mx2 + 1) <= 8.0 * (double)n + 4096) {
       g->nz = mx2 + 1;
       const size_t ncell = ncol * (size_t)g->nz;
-      g->cellstart =
-          (size_t *)wget(w, W_GRID_CELLS, (ncell + 1) * sizeof *g->cellstart);
+      g->cellstart = wzero(w, W_GRID_CELLS, ncell + 1);
       if (!g->cellstart)
         return 0;
-      memset(g->cellstart, 0, (ncell + 1) * sizeof *g->cellstart);
       for (size_t i = 0; i < n; ++i) {
         const uint64_t k = g->keys[i];
         g->cellstart[(k >> 21) * (size_t)g->nz + (k & 0x1FFFFF) + 1]++;
       }
-      for (size_t c = 0; c < ncell; ++c)
-        g->cellstart[c + 1] += g->cellstart[c];
+      starts_of_counts(g->cellstart, ncell);
     }
     return grid_fill(ctx, w, g);
   }
