@@ -167,6 +167,8 @@ def layout(kind: str, t: str) -> Optional[Dict[str, Any]]:
     key = (kind, t)
     if key in _LAYOUTS:
         return _LAYOUTS[key]
+    if os.environ.get("FRICL_IPCTK_DIRECT_READ", "1") == "0":
+        return None  # the user's opt-out: read field by field
     _LAYOUTS[key] = None
     try:
         out = _calibrate(kind, t)

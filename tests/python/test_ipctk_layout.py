@@ -215,3 +215,17 @@ def test_gradient_on_read_set(kind):
                          potential=False, gradient=True).gradient
     assert c._plan is not None
     assert np.array_equal(got, planned.reshape(-1))
+
+
+def test_environment_opt_out(monkeypatch, spy):
+    """FRICL_IPCTK_DIRECT_READ=0: no layout is learnt and no direct read
+    succeeds; the field-by-field reader gives ipctk's values."""
+    monkeypatch.setattr(lay, "_LAYOUTS", {})
+    monkeypatch.setenv("FRICL_IPCTK_DIRECT_READ", "0")
+    rng = np.random.default_rng(13)
+    mesh, V, E, F, tc, info = xc.build(rng, "tets")
+    want = expected_tangential(tc, E, F, 3)
+    assert all(lay.layout("tangential", t) is None
+               for t in ("vv", "ev", "ee", "fv"))
+    check_groups(fi.read_tangential_collisions(tc, mesh), want, 3)
+    assert not any(spy)
