@@ -835,6 +835,27 @@ class FrictionPotential:
 TangentialPotential = FrictionPotential
 
 
+def _band_term(g: ContactGroup, gam: np.ndarray, tau: np.ndarray,
+               y: np.ndarray, band: np.ndarray, a: Any, N: float,
+               eps: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What ipctk's force Jacobian has and its Hessian (so fricl's) has
+    not for eps_a < y < 2 eps_a, where the Hessian takes the kinetic
+    shortcut f2 = 0: per contact, c q q^T with q = T u_hat (u_hat =
+    tau_a / y) and c = w N a^2 mu_k a1'(y), a1'(y) = 2 (1 - y / eps_a) /
+    eps_a (mu(y) = mu_k there in both profiles). Returns (the stencils'
+    vertices, q, c) of the contacts in the band."""
+    m = int(band.sum())
+    P = g.tangent_basis[band]
+    u = tau[band] / y[band][:, None]
+    Pu = np.einsum("cdm,cm->cd", P, u)
+    q = (gam[band][:, :, None] * Pu[:, None, :]).reshape(m, -1)
+    yb = y[band]
+    coef = g.weight[band] * N * g.mu_k[band] * 2.0 * (1.0 - yb / eps) / eps
+    if a is not None:
+        coef = coef * a[band, 0] ** 2
+    return g.vertices[band], q, coef
+
+
 class TangentialAdhesionPotential(FrictionPotential):
     """ipctk's ``TangentialAdhesionPotential(eps_a)``, evaluated by fricl:
     the tangential potential with the adhesion mollifier (a0, a1, a2 on
@@ -920,7 +941,7 @@ class TangentialAdhesionPotential(FrictionPotential):
                            normal_potential, dmin, no_mu)
         if lag is None:
             return None
-        V, c, _ = lag
+        V, c, _, _ = lag
         if c is None:
             return np.zeros(V.size)
         g = self._eval_native(c, V, True)  # no plan made
@@ -941,7 +962,7 @@ class TangentialAdhesionPotential(FrictionPotential):
                            normal_potential, dmin, False, jacobian=True)
         if lag is None:
             return None
-        V, c, c0 = lag
+        V, c, c0, extra = lag
         import scipy.sparse as sp
         if c is None:
             return sp.csc_matrix((V.size, V.size))
@@ -956,6 +977,20 @@ class TangentialAdhesionPotential(FrictionPotential):
         if c._plan is getattr(c0, "_plan", None):
             c0._ipctk_csc = c._ipctk_csc
         J.data = -J.data
+        if extra:
+            d = c.dim
+            rows, cols, vals = [], [], []
+            for verts, q, coef in extra:
+                dofs = (verts[:, :, None] * d +
+                        np.arange(d)[None, None, :]).reshape(len(q), -1)
+                kd = dofs.shape[1]
+                rows.append(np.repeat(dofs, kd, axis=1).reshape(-1))
+                cols.append(np.tile(dofs, (1, kd)).reshape(-1))
+                vals.append((-coef[:, None, None] * q[:, :, None] *
+                             q[:, None, :]).reshape(-1))
+            J = J + sp.csc_matrix((np.concatenate(vals),
+                                   (np.concatenate(rows),
+                                    np.concatenate(cols))), shape=J.shape)
         return J
 
     def _lagged(self, collisions: Any, mesh: Any, rest_positions: Any,
@@ -983,7 +1018,7 @@ class TangentialAdhesionPotential(FrictionPotential):
         n, dim = V.shape
         c, fgroups, _ = self._entry(collisions, mesh, n)
         if c is None:
-            return V, None, None
+            return V, None, None, None
         c0 = c
         dmin = float(dmin)
         N = float(normal_adhesion_force_magnitude(adh[0], adh[2], adh[3],
@@ -1008,6 +1043,7 @@ class TangentialAdhesionPotential(FrictionPotential):
         res = _fricl_build(self.context, Xl, bgroups, dhat=1.0, kappa=0.0,
                            rest_positions=R)
         eps = self._eps_v
+        extra: List[Any] = []
         for g, a in zip(res.groups, anis):
             g.normal_force[:] = N
             g.mu_aniso = a
@@ -1018,10 +1054,12 @@ class TangentialAdhesionPotential(FrictionPotential):
                 if a is not None:
                     tau = tau * a
                 y = np.sqrt(np.einsum("cm,cm->c", tau, tau))
-                if np.any((y > eps) & (y < 2 * eps)):
-                    return None
+                band = (y > eps) & (y < 2 * eps)
+                if band.any():
+                    extra.append(_band_term(g, gam, tau, y, band, a, N, eps))
                 g.weight[y == 0] = 0.0
-        return V, Contacts(self.context, res.groups, n), c0
+        c = Contacts(self.context, res.groups, n)
+        return V, c, c0, extra
 
     def _ipctk_new(self) -> Any:
         return _ipctk.TangentialAdhesionPotential(self._eps_v)
