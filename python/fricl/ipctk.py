@@ -912,14 +912,14 @@ class TangentialAdhesionPotential(FrictionPotential):
     def force_jacobian(self, *args: Any, **kw: Any) -> Any:
         """ipctk's ``force_jacobian(collisions, mesh, rest_positions,
         lagged_displacements, velocities, normal_potential, wrt, dmin=0)``
-        as a ``scipy.sparse.csc_matrix``. ``wrt=VELOCITIES``: native (minus
-        the unprojected Hessian at the recomputed T) where it is ipctk's
-        exactly: every relative speed |tau_a| outside (eps_a, 2 eps_a),
-        where ipctk's Hessian takes the kinetic shortcut (f2 = 0) but its
-        force Jacobian does not. Everything else (``REST_POSITIONS``,
-        ``LAGGED_DISPLACEMENTS``, that band, the cases :meth:`force`
-        delegates) is ipctk's own; on fricl's collisions, which ipctk
-        cannot read, those raise UnsupportedError."""
+        as a ``scipy.sparse.csc_matrix``. ``wrt=VELOCITIES``: native, minus
+        the unprojected Hessian at the recomputed T, plus for relative
+        speeds y = |tau_a| in (eps_a, 2 eps_a) the rank-one term ipctk's
+        Jacobian has there beyond its Hessian's kinetic shortcut (f2 = 0);
+        at y = 0 a contact adds 0, as in ipctk (a1(y)/y taken as 0 there).
+        ``REST_POSITIONS``, ``LAGGED_DISPLACEMENTS`` and the cases
+        :meth:`force` delegates are ipctk's own; on fricl's collisions,
+        which ipctk cannot read, those raise UnsupportedError."""
         if len(args) > 1 and hasattr(args[1], "num_vertices"):
             out = self._adhesion_jacobian(*args, **kw)
             if out is not None:
@@ -927,9 +927,9 @@ class TangentialAdhesionPotential(FrictionPotential):
             if isinstance(args[0], TangentialCollisions):
                 raise UnsupportedError(
                     "TangentialAdhesionPotential.force_jacobian on fricl's "
-                    "TangentialCollisions: only wrt=VELOCITIES with every "
-                    "relative speed outside (eps_a, 2 eps_a) is native "
-                    "(ipctk's own cannot read fricl's collisions)")
+                    "TangentialCollisions: only wrt=VELOCITIES with a "
+                    "NormalAdhesionPotential is native (ipctk's own cannot "
+                    "read fricl's collisions)")
         return self._ipctk().force_jacobian(*args, **kw)
 
     def _adhesion_force(self, collisions: Any, mesh: Any,
@@ -998,12 +998,11 @@ class TangentialAdhesionPotential(FrictionPotential):
                 normal_potential: Any, dmin: Any, no_mu: bool,
                 jacobian: bool = False) -> Any:
         """(V, contacts at rest + lagged displacements, the stored set's
-        contacts): ipctk's force as
-        their gradient (with ``jacobian``, its velocity Jacobian as minus
-        their Hessian), or None where it is none (another normal
-        potential; a 3-D collision with mu_aniso[0] != mu_aniso[1]; for
-        the Jacobian, a relative speed y = |tau_a| in (eps_a, 2 eps_a)).
-        ipctk's force is T tau_a with y = |a (.) tau|; the gradient's is
+        contacts, the band terms of :func:`_band_term`): ipctk's force as
+        the contacts' gradient (with ``jacobian``, its velocity Jacobian
+        as minus their Hessian plus the band terms), or None where it is
+        none (another normal potential; a 3-D collision with
+        mu_aniso[0] != mu_aniso[1]). ipctk's force is T tau_a with y = |a (.) tau|; the gradient's is
         T diag(a) tau_a: with a uniform (2-D always) the gradient of
         weight w / a is the force. At y = 0 ipctk's a1(y)/y is 0 (its
         Jacobian's contribution too), fricl's Hessian the limit y -> 0:
