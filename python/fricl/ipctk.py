@@ -835,25 +835,38 @@ class FrictionPotential:
 TangentialPotential = FrictionPotential
 
 
-def _band_term(g: ContactGroup, gam: np.ndarray, tau: np.ndarray,
-               y: np.ndarray, band: np.ndarray, a: Any, N: float,
-               eps: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _zero_weight(g: ContactGroup) -> ContactGroup:
+    """g with weight 0 (a group off the band, in _band_group's set)."""
+    return ContactGroup._trusted(g.stencil, g.vertices, g.tangent_basis,
+                                 g.normal_force, g.mu_s, g.mu_k,
+                                 g.closest_point, np.zeros(g.count), cv.F64,
+                                 g.dim)
+
+
+def _band_group(g: ContactGroup, tau: np.ndarray, y: np.ndarray,
+                band: np.ndarray, a: Any, N: float,
+                eps: float) -> ContactGroup:
     """What ipctk's force Jacobian has and its Hessian (so fricl's) has
     not for eps_a < y < 2 eps_a, where the Hessian takes the kinetic
-    shortcut f2 = 0: per contact, c q q^T with q = T u_hat (u_hat =
-    tau_a / y) and c = w N a^2 mu_k a1'(y), a1'(y) = 2 (1 - y / eps_a) /
-    eps_a (mu(y) = mu_k there in both profiles). Returns (the stencils'
-    vertices, q, c) of the contacts in the band."""
-    m = int(band.sum())
-    P = g.tangent_basis[band]
+    shortcut f2 = 0: per contact c q q^T, q = Gamma^T P u_hat (u_hat =
+    tau_a / y), c = w N a^2 mu_k a1'(y) with a1'(y) = 2 (1 - y / eps_a) /
+    eps_a (mu(y) = mu_k there in both profiles). As contacts fricl's
+    Hessian evaluates on the same plan: the tangent basis [P u_hat, 0],
+    N = mu = 1, weight c eps_a / 2, at zero velocity (where the adhesion
+    Hessian is 2 mu_s / eps_a w N T T^T); weight 0 off the band."""
+    m, dim = g.count, g.dim
+    Pq = np.zeros((m, dim, dim - 1))
     u = tau[band] / y[band][:, None]
-    Pu = np.einsum("cdm,cm->cd", P, u)
-    q = (gam[band][:, :, None] * Pu[:, None, :]).reshape(m, -1)
+    Pq[band, :, 0] = np.einsum("cdm,cm->cd", g.tangent_basis[band], u)
     yb = y[band]
-    coef = g.weight[band] * N * g.mu_k[band] * 2.0 * (1.0 - yb / eps) / eps
+    w = np.zeros(m)
+    coef = g.weight[band] * N * g.mu_k[band] * (1.0 - yb / eps)
     if a is not None:
         coef = coef * a[band, 0] ** 2
-    return g.vertices[band], q, coef
+    w[band] = coef
+    one = np.ones(m)
+    return ContactGroup._trusted(g.stencil, g.vertices, Pq, one, one, one,
+                                 g.closest_point, w, cv.F64, dim)
 
 
 class TangentialAdhesionPotential(FrictionPotential):
@@ -970,27 +983,20 @@ class TangentialAdhesionPotential(FrictionPotential):
         if c0.ctx is c.ctx and c0._native.same(c._native):
             c._plan = c0.plan
             c._ipctk_csc = getattr(c0, "_ipctk_csc", None)
-        hv = c.evaluate(V, self._eps_v, mu_profile=self.mu_profile,
-                        mollifier="adhesion", potential=False,
-                        hessian="values", psd="none").hessian
+        kw = dict(mu_profile=self.mu_profile, mollifier="adhesion",
+                  potential=False, hessian="values", psd="none")
+        hv = c.evaluate(V, self._eps_v, **kw).hessian
+        if extra:  # the band terms, on the same plan (_band_group)
+            groups = [e if e is not None else _zero_weight(g)
+                      for g, e in zip(c.groups, extra)]
+            cb = Contacts(c.ctx, groups, c.n_vertices)
+            cb._plan = c.plan
+            hv += cb.evaluate(np.zeros(V.shape), self._eps_v,
+                              **kw).hessian
         J = _csc_of(c, hv)
         if c._plan is getattr(c0, "_plan", None):
             c0._ipctk_csc = c._ipctk_csc
         J.data = -J.data
-        if extra:
-            d = c.dim
-            rows, cols, vals = [], [], []
-            for verts, q, coef in extra:
-                dofs = (verts[:, :, None] * d +
-                        np.arange(d)[None, None, :]).reshape(len(q), -1)
-                kd = dofs.shape[1]
-                rows.append(np.repeat(dofs, kd, axis=1).reshape(-1))
-                cols.append(np.tile(dofs, (1, kd)).reshape(-1))
-                vals.append((-coef[:, None, None] * q[:, :, None] *
-                             q[:, None, :]).reshape(-1))
-            J = J + sp.csc_matrix((np.concatenate(vals),
-                                   (np.concatenate(rows),
-                                    np.concatenate(cols))), shape=J.shape)
         return J
 
     def _lagged(self, collisions: Any, mesh: Any, rest_positions: Any,
@@ -998,7 +1004,7 @@ class TangentialAdhesionPotential(FrictionPotential):
                 normal_potential: Any, dmin: Any, no_mu: bool,
                 jacobian: bool = False) -> Any:
         """(V, contacts at rest + lagged displacements, the stored set's
-        contacts, the band terms of :func:`_band_term`): ipctk's force as
+        contacts, the band groups of :func:`_band_group`): ipctk's force as
         the contacts' gradient (with ``jacobian``, its velocity Jacobian
         as minus their Hessian plus the band terms), or None where it is
         none (another normal potential; a 3-D collision with
@@ -1054,10 +1060,12 @@ class TangentialAdhesionPotential(FrictionPotential):
                     tau = tau * a
                 y = np.sqrt(np.einsum("cm,cm->c", tau, tau))
                 band = (y > eps) & (y < 2 * eps)
-                if band.any():
-                    extra.append(_band_term(g, gam, tau, y, band, a, N, eps))
+                extra.append(_band_group(g, tau, y, band, a, N, eps)
+                             if band.any() else None)
                 g.weight[y == 0] = 0.0
         c = Contacts(self.context, res.groups, n)
+        if not any(e is not None for e in extra):
+            extra = []
         return V, c, c0, extra
 
     def _ipctk_new(self) -> Any:
