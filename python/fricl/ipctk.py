@@ -852,8 +852,9 @@ def _band_group(g: ContactGroup, tau: np.ndarray, y: np.ndarray,
     tau_a / y), c = w N a^2 mu_k a1'(y) with a1'(y) = 2 (1 - y / eps_a) /
     eps_a (mu(y) = mu_k there in both profiles). As contacts fricl's
     Hessian evaluates on the same plan: the tangent basis [P u_hat, 0],
-    N = mu = 1, weight c eps_a / 2, at zero velocity (where the adhesion
-    Hessian is 2 mu_s / eps_a w N T T^T); weight 0 off the band."""
+    N = mu = 1, weight -c eps_a / 2 (the Jacobian's sign), at zero
+    velocity (where the adhesion Hessian is 2 mu_s / eps_a w N T T^T);
+    weight 0 off the band."""
     m, dim = g.count, g.dim
     Pq = np.zeros((m, dim, dim - 1))
     u = tau[band] / y[band][:, None]
@@ -863,7 +864,7 @@ def _band_group(g: ContactGroup, tau: np.ndarray, y: np.ndarray,
     coef = g.weight[band] * N * g.mu_k[band] * (1.0 - yb / eps)
     if a is not None:
         coef = coef * a[band, 0] ** 2
-    w[band] = coef
+    w[band] = -coef  # the Jacobian's sign (as the contacts' -w)
     one = np.ones(m)
     return ContactGroup._trusted(g.stencil, g.vertices, Pq, one, one, one,
                                  g.closest_point, w, cv.F64, dim)
@@ -991,12 +992,11 @@ class TangentialAdhesionPotential(FrictionPotential):
                       for g, e in zip(c.groups, extra)]
             cb = Contacts(c.ctx, groups, c.n_vertices)
             cb._plan = c.plan
-            hv += cb.evaluate(np.zeros(V.shape), self._eps_v,
-                              **kw).hessian
-        J = _csc_of(c, hv)
+            np.add(hv, cb.evaluate(np.zeros(V.shape), self._eps_v,
+                                   **kw).hessian, out=hv)
+        J = _csc_of(c, hv)  # minus the Hessian: the contacts carry -w
         if c._plan is getattr(c0, "_plan", None):
             c0._ipctk_csc = c._ipctk_csc
-        J.data = -J.data
         return J
 
     def _lagged(self, collisions: Any, mesh: Any, rest_positions: Any,
@@ -1063,6 +1063,8 @@ class TangentialAdhesionPotential(FrictionPotential):
                 extra.append(_band_group(g, tau, y, band, a, N, eps)
                              if band.any() else None)
                 g.weight[y == 0] = 0.0
+                # -w: the Hessian's values are then the Jacobian's
+                np.negative(g.weight, out=g.weight)
         c = Contacts(self.context, res.groups, n)
         if not any(e is not None for e in extra):
             extra = []
