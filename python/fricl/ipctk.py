@@ -1006,13 +1006,13 @@ class TangentialAdhesionPotential(FrictionPotential):
         """(V, contacts at rest + lagged displacements, the stored set's
         contacts, the band groups of :func:`_band_group`): ipctk's force as
         the contacts' gradient (with ``jacobian``, its velocity Jacobian
-        as minus their Hessian plus the band terms), or None where it is
-        none (another normal potential; a 3-D collision with
-        mu_aniso[0] != mu_aniso[1]). ipctk's force is T tau_a with y = |a (.) tau|; the gradient's is
-        T diag(a) tau_a: with a uniform (2-D always) the gradient of
-        weight w / a is the force. At y = 0 ipctk's a1(y)/y is 0 (its
-        Jacobian's contribution too), fricl's Hessian the limit y -> 0:
-        weight 0 there."""
+        as minus their Hessian plus the band terms; the contacts then
+        carry -w), or None where it is none (another normal potential; a
+        3-D collision with mu_aniso[0] != mu_aniso[1]). ipctk's force is
+        T tau_a with y = |a (.) tau|; the gradient's is T diag(a) tau_a:
+        with a uniform (2-D always) the gradient of weight w / a is the
+        force. At y = 0 ipctk's a1(y)/y is 0 (its Jacobian's contribution
+        too), fricl's Hessian the limit y -> 0: weight 0 there."""
         adh = _adhesion_parameters(normal_potential)
         if adh is None or isinstance(normal_potential, BarrierPotential):
             return None
