@@ -184,6 +184,10 @@ def test_delegated_and_refused():
     ft.build(mesh, V, nc, A, 0.6)
     X = velocities(rng, len(V), 3, 0.7 * eps)
     S = natural(it, eps)
+    # fricl's NormalAdhesionPotential in ipctk's place
+    FA = fi.NormalAdhesionPotential(A.dhat_p, A.dhat_a, A.Y, A.eps_c)
+    close(fp.force(ft, mesh, R, U, X, FA), ip.force(it, mesh, R, U, X, A),
+          S[0], "fricl's normal potential")
     for w in (W.LAGGED_DISPLACEMENTS, W.REST_POSITIONS):
         if w == W.REST_POSITIONS:
             continue  # ipctk needs shape derivatives for it
