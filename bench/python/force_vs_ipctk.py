@@ -99,6 +99,11 @@ def main() -> int:
             S.build(mesh, V, C, B, 0.5, 0.3)
             return S
 
+        def new_adhesion():
+            S = ipctk.TangentialCollisions()
+            S.build(mesh, V, C, A, 0.5, 0.3)
+            return S
+
         def new_normal():
             S = ipctk.NormalCollisions()
             S.build(mesh, V, dhat)
@@ -114,6 +119,14 @@ def main() -> int:
                                              W.VELOCITIES),
                  lambda s: fp.force_jacobian(s, mesh, R, U, Vel0, B,
                                              W.VELOCITIES)),
+                ("adh. force", new_adhesion,
+                 lambda s: ipa.force(s, mesh, R, U, Vel0, A),
+                 lambda s: fpa.force(s, mesh, R, U, Vel0, A)),
+                ("adh. jac. vel.", new_adhesion,
+                 lambda s: ipa.force_jacobian(s, mesh, R, U, Vel0, A,
+                                              W.VELOCITIES),
+                 lambda s: fpa.force_jacobian(s, mesh, R, U, Vel0, A,
+                                              W.VELOCITIES)),
                 ("friction grad.", new_tangential,
                  lambda s: ip.gradient(s, mesh, U),
                  lambda s: fp.gradient(s, mesh, U)),
