@@ -68,11 +68,40 @@ def main() -> int:
             rows.append((name, fa, fb))
             rows.append(("  fricl-built " + name[:20], fa, fc))
         compare(rows, len(T), args.repeat)
+        # tangential adhesion (NormalAdhesionPotential's N, lagged at
+        # rest + lagged displacements): force and velocity Jacobian
+        A = ipctk.NormalAdhesionPotential(0.3 * dhat, dhat, 100.0, 0.5)
+        TA = ipctk.TangentialCollisions()
+        TA.build(mesh, V, C, A, 0.5, 0.3)
+        FTA = fi.TangentialCollisions()
+        FTA.build(mesh, V, C, A, 0.5, 0.3)
+        ipa = ipctk.TangentialAdhesionPotential(eps_v)
+        fpa = fi.TangentialAdhesionPotential(eps_v)
+        rows = []
+        for name, meth, extra in calls[:2]:
+            fa = (lambda m=meth, e=extra:
+                  getattr(ipa, m)(TA, mesh, R, U, Vel, A, *e))
+            fb = (lambda m=meth, e=extra:
+                  getattr(fpa, m)(TA, mesh, R, U, Vel, A, *e))
+            fc = (lambda m=meth, e=extra:
+                  getattr(fpa, m)(FTA, mesh, R, U, Vel, A, *e))
+            fb()  # the first call (reads ipctk's set) is not timed here
+            rows.append(("adhesion " + name[:25], fa, fb))
+            rows.append(("  fricl-built adh. " + name[:15], fa, fc))
+            print("%-34s rel. diff %.1e (fricl-built %.1e)"
+                  % ("adhesion " + name[:25], rel_diff(fa(), fb()),
+                     rel_diff(fa(), fc())))
+        compare(rows, len(TA), args.repeat)
         # fricl's first call on a new ipctk set (read, plan made) against
         # ipctk's call on it: medians over fresh sets
         def new_tangential():
             S = ipctk.TangentialCollisions()
             S.build(mesh, V, C, B, 0.5, 0.3)
+            return S
+
+        def new_adhesion():
+            S = ipctk.TangentialCollisions()
+            S.build(mesh, V, C, A, 0.5, 0.3)
             return S
 
         def new_normal():
@@ -90,6 +119,14 @@ def main() -> int:
                                              W.VELOCITIES),
                  lambda s: fp.force_jacobian(s, mesh, R, U, Vel0, B,
                                              W.VELOCITIES)),
+                ("adh. force", new_adhesion,
+                 lambda s: ipa.force(s, mesh, R, U, Vel0, A),
+                 lambda s: fpa.force(s, mesh, R, U, Vel0, A)),
+                ("adh. jac. vel.", new_adhesion,
+                 lambda s: ipa.force_jacobian(s, mesh, R, U, Vel0, A,
+                                              W.VELOCITIES),
+                 lambda s: fpa.force_jacobian(s, mesh, R, U, Vel0, A,
+                                              W.VELOCITIES)),
                 ("friction grad.", new_tangential,
                  lambda s: ip.gradient(s, mesh, U),
                  lambda s: fp.gradient(s, mesh, U)),

@@ -71,6 +71,7 @@ from . import _ipctk_args as _ia
 from . import _ipctk_layout as _layout
 from ._tables import BUILD_STATUSES
 from ._tables import BLENDS, lookup
+from ._tables import STENCILS as _STENCILS
 from .build import FLAG_PHYSICAL_BARRIER as _PHYSICAL
 from .build import BuildGroup, BuildResult, PackedBuild
 from .build import build as _fricl_build
@@ -834,6 +835,41 @@ class FrictionPotential:
 TangentialPotential = FrictionPotential
 
 
+def _zero_weight(g: ContactGroup) -> ContactGroup:
+    """g with weight 0 (a group off the band, in _band_group's set)."""
+    return ContactGroup._trusted(g.stencil, g.vertices, g.tangent_basis,
+                                 g.normal_force, g.mu_s, g.mu_k,
+                                 g.closest_point, np.zeros(g.count), cv.F64,
+                                 g.dim)
+
+
+def _band_group(g: ContactGroup, tau: np.ndarray, y: np.ndarray,
+                band: np.ndarray, a: Any, N: float,
+                eps: float) -> ContactGroup:
+    """What ipctk's force Jacobian has and its Hessian (so fricl's) has
+    not for eps_a < y < 2 eps_a, where the Hessian takes the kinetic
+    shortcut f2 = 0: per contact c q q^T, q = Gamma^T P u_hat (u_hat =
+    tau_a / y), c = w N a^2 mu_k a1'(y) with a1'(y) = 2 (1 - y / eps_a) /
+    eps_a (mu(y) = mu_k there in both profiles). As contacts fricl's
+    Hessian evaluates on the same plan: the tangent basis [P u_hat, 0],
+    N = mu = 1, weight -c eps_a / 2 (the Jacobian's sign), at zero
+    velocity (where the adhesion Hessian is 2 mu_s / eps_a w N T T^T);
+    weight 0 off the band."""
+    m, dim = g.count, g.dim
+    Pq = np.zeros((m, dim, dim - 1))
+    u = tau[band] / y[band][:, None]
+    Pq[band, :, 0] = np.einsum("cdm,cm->cd", g.tangent_basis[band], u)
+    yb = y[band]
+    w = np.zeros(m)
+    coef = g.weight[band] * N * g.mu_k[band] * (1.0 - yb / eps)
+    if a is not None:
+        coef = coef * a[band, 0] ** 2
+    w[band] = -coef  # the Jacobian's sign (as the contacts' -w)
+    one = np.ones(m)
+    return ContactGroup._trusted(g.stencil, g.vertices, Pq, one, one, one,
+                                 g.closest_point, w, cv.F64, dim)
+
+
 class TangentialAdhesionPotential(FrictionPotential):
     """ipctk's ``TangentialAdhesionPotential(eps_a)``, evaluated by fricl:
     the tangential potential with the adhesion mollifier (a0, a1, a2 on
@@ -841,7 +877,8 @@ class TangentialAdhesionPotential(FrictionPotential):
     adhesion force (build them with a ``NormalAdhesionPotential`` and the
     tangential adhesion coefficient as ``mu``). Same interface as
     :class:`FrictionPotential` (``eps_a`` for ``eps_v``); ``force`` and
-    ``force_jacobian`` are ipctk's own (delegated).
+    ``force_jacobian`` (w.r.t. velocities) are native with a
+    ``NormalAdhesionPotential`` (see them for what is delegated).
 
     At u = 0 the Hessian is the limit from u > 0 (2 mu_s / eps_a per unit
     of w N), where ipctk returns 0.
@@ -869,13 +906,169 @@ class TangentialAdhesionPotential(FrictionPotential):
         self._eps_v = value
 
     def force(self, *args: Any, **kw: Any) -> Any:
-        """ipctk's own (delegated): fricl_force_eval has the friction
-        mollifier and the barrier's normal force only."""
+        """ipctk's ``force(collisions, mesh, rest_positions,
+        lagged_displacements, velocities, normal_potential, dmin=0,
+        no_mu=False)``: -w N mu a1(|tau_a|)/|tau_a| T tau_a with T (the
+        tangent basis and closest point) recomputed at rest + lagged
+        displacements, N the adhesion force magnitude at ``dmin`` and the
+        collisions' mu (1 with ``no_mu``). Native (fricl's lagged build
+        and the adhesion gradient) on fricl's and ipctk's collisions with
+        a ``NormalAdhesionPotential``; ipctk's own (delegated) for another
+        normal potential, a 3-D collision with mu_aniso[0] != mu_aniso[1]
+        (ipctk's force is then no gradient) and the single-collision
+        overload."""
+        if len(args) > 1 and hasattr(args[1], "num_vertices"):
+            out = self._adhesion_force(*args, **kw)
+            if out is not None:
+                return out
         return self._ipctk().force(*args, **kw)
 
     def force_jacobian(self, *args: Any, **kw: Any) -> Any:
-        """ipctk's own (delegated), as :meth:`force`."""
+        """ipctk's ``force_jacobian(collisions, mesh, rest_positions,
+        lagged_displacements, velocities, normal_potential, wrt, dmin=0)``
+        as a ``scipy.sparse.csc_matrix``. ``wrt=VELOCITIES``: native, minus
+        the unprojected Hessian at the recomputed T, plus for relative
+        speeds y = |tau_a| in (eps_a, 2 eps_a) the rank-one term ipctk's
+        Jacobian has there beyond its Hessian's kinetic shortcut (f2 = 0);
+        at y = 0 a contact adds 0, as in ipctk (a1(y)/y taken as 0 there).
+        ``REST_POSITIONS``, ``LAGGED_DISPLACEMENTS`` and the cases
+        :meth:`force` delegates are ipctk's own; on fricl's collisions,
+        which ipctk cannot read, those raise UnsupportedError."""
+        if len(args) > 1 and hasattr(args[1], "num_vertices"):
+            out = self._adhesion_jacobian(*args, **kw)
+            if out is not None:
+                return out
+            if isinstance(args[0], TangentialCollisions):
+                raise UnsupportedError(
+                    "TangentialAdhesionPotential.force_jacobian on fricl's "
+                    "TangentialCollisions: only wrt=VELOCITIES with a "
+                    "NormalAdhesionPotential is native (ipctk's own cannot "
+                    "read fricl's collisions)")
         return self._ipctk().force_jacobian(*args, **kw)
+
+    def _adhesion_force(self, collisions: Any, mesh: Any,
+                        rest_positions: Any, lagged_displacements: Any,
+                        velocities: Any, normal_potential: Any,
+                        dmin: float = 0.0, no_mu: bool = False) -> Any:
+        lag = self._lagged(collisions, mesh, rest_positions,
+                           lagged_displacements, velocities,
+                           normal_potential, dmin, no_mu)
+        if lag is None:
+            return None
+        V, c, _, _ = lag
+        if c is None:
+            return np.zeros(V.size)
+        g = self._eval_native(c, V, True)  # no plan made
+        if g is None:  # the full path raises what is wrong
+            g = c.evaluate(V, self._eps_v, mu_profile=self.mu_profile,
+                           mollifier="adhesion", potential=False,
+                           gradient=True).gradient.reshape(-1)
+        return -g
+
+    def _adhesion_jacobian(self, collisions: Any, mesh: Any,
+                           rest_positions: Any, lagged_displacements: Any,
+                           velocities: Any, normal_potential: Any, wrt: Any,
+                           dmin: float = 0.0) -> Any:
+        if _wrt(wrt) != 3:
+            return None
+        lag = self._lagged(collisions, mesh, rest_positions,
+                           lagged_displacements, velocities,
+                           normal_potential, dmin, False, jacobian=True)
+        if lag is None:
+            return None
+        V, c, c0, extra = lag
+        import scipy.sparse as sp
+        if c is None:
+            return sp.csc_matrix((V.size, V.size))
+        # the stored set's plan and CSC pattern (same topology), made once
+        if c0.ctx is c.ctx and c0._native.same(c._native):
+            c._plan = c0.plan
+            c._ipctk_csc = getattr(c0, "_ipctk_csc", None)
+        kw = dict(mu_profile=self.mu_profile, mollifier="adhesion",
+                  potential=False, hessian="values", psd="none")
+        hv = c.evaluate(V, self._eps_v, **kw).hessian
+        if extra:  # the band terms, on the same plan (_band_group)
+            groups = [e if e is not None else _zero_weight(g)
+                      for g, e in zip(c.groups, extra)]
+            cb = Contacts(c.ctx, groups, c.n_vertices)
+            cb._plan = c.plan
+            np.add(hv, cb.evaluate(np.zeros(V.shape), self._eps_v,
+                                   **kw).hessian, out=hv)
+        J = _csc_of(c, hv)  # minus the Hessian: the contacts carry -w
+        if c._plan is getattr(c0, "_plan", None):
+            c0._ipctk_csc = c._ipctk_csc
+        return J
+
+    def _lagged(self, collisions: Any, mesh: Any, rest_positions: Any,
+                lagged_displacements: Any, velocities: Any,
+                normal_potential: Any, dmin: Any, no_mu: bool,
+                jacobian: bool = False) -> Any:
+        """(V, contacts at rest + lagged displacements, the stored set's
+        contacts, the band groups of :func:`_band_group`): ipctk's force as
+        the contacts' gradient (with ``jacobian``, its velocity Jacobian
+        as minus their Hessian plus the band terms; the contacts then
+        carry -w), or None where it is none (another normal potential; a
+        3-D collision with mu_aniso[0] != mu_aniso[1]). ipctk's force is
+        T tau_a with y = |a (.) tau|; the gradient's is T diag(a) tau_a:
+        with a uniform (2-D always) the gradient of weight w / a is the
+        force. At y = 0 ipctk's a1(y)/y is 0 (its Jacobian's contribution
+        too), fricl's Hessian the limit y -> 0: weight 0 there."""
+        adh = _adhesion_parameters(normal_potential)
+        if adh is None or isinstance(normal_potential, BarrierPotential):
+            return None
+        V = _ia.mesh_positions(mesh, velocities, "velocities")
+        U = _ia.mesh_positions(mesh, lagged_displacements,
+                               "lagged_displacements")
+        R = _ia.mesh_positions(mesh, rest_positions, "rest_positions")
+        n, dim = V.shape
+        c, fgroups, _ = self._entry(collisions, mesh, n)
+        if c is None:
+            return V, None, None, None
+        c0 = c
+        dmin = float(dmin)
+        N = float(normal_adhesion_force_magnitude(adh[0], adh[2], adh[3],
+                                                  dmin))
+        bgroups, anis = [], []
+        for st, verts, w, ms, mk, a, pn, po in fgroups:
+            m = len(verts)
+            w = np.ones(m) if w is None else np.array(w, np.float64)
+            if a is not None:
+                a = np.asarray(a, np.float64).reshape(m, dim - 1)
+                if dim == 3 and not np.array_equal(a[:, 0], a[:, 1]):
+                    return None
+                a0 = a[:, 0]
+                w = np.where(a0 == 0, 0.0, w / np.where(a0 == 0, 1.0, a0))
+            if no_mu:
+                ms = mk = np.ones(m)
+            bgroups.append(BuildGroup(_STENCILS[st], verts, plane_normal=pn,
+                                      plane_offset=po, weight=w, mu_s=ms,
+                                      mu_k=mk))
+            anis.append(a)
+        Xl = R + U
+        res = _fricl_build(self.context, Xl, bgroups, dhat=1.0, kappa=0.0,
+                           rest_positions=R)
+        eps = self._eps_v
+        extra: List[Any] = []
+        for g, a in zip(res.groups, anis):
+            g.normal_force[:] = N
+            g.mu_aniso = a
+            if jacobian:
+                gam = _gamma(g.type, g.closest_point, g.count)
+                urel = np.einsum("ck,ckd->cd", gam, V[g.vertices])
+                tau = np.einsum("cdm,cd->cm", g.tangent_basis, urel)
+                if a is not None:
+                    tau = tau * a
+                y = np.sqrt(np.einsum("cm,cm->c", tau, tau))
+                band = (y > eps) & (y < 2 * eps)
+                extra.append(_band_group(g, tau, y, band, a, N, eps)
+                             if band.any() else None)
+                g.weight[y == 0] = 0.0
+                # -w: the Hessian's values are then the Jacobian's
+                np.negative(g.weight, out=g.weight)
+        c = Contacts(self.context, res.groups, n)
+        if not any(e is not None for e in extra):
+            extra = []
+        return V, c, c0, extra
 
     def _ipctk_new(self) -> Any:
         return _ipctk.TangentialAdhesionPotential(self._eps_v)
