@@ -563,21 +563,9 @@ FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_contact)(
   FRICL_REAL m = FRICL_R(1), mp = FRICL_R(0), mpp = FRICL_R(0);
   FRICL_REAL gx[12], blk[27];
   if (type == FRICL_D_EE) {
-    FRICL_REAL ra[3], rb[3];
-    FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
-    FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
-    const FRICL_REAL eps_x = FRICL_R(1) / FRICL_R(1000) *
-                             FRICL_FN(g_dot)(ra, ra, 3) *
-                             FRICL_FN(g_dot)(rb, rb, 3);
+    const FRICL_REAL eps_x = FRICL_FN(bar_ee_eps_x)(xr);
     const FRICL_REAL xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
-    if (xm < eps_x) {
-      moll = 1;
-      const FRICL_REAL xe = xm / eps_x;
-      m = (-xe + FRICL_R(2)) * xe;
-      const FRICL_REAL ie = FRICL_R(1) / eps_x;
-      mp = FRICL_R(2) * ie * (FRICL_R(1) - ie * xm);
-      mpp = -FRICL_R(2) / (eps_x * eps_x);
-    }
+    moll = FRICL_FN(bar_ee_mollify)(xm, eps_x, &m, &mp, &mpp);
   }
   FRICL_REAL gd[12], bas[FRICL_DIST_BAS], gr[FRICL_DIST_NB] = {0, 0, 0, 0, 0},
                                           Hr[FRICL_DIST_NB * FRICL_DIST_NB];
@@ -595,21 +583,7 @@ FRICL_BK_INLINE FRICL_REAL FRICL_FN(bk_contact)(
   const FRICL_REAL B = w * m * f;
   if (want < 1)
     return B;
-  if (!moll) {
-    const FRICL_REAL s1 = w * fp;
-    FRICL_UNROLL
-    for (int i = 0; i < ndof; ++i)
-      g[i] = s1 * gd[i];
-  } else if (!(m > FRICL_R(0))) {
-    FRICL_UNROLL
-    for (int i = 0; i < ndof; ++i)
-      g[i] = FRICL_R(0);
-  } else {
-    const FRICL_REAL s0 = w * f, s1 = w * m * fp;
-    FRICL_UNROLL
-    for (int i = 0; i < ndof; ++i)
-      g[i] = s0 * (mp * gx[i]) + s1 * gd[i];
-  }
+  FRICL_FN(bar_gradient)(ndof, moll, w, m, mp, f, fp, gx, gd, g);
   if (want < 2)
     return B;
   if (!moll && full) {

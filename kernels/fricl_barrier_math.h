@@ -98,6 +98,57 @@ FRICL_INLINE int FRICL_FN(bar_dtype)(int type, int dtype, int as_cls) {
   return dtype;
 }
 
+/* The edge-edge mollifier's threshold eps_x = 1e-3 |ra|^2 |rb|^2 of the
+ * rest edges ra = xr1 - xr0, rb = xr3 - xr2 (xr: the four rest points). */
+FRICL_INLINE FRICL_REAL FRICL_FN(bar_ee_eps_x)(const FRICL_REAL *xr) {
+  FRICL_REAL ra[3], rb[3];
+  FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
+  FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
+  return FRICL_R(1) / FRICL_R(1000) * FRICL_FN(g_dot)(ra, ra, 3) *
+         FRICL_FN(g_dot)(rb, rb, 3);
+}
+
+/* The mollifier of nearly parallel edges at xm = |ea x eb|^2: where it
+ * applies (xm < eps_x, returns 1) m, m' and m''; elsewhere (returns 0) it
+ * leaves them as they are (the caller's 1, 0, 0). */
+FRICL_INLINE int FRICL_FN(bar_ee_mollify)(FRICL_REAL xm, FRICL_REAL eps_x,
+                                          FRICL_REAL *m, FRICL_REAL *mp,
+                                          FRICL_REAL *mpp) {
+  if (!(xm < eps_x))
+    return 0;
+  const FRICL_REAL xe = xm / eps_x;
+  *m = (-xe + FRICL_R(2)) * xe;
+  const FRICL_REAL ie = FRICL_R(1) / eps_x;
+  *mp = FRICL_R(2) * ie * (FRICL_R(1) - ie * xm);
+  *mpp = -FRICL_R(2) / (eps_x * eps_x);
+  return 1;
+}
+
+/* A contact's gradient g (ndof) of B = w m f(d^2): w f' grad d^2 (gd)
+ * without the mollifier, else w f m' grad xm (gx) + w m f' grad d^2
+ * (zero where m is not positive). */
+FRICL_INLINE void FRICL_FN(bar_gradient)(int ndof, int moll, FRICL_REAL w,
+                                         FRICL_REAL m, FRICL_REAL mp,
+                                         FRICL_REAL f, FRICL_REAL fp,
+                                         const FRICL_REAL *gx,
+                                         const FRICL_REAL *gd, FRICL_REAL *g) {
+  if (!moll) {
+    const FRICL_REAL s1 = w * fp;
+    FRICL_UNROLL
+    for (int i = 0; i < ndof; ++i)
+      g[i] = s1 * gd[i];
+  } else if (!(m > FRICL_R(0))) {
+    FRICL_UNROLL
+    for (int i = 0; i < ndof; ++i)
+      g[i] = FRICL_R(0);
+  } else {
+    const FRICL_REAL s0 = w * f, s1 = w * m * fp;
+    FRICL_UNROLL
+    for (int i = 0; i < ndof; ++i)
+      g[i] = s0 * (mp * gx[i]) + s1 * gd[i];
+  }
+}
+
 /* Edge-edge mollifier input x = |ea x eb|^2 with its gradient (12) and the
  * three 3x3 edge-level Hessian blocks (aa, bb, ab) of |ea|^2|eb|^2 -
  * (ea.eb)^2. */
@@ -223,12 +274,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
   FRICL_REAL m = FRICL_R(1), mp = FRICL_R(0), mpp = FRICL_R(0);
   FRICL_REAL gx[12], blk[27];
   if (type == FRICL_D_EE) {
-    FRICL_REAL ra[3], rb[3];
-    FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
-    FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
-    const FRICL_REAL eps_x = FRICL_R(1) / FRICL_R(1000) *
-                             FRICL_FN(g_dot)(ra, ra, 3) *
-                             FRICL_FN(g_dot)(rb, rb, 3);
+    const FRICL_REAL eps_x = FRICL_FN(bar_ee_eps_x)(xr);
     FRICL_REAL xm;
     if (want >= 1) {
       xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
@@ -239,14 +285,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
       FRICL_FN(g_cross)(ea, eb, n);
       xm = FRICL_FN(g_dot)(n, n, 3);
     }
-    if (xm < eps_x) {
-      moll = 1;
-      const FRICL_REAL xe = xm / eps_x;
-      m = (-xe + FRICL_R(2)) * xe;
-      const FRICL_REAL ie = FRICL_R(1) / eps_x;
-      mp = FRICL_R(2) * ie * (FRICL_R(1) - ie * xm);
-      mpp = -FRICL_R(2) / (eps_x * eps_x);
-    }
+    moll = FRICL_FN(bar_ee_mollify)(xm, eps_x, &m, &mp, &mpp);
   }
   FRICL_REAL gd[12], bas[FRICL_DIST_BAS], gr[FRICL_DIST_NB] = {0, 0, 0, 0, 0},
                                           Hr[FRICL_DIST_NB * FRICL_DIST_NB];
@@ -261,18 +300,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact)(
   const FRICL_REAL B = w * m * f;
   if (want < 1)
     return B;
-  if (!moll) {
-    const FRICL_REAL s1 = w * fp;
-    for (int i = 0; i < ndof; ++i)
-      g[i] = s1 * gd[i];
-  } else if (!(m > FRICL_R(0))) {
-    for (int i = 0; i < ndof; ++i)
-      g[i] = FRICL_R(0);
-  } else {
-    const FRICL_REAL s0 = w * f, s1 = w * m * fp;
-    for (int i = 0; i < ndof; ++i)
-      g[i] = s0 * (mp * gx[i]) + s1 * gd[i];
-  }
+  FRICL_FN(bar_gradient)(ndof, moll, w, m, mp, f, fp, gx, gd, g);
   if (want < 2)
     return B;
   if (!moll && full) {
@@ -475,20 +503,12 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_value)(
     const FRICL_REAL *adh) {
   FRICL_REAL m = FRICL_R(1);
   if (type == FRICL_D_EE) {
-    FRICL_REAL ra[3], rb[3], ea[3], eb[3], n[3];
-    FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
-    FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
-    const FRICL_REAL eps_x = FRICL_R(1) / FRICL_R(1000) *
-                             FRICL_FN(g_dot)(ra, ra, 3) *
-                             FRICL_FN(g_dot)(rb, rb, 3);
+    FRICL_REAL ea[3], eb[3], n[3], mp, mpp;
+    const FRICL_REAL eps_x = FRICL_FN(bar_ee_eps_x)(xr);
     FRICL_FN(g_sub)(x + 3, x, ea, 3);
     FRICL_FN(g_sub)(x + 9, x + 6, eb, 3);
     FRICL_FN(g_cross)(ea, eb, n);
-    const FRICL_REAL xm = FRICL_FN(g_dot)(n, n, 3);
-    if (xm < eps_x) {
-      const FRICL_REAL xe = xm / eps_x;
-      m = (-xe + FRICL_R(2)) * xe;
-    }
+    FRICL_FN(bar_ee_mollify)(FRICL_FN(g_dot)(n, n, 3), eps_x, &m, &mp, &mpp);
   }
   FRICL_REAL c[4], r[3];
   const FRICL_REAL d2 =
@@ -515,20 +535,10 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_gradient)(
   FRICL_REAL m = FRICL_R(1), mp = FRICL_R(0);
   FRICL_REAL gx[12], blk[27];
   if (type == FRICL_D_EE) {
-    FRICL_REAL ra[3], rb[3];
-    FRICL_FN(g_sub)(xr + 3, xr, ra, 3);
-    FRICL_FN(g_sub)(xr + 9, xr + 6, rb, 3);
-    const FRICL_REAL eps_x = FRICL_R(1) / FRICL_R(1000) *
-                             FRICL_FN(g_dot)(ra, ra, 3) *
-                             FRICL_FN(g_dot)(rb, rb, 3);
+    const FRICL_REAL eps_x = FRICL_FN(bar_ee_eps_x)(xr);
     const FRICL_REAL xm = FRICL_FN(bar_ee_cross)(x, gx, blk);
-    if (xm < eps_x) {
-      moll = 1;
-      const FRICL_REAL xe = xm / eps_x;
-      m = (-xe + FRICL_R(2)) * xe;
-      const FRICL_REAL ie = FRICL_R(1) / eps_x;
-      mp = FRICL_R(2) * ie * (FRICL_R(1) - ie * xm);
-    }
+    FRICL_REAL mpp;
+    moll = FRICL_FN(bar_ee_mollify)(xm, eps_x, &m, &mp, &mpp);
   }
   FRICL_REAL c[4] = {0, 0, 0, 0}, r[3] = {0, 0, 0}, gd[12];
   const FRICL_REAL d2 =
@@ -540,18 +550,7 @@ FRICL_INLINE FRICL_REAL FRICL_FN(barrier_contact_gradient)(
   FRICL_FN(bar_normal_fn)(fn, d2, dmin, dhat, kappa, physical, adh, fv);
   const FRICL_REAL f = fv[0], fp = fv[1];
   const FRICL_REAL B = w * m * f;
-  if (!moll) {
-    const FRICL_REAL s1 = w * fp;
-    for (int i = 0; i < ndof; ++i)
-      g[i] = s1 * gd[i];
-  } else if (!(m > FRICL_R(0))) {
-    for (int i = 0; i < ndof; ++i)
-      g[i] = FRICL_R(0);
-  } else {
-    const FRICL_REAL s0 = w * f, s1 = w * m * fp;
-    for (int i = 0; i < ndof; ++i)
-      g[i] = s0 * (mp * gx[i]) + s1 * gd[i];
-  }
+  FRICL_FN(bar_gradient)(ndof, moll, w, m, mp, f, fp, gx, gd, g);
   return B;
 }
 
