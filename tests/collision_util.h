@@ -1,9 +1,9 @@
 /*
  * collision_util.h - helpers shared by the collision-set and CCD tests
  * (test_collisions.c, test_ccd.c): a host context, optionally splitting
- * every loop over its threads, a collision mesh from arrays, and a
- * planes struct over caller-owned normals and offsets. Include after
- * test_util.h.
+ * every loop over its threads, a collision mesh (and its description)
+ * from arrays, and a planes struct over caller-owned normals and
+ * offsets. Include after test_util.h.
  */
 #ifndef FRICL_TEST_COLLISION_UTIL_H
 #define FRICL_TEST_COLLISION_UTIL_H
@@ -25,10 +25,10 @@ static inline fricl_context *host_ctx(unsigned threads, int split) {
   return ctx;
 }
 
-static inline fricl_collision_mesh *mesh_rest(fricl_context *ctx, int dim,
-                                              size_t nv, const double *rest,
-                                              size_t ne, const int32_t *e,
-                                              size_t nf, const int32_t *f) {
+/* A collision mesh description over caller-owned arrays. */
+static inline fricl_collision_mesh_desc
+mesh_desc_of(int dim, size_t nv, const double *rest, size_t ne,
+             const int32_t *e, size_t nf, const int32_t *f) {
   fricl_collision_mesh_desc d;
   fricl_collision_mesh_desc_init(&d);
   d.dim = dim;
@@ -38,6 +38,14 @@ static inline fricl_collision_mesh *mesh_rest(fricl_context *ctx, int dim,
   d.edges = e;
   d.n_faces = nf;
   d.faces = f;
+  return d;
+}
+
+static inline fricl_collision_mesh *mesh_rest(fricl_context *ctx, int dim,
+                                              size_t nv, const double *rest,
+                                              size_t ne, const int32_t *e,
+                                              size_t nf, const int32_t *f) {
+  fricl_collision_mesh_desc d = mesh_desc_of(dim, nv, rest, ne, e, nf, f);
   fricl_collision_mesh *m = NULL;
   const fricl_status st = fricl_collision_mesh_create(ctx, &d, &m);
   CHECK(st == FRICL_STATUS_OK && m, "mesh: %s: %s", fricl_status_string(st),

@@ -864,6 +864,17 @@ static void poly_scene(scene *s, int lines, int n, int npts) {
   }
 }
 
+/* One plane along the scene's last axis (y in 2-D, z in 3-D) at offset
+ * 0.1 dhat. */
+static planes floor_plane(const scene *s) {
+  planes pl = {1, {0, 0, 1}, {0.1 * s->dhat}};
+  if (s->dim == 2) {
+    pl.normal[0] = 0;
+    pl.normal[1] = 1;
+  }
+  return pl;
+}
+
 static fricl_collision_mesh *scene_mesh(fricl_context *ctx, const scene *s) {
   return mesh_rest(ctx, s->dim, s->nv, s->rest, s->ne, s->e, s->nf, s->f);
 }
@@ -939,11 +950,7 @@ static void test_determinism(fricl_context *one, fricl_context *many) {
       cloth_scene(&s, 14, 3, 12, 24);
     else
       poly_scene(&s, 4, 30, 20);
-    planes pl = {1, {0, 0, 1}, {0.1 * s.dhat}};
-    if (s.dim == 2) {
-      pl.normal[0] = 0;
-      pl.normal[1] = 1;
-    }
+    const planes pl = floor_plane(&s);
     fricl_collision_mesh *m1 = scene_mesh(one, &s);
     fricl_collision_mesh *m4 = scene_mesh(many, &s);
     for (int c = 0; c < 8; ++c) {
@@ -1238,11 +1245,7 @@ static void test_relabelling(fricl_context *ctx) {
       for (int k = 0; k < 3; ++k)
         t.f[3 * sf[i] + k] = sv[s.f[3 * i + k]];
     }
-    planes pl = {1, {0, 0, 1}, {0.1 * s.dhat}};
-    if (dim == 2) {
-      pl.normal[0] = 0;
-      pl.normal[1] = 1;
-    }
+    const planes pl = floor_plane(&s);
     fricl_collision_mesh *ms = scene_mesh(ctx, &s);
     fricl_collision_mesh *mt = scene_mesh(ctx, &t);
     for (int c = 0; c < 4; ++c) {
@@ -1686,15 +1689,7 @@ static void expect_invalid(fricl_context *ctx, fricl_status st,
 static fricl_status try_mesh(fricl_context *ctx, int dim, size_t nv,
                              const double *rest, size_t ne, const int32_t *e,
                              size_t nf, const int32_t *f) {
-  fricl_collision_mesh_desc d;
-  fricl_collision_mesh_desc_init(&d);
-  d.dim = dim;
-  d.n_vertices = nv;
-  d.rest_positions = rest;
-  d.n_edges = ne;
-  d.edges = e;
-  d.n_faces = nf;
-  d.faces = f;
+  fricl_collision_mesh_desc d = mesh_desc_of(dim, nv, rest, ne, e, nf, f);
   fricl_collision_mesh *m = (fricl_collision_mesh *)&d; /* not NULL */
   const fricl_status st = fricl_collision_mesh_create(ctx, &d, &m);
   if (st == FRICL_STATUS_OK)
@@ -2011,11 +2006,7 @@ static void test_device_tier(fricl_context *host) {
       poly_scene(&s, 4, 30, 20);
     else
       cloth_scene(&s, 48, 4, 60, 200);
-    planes pl = {1, {0, 0, 1}, {0.1 * s.dhat}};
-    if (s.dim == 2) {
-      pl.normal[0] = 0;
-      pl.normal[1] = 1;
-    }
+    const planes pl = floor_plane(&s);
     fricl_collision_mesh *mh = scene_mesh(host, &s);
     fricl_collision_mesh *md = scene_mesh(dev, &s);
     for (int c = 0; c < 8; ++c) {
